@@ -1,0 +1,84 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every target of ours builds in the Swift 6 language mode with warnings as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error)
+]
+
+let package = Package(
+    name: "Livery",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Livery", targets: ["Livery"]),
+        .library(name: "LiveryWatch", targets: ["LiveryWatch"]),
+        .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
+        .executable(name: "livery", targets: ["livery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "Livery",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LiveryTesting",
+            dependencies: ["Livery"],
+            swiftSettings: strict
+        ),
+        .systemLibrary(
+            name: "CInotifyTools",
+            pkgConfig: nil,
+            providers: [.apt(["libinotifytools0-dev"])]
+        ),
+        .target(
+            name: "LiveryWatch",
+            dependencies: [
+                "Livery",
+                "CInotifyTools",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LiveryCLI",
+            dependencies: [
+                "Livery",
+                "LiveryWatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "livery",
+            dependencies: ["LiveryCLI"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryTests",
+            dependencies: [
+                "Livery",
+                "LiveryTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryWatchTests",
+            dependencies: ["LiveryWatch", "LiveryTesting"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,5 @@
+#ifndef LIVERY_CINOTIFYTOOLS_SHIM_H
+#define LIVERY_CINOTIFYTOOLS_SHIM_H
+#include <sys/inotify.h>
+#include <inotifytools/inotifytools.h>
+#endif
