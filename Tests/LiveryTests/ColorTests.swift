@@ -49,7 +49,10 @@ import Testing
         ("hsl(0, 0%, 0%)", "invalid colour 'hsl(0, 0%, 0%)': \(syntaxes)"),
         ("#GGG", "invalid colour '#GGG': expected hexadecimal digits 0-9 and A-F after '#', found 'G'"),
         ("#12 456", "invalid colour '#12 456': expected hexadecimal digits 0-9 and A-F after '#', found ' '"),
-        ("#FFFFFF00extra", "invalid colour '#FFFFFF00extra': expected hexadecimal digits 0-9 and A-F after '#', found 'x'"),
+        (
+            "#FFFFFF00extra",
+            "invalid colour '#FFFFFF00extra': expected hexadecimal digits 0-9 and A-F after '#', found 'x'"
+        ),
         ("#１２３", "invalid colour '#１２３': expected hexadecimal digits 0-9 and A-F after '#', found '１'"),
         ("rgb(300, 0, 0)", "rgb component 300 is out of range 0...255"),
         ("rgb(0, -1, 0)", "rgb component -1 is out of range 0...255"),
@@ -63,7 +66,10 @@ import Testing
         ("rgb(1, , 3)", "rgb component is empty: \(component)"),
         ("rgb(1, 2)", "rgb takes 3 components (r, g, b), found 2"),
         ("rgb()", "rgb takes 3 components (r, g, b), found none"),
-        ("rgb(1, 2, 3, 0.5)", "rgb takes 3 components (r, g, b), found 4; use rgba(r, g, b, a) for a colour with alpha"),
+        (
+            "rgb(1, 2, 3, 0.5)",
+            "rgb takes 3 components (r, g, b), found 4; use rgba(r, g, b, a) for a colour with alpha"
+        ),
         ("rgba(1, 2, 3)", "rgba takes 4 components (r, g, b, a), found 3"),
         ("rgb(1, 2, 3", "invalid colour 'rgb(1, 2, 3': missing ')' after the rgb components"),
         ("rgb(1, 2, 3) x", "invalid colour 'rgb(1, 2, 3) x': unexpected text 'x' after ')'"),
@@ -92,10 +98,12 @@ import Testing
         #expect("\(color)" == text)
     }
 
+    /// Any colour, every channel uniformly random.
+    static let anyColor = zip(Gen<UInt8>.value(), Gen<UInt8>.value(), Gen<UInt8>.value(), Gen<UInt8>.value())
+        .map { Color(red: $0.0, green: $0.1, blue: $0.2, alpha: $0.3) }
+
     @Test func parsingTheDescriptionGivesTheSameColour() async {
-        await propertyCheck(count: 500, input: Gen<UInt8>.value(), Gen<UInt8>.value(), Gen<UInt8>.value(), Gen<UInt8>.value()) {
-            red, green, blue, alpha in
-            let color = Color(red: red, green: green, blue: blue, alpha: alpha)
+        await propertyCheck(count: 500, input: Self.anyColor) { color in
             let parsed = try Color(parsing: color.description)
             #expect(parsed == color)
             #expect(Color(hex: color.description) == color)
@@ -106,15 +114,17 @@ import Testing
         #expect(Color(red: 1, green: 2, blue: 3).alpha == 255)
     }
 
-    @Test(arguments: [
-        ("#FF0000", Color(red: 255, green: 0, blue: 0)),
-        ("FF0000", Color(red: 255, green: 0, blue: 0)),
-        ("#fff8", Color(red: 255, green: 255, blue: 255, alpha: 0x88)),
-        ("#12345", nil),
-        ("rgb(1, 2, 3)", nil),
-        (" #FF0000", nil),
-        ("", nil),
-    ] as [(String, Color?)])
+    @Test(
+        arguments: [
+            ("#FF0000", Color(red: 255, green: 0, blue: 0)),
+            ("FF0000", Color(red: 255, green: 0, blue: 0)),
+            ("#fff8", Color(red: 255, green: 255, blue: 255, alpha: 0x88)),
+            ("#12345", nil),
+            ("rgb(1, 2, 3)", nil),
+            (" #FF0000", nil),
+            ("", nil),
+        ] as [(String, Color?)]
+    )
     func readsHexOnlyWithInitHex(text: String, expected: Color?) {
         #expect(Color(hex: text) == expected)
     }
@@ -141,7 +151,14 @@ import Testing
 
     @Test func anInvalidStringIsDataCorruptedWithTheParseMessage() {
         let failure = decodingFailure(Color.self, from: "\"#12345\"")
-        #expect(failure == DecodingFailure(kind: "dataCorrupted", path: "value", message: "invalid colour '#12345': \(Self.syntaxes)"))
+        #expect(
+            failure
+                == DecodingFailure(
+                    kind: "dataCorrupted",
+                    path: "value",
+                    message: "invalid colour '#12345': \(Self.syntaxes)"
+                )
+        )
     }
 
     @Test(arguments: ["12", "true", "[255, 0, 0]", #"{"red": 255}"#])
