@@ -6,9 +6,9 @@ extension Color {
     /// `rgb(r, g, b)` or `rgba(r, g, b, a)`.
     ///
     /// In the functional forms `r`, `g` and `b` are integers 0...255 or percentages (`50%`), `a`
-    /// is a number 0...1 or a percentage; the function name may be in any case and whitespace
-    /// around the parts is ignored. Anything else is an error that says what was expected: an
-    /// invalid colour is never read as black.
+    /// is a number 0...1 or a percentage; the function name may be in any case, and whitespace
+    /// around the whole text and around the parts is ignored. Anything else is an error that says
+    /// what was expected: an invalid colour is never read as black.
     public init(parsing text: String) throws(ValueError) {
         let source = ValueText.trimmed(text[...])
         if source.first == "#" {
