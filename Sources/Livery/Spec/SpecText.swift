@@ -102,3 +102,30 @@ struct SpecText {
         return nil
     }
 }
+
+extension SpecText {
+    /// The byte offset of a 1-based line and column (in Unicode scalars), or `nil` past the end.
+    func offset(ofLine line: Int, column: Int) -> Int? {
+        var currentLine = 1
+        var index = 0
+        while currentLine < line {
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\n") {
+                currentLine += 1
+            } else if byte == UInt8(ascii: "\r") {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                currentLine += 1
+            }
+        }
+        var currentColumn = 1
+        while currentColumn < column {
+            guard index < bytes.count else { return nil }
+            index += 1
+            while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            currentColumn += 1
+        }
+        return index <= bytes.count ? index : nil
+    }
+}
