@@ -1,0 +1,234 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes that produces ``SpecNode``s with the exact
+/// 1-based line and column of every value and key.
+///
+/// Hand-written rather than Foundation's `JSONSerialization` because specs need locations on
+/// every node, and because strictness is the point: comments, trailing commas, duplicate keys,
+/// leading zeros, non-finite or out-of-range numbers, lone surrogates, raw control characters and
+/// anything after the value are errors, each pointing at the offending place.
+///
+/// It never recurses: open arrays and objects live on an explicit stack bounded by
+/// ``ReaderLimits/maxDepth``, so no input can overflow the thread's stack.
+struct JSONReader {
+    /// An array or object still open, with what has been read of it.
+    struct Frame {
+        var isObject: Bool
+        var location: SourceLocation
+        var items: [SpecNode] = []
+        var members: [SpecNode.Member] = []
+        /// The key whose value is being read.
+        var key = ""
+        var keyLocation: SourceLocation
+        /// Member index by key, built once an object is large enough for a linear duplicate
+        /// search to cost more than hashing.
+        var keyIndex: [String: Int] = [:]
+    }
+
+    let text: SpecText
+    let limits: ReaderLimits
+    /// The offset of the next byte to read.
+    var position = 0
+    /// The current line and the offset where it starts.
+    var line = 1
+    var lineStart = 0
+    /// A column already computed on the current line and where: columns are counted forward from
+    /// it, so computing one location per node costs O(n) for the whole document.
+    var columnOffset = 0
+    var column = 1
+    var nodeCount = 0
+
+    var bytes: UnsafeBufferPointer<UInt8> { text.bytes }
+
+    /// Parses `text` (already checked to be UTF-8) as one JSON value.
+    static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
+        var reader = JSONReader(text: text, limits: limits)
+        return try reader.readDocument()
+    }
+
+    private init(text: SpecText, limits: ReaderLimits) {
+        self.text = text
+        self.limits = limits
+    }
+
+    private mutating func readDocument() throws(SpecError) -> SpecNode {
+        skipWhitespace()
+        guard position < bytes.count else {
+            throw SpecError(.syntax, at: .start(of: text.source), "empty document: expected a JSON value")
+        }
+        var stack: [Frame] = []
+        reading: while true {
+            // A value starts at `position`.
+            guard position < bytes.count else { throw unexpected("a JSON value") }
+            var value: SpecNode
+            let opener = bytes[position]
+            if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
+                let location = currentLocation()
+                guard stack.count < limits.maxDepth else {
+                    throw SpecError(
+                        .limitExceeded, at: location,
+                        "document nests deeper than \(limits.maxDepth) levels (the depth limit)")
+                }
+                try countNode(at: location)
+                position += 1
+                skipWhitespace()
+                if opener == UInt8(ascii: "[") {
+                    if peek() == UInt8(ascii: "]") {
+                        position += 1
+                        value = SpecNode(.sequence([]), at: location)
+                    } else {
+                        stack.append(Frame(isObject: false, location: location, keyLocation: location))
+                        continue reading
+                    }
+                } else if peek() == UInt8(ascii: "}") {
+                    position += 1
+                    value = SpecNode(.mapping([]), at: location)
+                } else {
+                    stack.append(Frame(isObject: true, location: location, keyLocation: location))
+                    try readKey(into: &stack[stack.count - 1])
+                    continue reading
+                }
+            } else {
+                value = try readScalar()
+            }
+            // Attach the value to its container, then close every container the input closes.
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                if stack[top].isObject {
+                    let member = SpecNode.Member(
+                        key: stack[top].key, keyLocation: stack[top].keyLocation, value: value)
+                    stack[top].members.append(member)
+                } else {
+                    stack[top].items.append(value)
+                }
+                skipWhitespace()
+                let closer = stack[top].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                switch peek() {
+                case UInt8(ascii: ","):
+                    let comma = currentLocation()
+                    position += 1
+                    skipWhitespace()
+                    if peek() == closer {
+                        throw SpecError(
+                            .syntax, at: comma, "trailing comma before '\(Character(Unicode.Scalar(closer)))'")
+                    }
+                    if stack[top].isObject {
+                        try readKey(into: &stack[top])
+                    }
+                    continue reading
+                case closer:
+                    position += 1
+                    let frame = stack.removeLast()
+                    value = SpecNode(frame.isObject ? .mapping(frame.members) : .sequence(frame.items), at: frame.location)
+                default:
+                    let what = stack[top].isObject ? "after an object member" : "after an array element"
+                    throw unexpected("',' or '\(Character(Unicode.Scalar(closer)))' \(what)")
+                }
+            }
+            skipWhitespace()
+            guard position == bytes.count else {
+                throw unexpected("the end of the document after the JSON value")
+            }
+            return value
+        }
+    }
+
+    /// Reads `"key" :` into `frame`, refusing a key the object already has.
+    private mutating func readKey(into frame: inout Frame) throws(SpecError) {
+        guard peek() == UInt8(ascii: "\"") else {
+            throw unexpected("a string key")
+        }
+        let location = currentLocation()
+        let key = try readString()
+        if let first = firstLocation(of: key, in: &frame) {
+            throw SpecError(.duplicateKey, at: location, "duplicate key '\(key)' (first at \(first))")
+        }
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else {
+            throw unexpected("':' after the key '\(key)'")
+        }
+        position += 1
+        skipWhitespace()
+        frame.key = key
+        frame.keyLocation = location
+    }
+
+    /// Where `key` already appears in the object, if it does.
+    private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
+        let members = frame.members
+        // Most objects are small: comparing a handful of keys beats hashing them.
+        if members.count < 16 {
+            return members.first { $0.key == key }?.keyLocation
+        }
+        if frame.keyIndex.count < members.count {
+            for index in frame.keyIndex.count..<members.count {
+                frame.keyIndex[members[index].key] = index
+            }
+        }
+        return frame.keyIndex[key].map { members[$0].keyLocation }
+    }
+
+    /// Counts one more value against ``ReaderLimits/maxNodes``.
+    mutating func countNode(at location: SourceLocation) throws(SpecError) {
+        nodeCount += 1
+        guard nodeCount <= limits.maxNodes else {
+            throw SpecError(
+                .limitExceeded, at: location, "document has more than \(limits.maxNodes) nodes (the node limit)")
+        }
+    }
+
+    // MARK: Position
+
+    func peek() -> UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    /// Skips JSON whitespace (space, tab, LF, CR), counting lines.
+    mutating func skipWhitespace() {
+        let count = bytes.count
+        while position < count {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                position += 1
+            case UInt8(ascii: "\n"):
+                position += 1
+                startLine()
+            case UInt8(ascii: "\r"):
+                position += 1
+                if position < count, bytes[position] == UInt8(ascii: "\n") { position += 1 }
+                startLine()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func startLine() {
+        line += 1
+        lineStart = position
+        columnOffset = position
+        column = 1
+    }
+
+    /// The location of `position`.
+    mutating func currentLocation() -> SourceLocation {
+        location(ofOffset: position)
+    }
+
+    /// The location of an offset on the current line (strings never span lines in JSON).
+    mutating func location(ofOffset offset: Int) -> SourceLocation {
+        if offset < columnOffset {
+            // Only errors look back; start over from the line's start.
+            columnOffset = lineStart
+            column = 1
+        }
+        var index = columnOffset
+        var scalars = column
+        while index < offset {
+            // Each byte that is not a UTF-8 continuation byte starts a scalar.
+            if bytes[index] & 0xC0 != 0x80 { scalars += 1 }
+            index += 1
+        }
+        columnOffset = offset
+        column = scalars
+        return SourceLocation(file: text.source, line: line, column: scalars)
+    }
+}

@@ -1,0 +1,19 @@
+/// The syntax of a spec file. Both read into the same ``SpecNode`` model.
+public enum SpecFormat: String, Sendable, CaseIterable {
+    /// JSON, RFC 8259, read strictly: no comments, no trailing commas, no duplicate keys.
+    case json
+    /// YAML 1.2, one document per file, scalars typed by the core schema.
+    case yaml
+
+    /// The format a file extension names: `json`, or `yaml`/`yml`, in any letter case.
+    ///
+    /// Returns `nil` for any other extension, so callers can refuse the file instead of
+    /// guessing its syntax.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "json": self = .json
+        case "yaml", "yml": self = .yaml
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// The bytes of a spec file as both readers see them: a UTF-8 byte order mark removed, the
+/// encoding checked, and byte offsets turned into the 1-based line and column a person sees.
+///
+/// The bytes are borrowed, so a `SpecText` must not outlive the buffer it was made from.
+struct SpecText {
+    /// The file's bytes after the byte order mark, if there was one.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The name shown in locations.
+    let source: String
+
+    /// Wraps `buffer`, dropping a leading UTF-8 byte order mark.
+    ///
+    /// Locations are computed as if the mark were not there, because editors show it as nothing
+    /// and libyaml does the same, so both readers agree.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, source: String) {
+        let hasBOM = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
+        bytes = hasBOM ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
+        self.source = source
+    }
+
+    /// Throws a syntax error at the first byte that is not part of well-formed UTF-8.
+    func validateUTF8() throws(SpecError) {
+        guard let offset = Self.firstInvalidUTF8(in: bytes) else { return }
+        let byte = String(bytes[offset], radix: 16, uppercase: true)
+        throw SpecError(
+            .syntax, at: location(ofOffset: offset),
+            "invalid UTF-8 byte 0x\(byte.count == 1 ? "0" : "")\(byte); spec files must be UTF-8")
+    }
+
+    /// The location of the byte at `offset`: lines end at LF, CRLF or a lone CR, and columns
+    /// count Unicode scalars, so a multi-byte character is one column.
+    ///
+    /// Costs O(offset): the readers call it for errors and the YAML pre-scan, never once per node
+    /// (the JSON reader tracks lines as it goes).
+    func location(ofOffset offset: Int) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte == UInt8(ascii: "\r") {
+                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") {
+                    // The LF of a CRLF ends the line; counting the CR as a column would be wrong
+                    // only for an offset pointing at the LF itself, which no reader reports.
+                    column += 1
+                } else {
+                    line += 1
+                    column = 1
+                }
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(file: source, line: line, column: column)
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
+    /// (overlong forms, surrogates and values above U+10FFFF are ill-formed), or `nil`.
+    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Most spec text is ASCII: skip it eight bytes at a time.
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
+                    .loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
+            }
+            guard index < count else { return nil }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return index }
+            for next in (index + 2)..<(index + length) where bytes[next] & 0xC0 != 0x80 {
+                return index
+            }
+            index += length
+        }
+        return nil
+    }
+}
+
+extension SpecText {
+    /// The byte offset of a 1-based line and column (in Unicode scalars), or `nil` past the end.
+    func offset(ofLine line: Int, column: Int) -> Int? {
+        var currentLine = 1
+        var index = 0
+        while currentLine < line {
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\n") {
+                currentLine += 1
+            } else if byte == UInt8(ascii: "\r") {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                currentLine += 1
+            }
+        }
+        var currentColumn = 1
+        while currentColumn < column {
+            guard index < bytes.count else { return nil }
+            index += 1
+            while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            currentColumn += 1
+        }
+        return index <= bytes.count ? index : nil
+    }
+}

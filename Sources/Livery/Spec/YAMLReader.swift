@@ -1,0 +1,96 @@
+import Yams
+
+/// Reads one YAML document into ``SpecNode``s, using Yams (libyaml) for the syntax and
+/// ``YAMLConverter`` for the typing, so scalars follow YAML 1.2's core schema.
+///
+/// Before Yams sees the text, ``YAMLNestingScan`` refuses documents nested too deep for Yams's
+/// recursive composer. Yams's errors become ``SpecError``s with libyaml's 1-based line and column
+/// (columns count Unicode scalars, as ours do). An empty document (nothing but blanks and
+/// comments) is an error rather than `null`, because no caller wants an empty spec by accident.
+enum YAMLReader {
+    /// Resolves every plain scalar to ``YAMLConverter/plainTag``. Yams resolves only the keys it
+    /// hashes to find duplicates, and its YAML 1.1 rules would make `8` and `"8"` different keys;
+    /// with this one a plain key is only ever equal to the same plain key, and the converter,
+    /// which sees the tag, still knows the key was plain.
+    private static let resolver: Resolver = {
+        do {
+            return try Resolver.basic.appending(Tag.Name(rawValue: YAMLConverter.plainTag), "^")
+        } catch {
+            // "^" is a valid pattern; the basic resolver (every key a string) is a safe fallback.
+            return .basic
+        }
+    }()
+
+    /// The tag put on the first of two duplicate keys to find the second: see
+    /// ``duplicateKeyError(key:firstMark:yaml:text:limits:)``.
+    static let markerTag = "tag:livery.dev,2025:first-occurrence"
+
+    /// Parses `text` (already checked to be UTF-8) as one YAML document.
+    static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
+        try YAMLNestingScan.check(text, limits: limits)
+        let yaml = String(decoding: text.bytes, as: UTF8.self)
+        let root: Node
+        switch compose(yaml) {
+        case .success(let node?):
+            root = node
+        case .success(nil):
+            throw SpecError(.syntax, at: .start(of: text.source), "empty document: expected a YAML value")
+        case .failure(.duplicatedKeysInMapping(let duplicates, let context)):
+            throw duplicateKeyError(key: duplicates.first ?? "", firstMark: context.mark, yaml: yaml, text: text, limits: limits)
+        case .failure(let error):
+            throw specError(for: error, in: text, limits: limits)
+        }
+        var converter = YAMLConverter(source: text.source, limits: limits)
+        return try converter.convert(root)
+    }
+
+    /// Composes the single document of `yaml`, or `nil` if it has none.
+    static func compose(_ yaml: String) -> Result<Node?, YamlError> {
+        do {
+            // The encoding is explicit: `.default` reads an environment variable and prints.
+            let parser = try Parser(yaml: yaml, resolver: resolver, constructor: .default, encoding: .utf8)
+            return .success(try parser.singleRoot())
+        } catch let error as YamlError {
+            return .failure(error)
+        } catch {
+            return .failure(.representer(problem: "\(error)"))
+        }
+    }
+
+    /// The error for two equal keys, naming both places.
+    ///
+    /// Yams reports only the first of them. To find the second, the document is composed again
+    /// with a private tag put before the first key: Yams then sees two different keys and the
+    /// converter, which reads that tag as a plain string, finds the duplicate itself. The tag
+    /// shifts later columns on the first key's line, which is undone.
+    private static func duplicateKeyError(
+        key: String, firstMark: Mark, yaml: String, text: SpecText, limits: ReaderLimits
+    ) -> SpecError {
+        let first = SourceLocation(file: text.source, line: firstMark.line, column: firstMark.column)
+        let fallback = SpecError(.duplicateKey, at: first, "duplicate key '\(key)' (it appears again later in this mapping)")
+        guard let offset = text.offset(ofLine: firstMark.line, column: firstMark.column) else { return fallback }
+        let marker = "!<\(markerTag)> "
+        let bytes = Array(text.bytes[..<offset]) + Array(marker.utf8) + Array(text.bytes[offset...])
+        let shift = marker.unicodeScalars.count
+        func unshift(_ location: SourceLocation) -> SourceLocation {
+            guard location.line == first.line, location.column > first.column else { return location }
+            return SourceLocation(file: location.file, line: location.line, column: location.column - shift)
+        }
+        switch compose(String(decoding: bytes, as: UTF8.self)) {
+        case .failure(.duplicatedKeysInMapping(let duplicates, let context)) where duplicates.first == key:
+            // A third occurrence: Yams now reports the second.
+            let second = unshift(SourceLocation(file: text.source, line: context.mark.line, column: context.mark.column))
+            return SpecError(.duplicateKey, at: second, "duplicate key '\(key)' (first at \(first))")
+        case .success(let root?):
+            var converter = YAMLConverter(source: text.source, limits: limits, markerTag: markerTag)
+            do {
+                _ = try converter.convert(root)
+                return fallback
+            } catch {
+                return SpecError(error.code, at: unshift(error.location), error.message)
+            }
+        default:
+            return fallback
+        }
+    }
+}
