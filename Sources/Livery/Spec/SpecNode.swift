@@ -62,6 +62,18 @@ public struct SpecNode: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What the node is, with its value when it is short, for "expected …, found …" messages.
+    public var foundDescription: String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): "\(bool)"
+        case .int(let int): "the number \(int)"
+        case .double(let double): "the number \(double)"
+        case .string(let string) where string.count <= 40: "the string '\(string)'"
+        default: kindDescription
+        }
+    }
+
     /// The members, if the node is a mapping.
     public var members: [Member]? {
         if case .mapping(let members) = value { return members }
