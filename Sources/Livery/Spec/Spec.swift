@@ -2,13 +2,142 @@ import Foundation
 
 /// A parsed, validated and resolved spec: identifiers mapped to ordered trait lists, with the
 /// variables and themes they were resolved from.
+///
+/// Every initialiser reads, merges and resolves everything (for every theme) before it returns,
+/// so a `Spec` that exists is known to be good: a provider can apply it without meeting a
+/// parse or reference error half-way. Initialisers throw the first ``SpecError`` found;
+/// ``validate(_:roots:registry:limits:)`` returns all of them.
 public struct Spec: Sendable {
-    // Work in progress: the resolver lands in the core issue. This placeholder only fixes the
-    // signatures other modules build against.
-    init() {}
+    let document: SpecDocument
+    let registry: TraitRegistry
+    private let resolutions: [String: Resolution]
+    private let base: Resolution
 
-    /// Reads every spec file in `directory` (recursively) and merges them.
-    public init(directory: URL) throws {
-        self.init()
+    /// Reads a JSON spec from a string.
+    public init(json: String, source: String = "<json>", registry: TraitRegistry = .standard) throws {
+        try self.init(data: Data(json.utf8), format: .json, source: source, registry: registry)
+    }
+
+    /// Reads a YAML spec from a string.
+    public init(yaml: String, source: String = "<yaml>", registry: TraitRegistry = .standard) throws {
+        try self.init(data: Data(yaml.utf8), format: .yaml, source: source, registry: registry)
+    }
+
+    /// Reads one spec document. It cannot include other files: it has no folder.
+    public init(
+        data: Data, format: SpecFormat, source: String, registry: TraitRegistry = .standard,
+        limits: ReaderLimits = .default
+    ) throws {
+        let root = try SpecReader.read(data, format: format, source: source, limits: limits)
+        var errors: [SpecError] = []
+        let file = SpecFile(path: source, root: root, errors: &errors)
+        for include in file.includes {
+            errors.append(SpecError(.forbiddenPath, at: include.location,
+                "include '\(include.path)' needs a specs folder; load this spec with Spec(directory:) or Spec(file:)"))
+        }
+        var merger = DocumentMerger()
+        merger.add(file, errors: &errors)
+        try self.init(document: merger.document, registry: registry, errors: errors)
+    }
+
+    /// Reads every spec file in `directory` (recursively, skipping hidden ones) and merges them.
+    public init(directory: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default) throws {
+        let set = try SpecSourceSet(directory: directory, limits: limits)
+        try self.init(sources: set, registry: registry, limits: limits)
+    }
+
+    /// Reads one spec file and the files it includes, from the folder it is in.
+    public init(file: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default) throws {
+        let folder = file.deletingLastPathComponent()
+        let set = try SpecSourceSet(directory: folder, limits: limits)
+        let name = file.lastPathComponent
+        guard set.files[name] != nil else {
+            throw SpecError(.io, at: .start(of: name), "'\(file.path)' is not a readable spec file")
+        }
+        try self.init(sources: set, roots: [name], registry: registry, limits: limits)
+    }
+
+    /// Builds a spec from files already in memory: all of them, or `roots` and what they include.
+    public init(
+        sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
+        limits: ReaderLimits = .default
+    ) throws {
+        let (document, errors) = Self.merge(sources, roots: roots, limits: limits)
+        try self.init(document: document, registry: registry, errors: errors)
+    }
+
+    /// Every error in a set of files, in the order found; empty when the files make a good spec.
+    public static func validate(
+        _ sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
+        limits: ReaderLimits = .default
+    ) -> [SpecError] {
+        let (document, errors) = merge(sources, roots: roots, limits: limits)
+        return errors + resolveAll(document, registry: registry).errors
+    }
+
+    private static func merge(
+        _ sources: SpecSourceSet, roots: [String]?, limits: ReaderLimits
+    ) -> (SpecDocument, [SpecError]) {
+        var graph = IncludeGraph(set: sources, limits: limits)
+        for path in roots ?? sources.sortedPaths { graph.visit(path) }
+        var errors = graph.errors
+        var merger = DocumentMerger()
+        for file in graph.order { merger.add(file, errors: &errors) }
+        return (merger.document, errors)
+    }
+
+    init(document: SpecDocument, registry: TraitRegistry, errors: [SpecError]) throws {
+        let resolved = Self.resolveAll(document, registry: registry)
+        if let first = (errors + resolved.errors).first { throw first }
+        self.document = document
+        self.registry = registry
+        self.base = resolved.base
+        self.resolutions = resolved.themes
+    }
+
+    private static func resolveAll(
+        _ document: SpecDocument, registry: TraitRegistry
+    ) -> (base: Resolution, themes: [String: Resolution], errors: [SpecError]) {
+        let (base, firstErrors) = SpecResolver.resolve(document, registry: registry, theme: nil)
+        var errors = firstErrors
+        var seen = Set(errors.map(\.description))
+        var themes: [String: Resolution] = [:]
+        for theme in document.themes {
+            let (resolution, themeErrors) = SpecResolver.resolve(document, registry: registry, theme: theme.name)
+            themes[theme.name] = resolution
+            // An error in a shared entry shows up once per theme: report it once.
+            for error in themeErrors where seen.insert(error.description).inserted {
+                errors.append(error)
+            }
+        }
+        return (base, themes, errors)
+    }
+
+    /// The identifiers the spec styles, in document order.
+    public var identifiers: [String] { document.identifiers.map(\.name) }
+
+    /// The themes the spec defines, in document order.
+    public var themes: [String] { document.themes.map(\.name) }
+
+    /// The files the spec was read from, in merge order.
+    public var files: [String] { document.files }
+
+    /// The traits for `identifier` under `theme` (nil: no theme), after `Inherit` is flattened.
+    public func traits(for identifier: String, theme: String? = nil) -> [any Trait] {
+        resolution(for: theme)?.lists[identifier]?.traits.map(\.trait) ?? []
+    }
+
+    /// The whole spec as one JSON document in the spec format (includes inlined, variables and
+    /// themes kept), readable by ``init(json:source:registry:)``.
+    public var bundleJSON: String { document.bundleNode.canonicalJSON }
+
+    func resolution(for theme: String?) -> Resolution? {
+        guard let theme else { return base }
+        return resolutions[theme]
+    }
+
+    /// The same spec decoded through another registry, as a provider with its own registry needs.
+    func decoded(with other: TraitRegistry) throws -> Spec {
+        other === registry ? self : try Spec(document: document, registry: other, errors: [])
     }
 }

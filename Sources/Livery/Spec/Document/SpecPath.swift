@@ -1,0 +1,45 @@
+/// The rules for paths of spec files and includes: relative, inside the folder, not hidden,
+/// ending in `.json`, `.yaml` or `.yml`.
+public enum SpecPath {
+    /// The normalised path (`a/./b` → `a/b`), or an error saying which rule it breaks.
+    public static func validate(_ path: String, location: SourceLocation? = nil) throws(SpecError) -> String {
+        let at = location ?? .start(of: path)
+        if path.hasPrefix("/") {
+            throw SpecError(.forbiddenPath, at: at, "'\(path)' is an absolute path; spec paths are relative to the specs folder")
+        }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                guard parts.popLast() != nil else {
+                    throw SpecError(.forbiddenPath, at: at, "'\(path)' leaves the specs folder")
+                }
+                continue
+            }
+            if part.hasPrefix(".") {
+                throw SpecError(.forbiddenPath, at: at, "'\(path)' names a hidden file or folder")
+            }
+            parts.append(part)
+        }
+        guard !parts.isEmpty else {
+            throw SpecError(.forbiddenPath, at: at, "'\(path)' names no file")
+        }
+        let normalised = parts.joined(separator: "/")
+        guard format(of: normalised) != nil else {
+            throw SpecError(.forbiddenPath, at: at, "'\(path)' is not a .json, .yaml or .yml file")
+        }
+        return normalised
+    }
+
+    /// The format a path's extension names, if any.
+    public static func format(of path: String) -> SpecFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[path.index(after: dot)...].contains("/") else { return nil }
+        return SpecFormat(pathExtension: String(path[path.index(after: dot)...]))
+    }
+
+    /// The folder part of a relative path ("" at the top).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+}

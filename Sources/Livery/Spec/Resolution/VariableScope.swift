@@ -1,0 +1,95 @@
+/// The variables of one theme, and the substitution of `@references` and `~functions` in the
+/// values that use them.
+///
+/// `"@colors.accent"` is replaced by that variable's (resolved) value, whatever its kind, so a
+/// whole `offset` mapping can be a variable. `"~alpha(@colors.text, 0.3)"` becomes a colour.
+/// A string that really starts with `@` or `~` is written `@@…` or `~~…`.
+struct VariableScope {
+    private let variables: SpecNode
+    private var memo: [String: SpecNode] = [:]
+    private var resolving: [String] = []
+
+    init(variables: SpecNode) {
+        self.variables = variables
+    }
+
+    /// `node` with every reference and function inside it substituted.
+    mutating func substitute(_ node: SpecNode) throws(SpecError) -> SpecNode {
+        switch node.value {
+        case .string(let text):
+            if text.hasPrefix("@@") || text.hasPrefix("~~") {
+                return SpecNode(.string(String(text.dropFirst())), at: node.location)
+            }
+            if text.hasPrefix("@") {
+                return try value(of: String(text.dropFirst()), at: node.location)
+            }
+            if text.hasPrefix("~") {
+                return SpecNode(.string(try evaluate(text, at: node.location).description), at: node.location)
+            }
+            return node
+        case .sequence(let items):
+            var resolved: [SpecNode] = []
+            resolved.reserveCapacity(items.count)
+            for item in items { resolved.append(try substitute(item)) }
+            return SpecNode(.sequence(resolved), at: node.location)
+        case .mapping(let members):
+            var resolved: [SpecNode.Member] = []
+            resolved.reserveCapacity(members.count)
+            for member in members {
+                resolved.append(.init(key: member.key, keyLocation: member.keyLocation, value: try substitute(member.value)))
+            }
+            return SpecNode(.mapping(resolved), at: node.location)
+        case .null, .bool, .int, .double:
+            return node
+        }
+    }
+
+    /// The resolved value of variable `path` (`colors.accent`), referenced at `location`.
+    mutating func value(of path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
+        if let known = memo[path] { return known }
+        if let start = resolving.firstIndex(of: path) {
+            let cycle = (resolving[start...] + [path]).map { "@" + $0 }.joined(separator: " → ")
+            throw SpecError(.cycle, at: location, "reference cycle: \(cycle)")
+        }
+        let raw = try lookup(path, at: location)
+        resolving.append(path)
+        defer { resolving.removeLast() }
+        let resolved = try substitute(raw)
+        memo[path] = resolved
+        return resolved
+    }
+
+    private func lookup(_ path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
+        var node = variables
+        var walked: [Substring] = []
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let members = node.members, let next = members.first(where: { $0.key == part }) else {
+                let known = (node.members ?? []).map { (walked + [Substring($0.key)]).joined(separator: ".") }
+                let hint = Suggestion.closest(to: path, in: known).map { "; did you mean '@\($0)'?" } ?? ""
+                throw SpecError(.unresolvedReference, at: location, "unknown variable '@\(path)'\(hint)")
+            }
+            walked.append(part)
+            node = next.value
+        }
+        return node
+    }
+
+    private mutating func evaluate(_ text: String, at location: SourceLocation) throws(SpecError) -> Color {
+        do {
+            return try ColorFunction.evaluate(text) { path in
+                let value = try self.value(of: path, at: location)
+                guard let string = value.string else {
+                    throw SpecError(.typeMismatch, at: location,
+                        "'@\(path)' in '\(text)' must be a colour, found \(value.foundDescription)")
+                }
+                return string
+            }
+        } catch let error as SpecError {
+            throw error
+        } catch let error as ValueError {
+            throw SpecError(.invalidValue, at: location, error.message)
+        } catch {
+            throw SpecError(.invalidValue, at: location, "\(error)")
+        }
+    }
+}
