@@ -1,0 +1,158 @@
+import Logging
+
+/// Owns the registered targets and the current spec, and keeps the two in step.
+///
+/// Loading a spec reverts the traits that changed (newest first) and applies the new ones, all
+/// or nothing: if anything fails, every target is left exactly as before and the previous spec
+/// stays current. Only identifiers whose resolved traits changed are touched.
+///
+/// ## Isolation
+///
+/// A provider is not `Sendable`. Like the objects it styles, it belongs to the isolation
+/// domain that created it (the main actor in a UI program, an actor or a task elsewhere) and
+/// is used only from there; Swift 6's region checks enforce this. ``Spec`` is `Sendable`, so
+/// specs are parsed anywhere (a watcher thread, a network task) and handed to the provider's
+/// domain to load.
+public final class TraitsProvider {
+    /// The trait types this provider decodes specs with.
+    public let registry: TraitRegistry
+    /// The spec currently applied, if any.
+    public private(set) var spec: Spec?
+    /// The active theme (nil: the spec's base variables).
+    public private(set) var theme: String?
+
+    let logger: Logger?
+    var currentResolution = Resolution.empty
+    private var targets: [ObjectIdentifier: RegisteredTarget] = [:]
+    var targetsByIdentifier: [String: [ObjectIdentifier: RegisteredTarget]] = [:]
+    private var observers: [Int: (LoadReport) -> Void] = [:]
+    private var nextObserver = 0
+
+    /// Creates a provider with no spec and no targets.
+    ///
+    /// - Parameters:
+    ///   - registry: the trait types specs may use; ``TraitRegistry/standard`` by default.
+    ///   - logger: where registration failures and rollbacks are logged; nothing is logged if nil.
+    public init(registry: TraitRegistry = .standard, logger: Logger? = nil) {
+        self.registry = registry
+        self.logger = logger
+    }
+
+    // MARK: Targets
+
+    /// Registers `target` under `identifier` and applies the current traits for it at once.
+    ///
+    /// Registering again under another identifier reverts the old traits first. The provider
+    /// holds targets weakly. If the traits cannot apply (the target lacks a capability, a trait
+    /// throws), the target is left untouched and the error is logged and returned.
+    @discardableResult
+    public func register(_ target: AnyObject, as identifier: String) -> SpecError? {
+        let id = ObjectIdentifier(target)
+        if let existing = targets[id] {
+            if existing.object === target, existing.identifier == identifier { return nil }
+            forget(existing)
+        }
+        let entry = RegisteredTarget(target, identifier: identifier)
+        targets[id] = entry
+        targetsByIdentifier[identifier, default: [:]][id] = entry
+        do throws(SpecError) {
+            let list = currentResolution.lists[identifier]?.traits ?? []
+            try checkCapabilities(list, entry: entry, object: target)
+            try apply(list, to: entry, object: target)
+            return nil
+        } catch {
+            logger?.error("traits for '\(identifier)' not applied: \(error)")
+            return error
+        }
+    }
+
+    /// Reverts `target`'s traits and stops styling it.
+    public func unregister(_ target: AnyObject) {
+        guard let entry = targets[ObjectIdentifier(target)], entry.object === target else { return }
+        forget(entry)
+    }
+
+    /// The identifier `target` is registered under, if it is.
+    public func identifier(of target: AnyObject) -> String? {
+        guard let entry = targets[ObjectIdentifier(target)], entry.object === target else { return nil }
+        return entry.identifier
+    }
+
+    /// How many registered targets are still alive.
+    public var targetCount: Int {
+        targets.values.count { $0.object != nil }
+    }
+
+    private func forget(_ entry: RegisteredTarget) {
+        if let object = entry.object { entry.revertAll(on: object) }
+        drop(entry)
+    }
+
+    /// Removes an entry without reverting: its object is gone, or has just been reverted.
+    func drop(_ entry: RegisteredTarget) {
+        if targets[entry.id] === entry { targets[entry.id] = nil }
+        if targetsByIdentifier[entry.identifier]?[entry.id] === entry { targetsByIdentifier[entry.identifier]?[entry.id] = nil }
+        if targetsByIdentifier[entry.identifier]?.isEmpty == true { targetsByIdentifier[entry.identifier] = nil }
+    }
+
+    // MARK: Specs and themes
+
+    /// Makes `spec` current: reverts the traits that changed, newest first, and applies the new
+    /// ones. All or nothing: on error every target is as before and the previous spec stays.
+    ///
+    /// If the active theme is not in the new spec, the provider falls back to no theme.
+    @discardableResult
+    public func load(_ spec: Spec) throws -> LoadReport {
+        let spec = try spec.decoded(with: registry)
+        var theme = self.theme
+        if let active = theme, !spec.themes.contains(active) {
+            logger?.warning("theme '\(active)' is not in the new spec; using no theme")
+            theme = nil
+        }
+        let report = try transition(to: spec.resolution(for: theme) ?? .empty, theme: theme)
+        self.spec = spec
+        self.theme = theme
+        notify(report)
+        return report
+    }
+
+    /// Switches the theme (nil: none), atomically like a load.
+    @discardableResult
+    public func setTheme(_ name: String?) throws -> LoadReport {
+        guard name != theme else { return LoadReport(theme: theme) }
+        let known = spec?.themes ?? []
+        guard let spec, let next = spec.resolution(for: name) else {
+            let hint = name.flatMap { Suggestion.closest(to: $0, in: known) }.map { "did you mean '\($0)'?" }
+                ?? (known.isEmpty ? "the current spec defines no themes" : "expected " + known.map { "'\($0)'" }.joined(separator: ", "))
+            throw SpecError(.unknownTheme, at: .start(of: "<theme>"), "unknown theme '\(name ?? "")'; \(hint)")
+        }
+        let report = try transition(to: next, theme: name)
+        theme = name
+        notify(report)
+        return report
+    }
+
+    // MARK: Observing
+
+    /// Calls `observer` after every successful load or theme switch that changed something.
+    @discardableResult
+    public func addObserver(_ observer: @escaping (LoadReport) -> Void) -> ObserverToken {
+        nextObserver += 1
+        observers[nextObserver] = observer
+        return ObserverToken(id: nextObserver)
+    }
+
+    /// Stops calling an observer.
+    public func removeObserver(_ token: ObserverToken) {
+        observers[token.id] = nil
+    }
+
+    private func notify(_ report: LoadReport) {
+        for observer in observers.values { observer(report) }
+    }
+}
+
+/// Identifies an observer added with ``TraitsProvider/addObserver(_:)``.
+public struct ObserverToken: Hashable, Sendable {
+    let id: Int
+}
