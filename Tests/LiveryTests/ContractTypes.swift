@@ -1,0 +1,23 @@
+import Livery
+
+// The types of DESIGN.md's public contract, verbatim. They live in a file that imports only
+// Livery: Swift Testing also declares a `Trait` protocol, so in a file importing both, a custom
+// trait is written `Livery.Trait`.
+
+final class Card: HasBackgroundColor, HasCornerRadius {
+    var backgroundColor: Color = .white
+    var cornerRadius: Double = 0
+}
+
+final class Cursor { var blinkInterval = 0.5 }
+
+struct Blink: Trait {
+    static let typeName = "Blink"
+    var interval: Double
+    func apply(to cursor: Cursor) throws -> Reversal<Cursor> {
+        let old = cursor.blinkInterval
+        cursor.blinkInterval = interval
+        return Reversal { $0.blinkInterval = old }
+    }
+}
+
