@@ -2,17 +2,13 @@ import ArgumentParser
 
 /// The `livery` command line.
 public struct LiveryCommand: AsyncParsableCommand {
+    /// Subcommands and help.
     public static let configuration = CommandConfiguration(
         commandName: "livery",
-        abstract: "Live-reload theming daemon and reversible trait engine."
+        abstract: "Live-reload theming daemon and reversible trait engine.",
+        subcommands: [ValidateCommand.self]
     )
 
+    /// Creates the command (ArgumentParser fills it in).
     public init() {}
-}
-
-extension LiveryCommand {
-    /// Prints the help: `livery` alone does nothing else yet.
-    public func run() async throws {
-        print(Self.helpMessage())
-    }
 }

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Livery
+
+/// `livery validate [PATH...]`: checks spec folders or files and prints every error in compiler
+/// style (or as JSON for tools). Exits 1 if there is any error.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check spec files or folders and print every error as file:line:column."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "Spec folders or files (default: ./Specs).")
+    var paths: [String] = ["Specs"]
+
+    @Option(help: "Output format: text (compiler style) or json.")
+    var format: Format = .text
+
+    func run() throws {
+        var results: [(path: String, errors: [SpecError])] = []
+        for path in paths {
+            results.append((path, Self.errors(at: URL(filePath: path))))
+        }
+        let all = results.flatMap(\.errors)
+        switch format {
+        case .text:
+            for error in all { print(error) }
+            if all.isEmpty {
+                print("\(paths.joined(separator: ", ")): ok")
+            }
+        case .json:
+            print(try Self.json(results))
+        }
+        if !all.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Every error of a folder (all its files) or of one file (with its includes), with file
+    /// names as the user wrote the path, so a terminal or editor can jump to them.
+    static func errors(at url: URL) -> [SpecError] {
+        let folder = isFolder(url) ? url.relativePath : url.deletingLastPathComponent().relativePath
+        return locatedErrors(at: url).map { error in
+            var error = error
+            if !error.location.file.hasPrefix("/"), folder != "." {
+                error.location.file = folder + "/" + error.location.file
+            }
+            return error
+        }
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    private static func locatedErrors(at url: URL) -> [SpecError] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            return [SpecError(.io, at: .start(of: url.path), "no such file or folder")]
+        }
+        do {
+            if isFolder.boolValue {
+                return Spec.validate(try SpecSourceSet(directory: url))
+            }
+            let sources = try SpecSourceSet(directory: url.deletingLastPathComponent())
+            return Spec.validate(sources, roots: [url.lastPathComponent])
+        } catch {
+            return [error]
+        }
+    }
+
+    private static func json(_ results: [(path: String, errors: [SpecError])]) throws -> String {
+        struct Diagnostic: Encodable {
+            var file: String
+            var line: Int
+            var column: Int
+            var code: String
+            var message: String
+        }
+        struct Report: Encodable {
+            var ok: Bool
+            var errors: [Diagnostic]
+        }
+        let diagnostics = results.flatMap(\.errors).map {
+            Diagnostic(file: $0.location.file, line: $0.location.line, column: $0.location.column, code: $0.code.name, message: $0.message)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(Report(ok: diagnostics.isEmpty, errors: diagnostics)), as: UTF8.self)
+    }
+}
