@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "Livery", targets: ["Livery"]),
         .library(name: "LiveryWatch", targets: ["LiveryWatch"]),
+        .library(name: "LiveryRemote", targets: ["LiveryRemote"]),
+        .library(name: "LiveryServer", targets: ["LiveryServer"]),
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
@@ -20,6 +22,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -50,10 +57,34 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "LiveryRemote",
+            dependencies: [
+                "Livery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LiveryServer",
+            dependencies: [
+                "Livery",
+                "LiveryWatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "LiveryCLI",
             dependencies: [
                 "Livery",
                 "LiveryWatch",
+                "LiveryRemote",
+                "LiveryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -77,6 +108,27 @@ let package = Package(
         .testTarget(
             name: "LiveryWatchTests",
             dependencies: ["LiveryWatch", "LiveryTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryServerTests",
+            dependencies: [
+                "LiveryServer",
+                "LiveryRemote",
+                "LiveryTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryRemoteTests",
+            dependencies: [
+                "LiveryRemote",
+                "LiveryServer",
+                "LiveryTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict
         ),
     ],
