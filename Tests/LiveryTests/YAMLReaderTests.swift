@@ -149,6 +149,13 @@ import Testing
             let name = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(level)))
             bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
+        // As a key, Yams would hash the whole expansion before the node count could stop it.
+        let keyMessage = "expected a string key, found an alias (aliases cannot be used in mapping keys)"
+        #expect(readerError(bomb + "k: {*j : 1}\n", .yaml) == "t.yaml:11:5: error: " + keyMessage)
+        #expect(readerError(bomb + "*j: 1\n", .yaml) == "t.yaml:11:1: error: " + keyMessage)
+        #expect(readerError(bomb + "k: {[x, *j]: 1}\n", .yaml) == "t.yaml:11:11: error: " + keyMessage)
+        #expect(readerError(bomb + "? *j\n: 1\n", .yaml) == "t.yaml:11:1: error: " + keyMessage)
+        #expect(readerError("k: &k 1\nlist: [*k, {a: *k}]\nm: {*k: 1}\n", .yaml) == "t.yaml:3:5: error: " + keyMessage)
         let error = readerError(bomb, .yaml, limits: ReaderLimits(maxNodes: 10_000))
         #expect(error == "t.yaml:1:35: error: document expands to more than 10000 nodes (the node limit; a YAML alias bomb?)")
     }
@@ -159,6 +166,18 @@ import Testing
         #expect(readerError("a: {b: [c]}\n", .yaml, limits: limits) == nil)
         #expect(readerError("a: {b: [[c]]}\n", .yaml, limits: limits) == "t.yaml:1:9: error: document nests deeper than 3 levels (the depth limit)")
         #expect(readerError("a:\n  b:\n    - c:\n        d\n", .yaml, limits: limits) == "t.yaml:3:7: error: document nests deeper than 3 levels (the depth limit)")
+        // The pre-scan over-estimates a little but never refuses a document at the limit.
+        var mixed = ""
+        for level in 0..<10 {
+            let indent = String(repeating: " ", count: 2 * level)
+            mixed += level.isMultiple(of: 2) ? indent + "k\(level):\n" : indent + "- # item\n"
+        }
+        mixed += String(repeating: " ", count: 20) + "leaf: [x, {y: \"[[[\"}]\n"
+        #expect(readerError(mixed, .yaml, limits: ReaderLimits(maxDepth: 13)) == nil)
+        #expect(readerError(mixed, .yaml, limits: ReaderLimits(maxDepth: 12)) == "t.yaml:11:31: error: document nests deeper than 12 levels (the depth limit)")
+        let indentless = "a:\n- b:\n  - c:\n    - d: |\n        [[[[\n    - 'it''s [['\n"
+        #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 7)) == nil)
+        #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 6)) == "t.yaml:4:7: error: document nests deeper than 6 levels (the depth limit)")
         // Aliases nest a tree deeper than its text; the converter counts the real depth.
         #expect(readerError("x: &x [[1]]\ny: [*x]\n", .yaml, limits: limits) == "t.yaml:1:8: error: document nests deeper than 3 levels (the depth limit)")
     }

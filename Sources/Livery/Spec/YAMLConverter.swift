@@ -4,6 +4,9 @@ import Yams
 /// (``YAMLConverter/value(of:at:)``), turns keys into strings, refuses duplicate keys, and
 /// expands aliases while counting every value against ``ReaderLimits/maxNodes``.
 ///
+/// An alias expands to a copy of its anchored node, and the copy keeps the anchored node's
+/// locations: Yams resolves aliases while composing and does not record where they were used.
+///
 /// It walks the tree with an explicit stack rather than recursion, because alias expansion can
 /// nest a tree deeper than its text (an alias to a deep list inside a deep list), and because the
 /// exact depth limit is enforced here, on the real tree.

@@ -21,15 +21,39 @@ struct YAMLNestingScan {
     private var flow = 0
     /// Open block collections: their column, and whether they are sequences.
     private var blocks: [(column: Int, isSequence: Bool)] = []
+    /// Where the first alias and the first explicit key (`? `) are, if any.
+    private var firstAlias: Int?
+    private var firstExplicitKey: Int?
+    /// Whether the outermost open flow collection contains an alias.
+    private var aliasInFlow = false
+    private var problem: (Int, Problem)?
+
+    /// What the scan refuses.
+    private enum Problem {
+        /// The estimated nesting exceeds the limit here.
+        case tooDeep
+        /// An alias is (or is inside) a mapping key. Yams hashes every key to find duplicates, and
+        /// hashing a key that aliases a billion-node tree takes minutes, before the converter's
+        /// node count can stop it; keys are strings in a spec anyway.
+        case aliasInKey
+    }
 
     /// Throws ``SpecError/Code/limitExceeded`` where the estimated nesting first exceeds the
-    /// limit (with two levels of slack, so documents at the limit get the converter's exact error).
+    /// limit (with two levels of slack, so documents at the limit get the converter's exact
+    /// error), or ``SpecError/Code/typeMismatch`` where an alias is used in a mapping key.
     static func check(_ text: SpecText, limits: ReaderLimits) throws(SpecError) {
         var scan = YAMLNestingScan(bytes: text.bytes, limit: limits.maxDepth + 2)
-        if let offset = scan.firstOffsetTooDeep() {
+        switch scan.firstProblem() {
+        case nil:
+            return
+        case (let offset, .tooDeep)?:
             throw SpecError(
                 .limitExceeded, at: text.location(ofOffset: offset),
                 "document nests deeper than \(limits.maxDepth) levels (the depth limit)")
+        case (let offset, .aliasInKey)?:
+            throw SpecError(
+                .typeMismatch, at: text.location(ofOffset: offset),
+                "expected a string key, found an alias (aliases cannot be used in mapping keys)")
         }
     }
 
@@ -55,12 +79,30 @@ struct YAMLNestingScan {
 
     private var depth: Int { blocks.count + flow }
 
-    private mutating func firstOffsetTooDeep() -> Int? {
-        while index < bytes.count {
-            if flow == 0, let offset = scanLineStart() { return offset }
-            if let offset = scanRestOfLine() { return offset }
+    private mutating func firstProblem() -> (Int, Problem)? {
+        while index < bytes.count, problem == nil {
+            if flow == 0, let offset = scanLineStart() { return (offset, .tooDeep) }
+            if let offset = scanRestOfLine() { return (offset, .tooDeep) }
         }
-        return nil
+        return problem
+    }
+
+    /// Records an explicit key or an alias; an explicit key in a document with aliases might
+    /// hold one, which is refused without finding out exactly.
+    private mutating func note(explicitKey: Int? = nil, alias: Int? = nil) {
+        firstExplicitKey = firstExplicitKey ?? explicitKey
+        firstAlias = firstAlias ?? alias
+        if let key = firstExplicitKey, let alias = firstAlias, problem == nil {
+            problem = (max(key, alias), .aliasInKey)
+        }
+    }
+
+    /// Whether a `:` value indicator follows `offset` on the same line, after blanks: the
+    /// token before it is a key.
+    private func isFollowedByValueIndicator(_ offset: Int) -> Bool {
+        var next = offset
+        while byte(next) == UInt8(ascii: " ") || byte(next) == UInt8(ascii: "\t") { next += 1 }
+        return byte(next) == UInt8(ascii: ":") && (flow > 0 || isBlank(next + 1))
     }
 
     /// Updates the block stack from a line's indentation and compact indicators.
@@ -91,6 +133,7 @@ struct YAMLNestingScan {
         }
         // `- - key: value` opens a collection at each compact indicator's content.
         while isIndicator(index) {
+            if byte(index) == UInt8(ascii: "?") { note(explicitKey: index) }
             index += 1
             while byte(index) == UInt8(ascii: " ") { index += 1 }
             switch byte(index) {
@@ -158,21 +201,42 @@ struct YAMLNestingScan {
                 skipBlockScalar(parentIndent: parentIndent)
                 return nil
             } else if isOpener && (flow > 0 || state == .tokenStart) {
+                if flow == 0 { aliasInFlow = false }
                 flow += 1
                 if depth > limit { return index }
                 state = .tokenStart
             } else if isCloser && flow > 0 {
                 flow -= 1
                 state = .afterToken
+                if aliasInFlow, isFollowedByValueIndicator(index + 1), problem == nil {
+                    problem = (index, .aliasInKey)
+                    return nil
+                }
             } else if current == UInt8(ascii: ",") {
                 state = flow > 0 ? .tokenStart : .plain
             } else if current == UInt8(ascii: ":") && (flow > 0 || isBlank(index + 1)) {
                 state = .tokenStart
             } else if (current == UInt8(ascii: "-") || current == UInt8(ascii: "?")) && isBlank(index + 1) {
+                if current == UInt8(ascii: "?") { note(explicitKey: index) }
                 state = .tokenStart
             } else if current == UInt8(ascii: "&") || current == UInt8(ascii: "!") || current == UInt8(ascii: "*") {
                 // A property or an alias: skip its name; a property's node follows it.
-                while !isBlank(index), !(flow > 0 && Self.isFlowIndicator(byte(index))) { index += 1 }
+                let start = index
+                index += 1
+                if current == UInt8(ascii: "!") {
+                    while !isBlank(index), !(flow > 0 && Self.isFlowIndicator(byte(index))) { index += 1 }
+                } else {
+                    // libyaml's anchor names: ASCII letters, digits, `_` and `-`.
+                    while Self.isAnchorByte(byte(index)) { index += 1 }
+                }
+                if current == UInt8(ascii: "*") {
+                    note(alias: start)
+                    aliasInFlow = aliasInFlow || flow > 0
+                    if isFollowedByValueIndicator(index), problem == nil {
+                        problem = (start, .aliasInKey)
+                        return nil
+                    }
+                }
                 state = current == UInt8(ascii: "*") ? .afterToken : .tokenStart
                 continue
             } else {
@@ -181,6 +245,15 @@ struct YAMLNestingScan {
             index += 1
         }
         return nil
+    }
+
+    private static func isAnchorByte(_ value: UInt8) -> Bool {
+        switch value {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
     }
 
     private static func isFlowIndicator(_ value: UInt8) -> Bool {
