@@ -133,6 +133,39 @@ import Testing
         #expect(provider.spec?.identifiers == ["card"])
     }
 
+    /// Specs that parse but cannot apply to the registered target: the load is refused and
+    /// nothing changes.
+    static let applyCases: [(yaml: String, target: String, expected: String)] = [
+        ("specs:\n  card: [{ type: CornerRadius, radius: 4 }]", "plain",
+            "card.yaml:2:10: error: trait CornerRadius cannot apply to 'card': PlainObject is not HasCornerRadius"),
+        ("specs:\n  card: [{ type: Set, values: { retries: 4 } }]", "plain",
+            "card.yaml:2:10: error: trait Set cannot apply to 'card': PlainObject is not Tweakable"),
+        ("specs:\n  card: [{ type: Set, values: { retrys: 4 } }]", "box",
+            "card.yaml:2:33: error: StyledBox has no tweakable property 'retrys'; did you mean 'retries'?"),
+        ("specs:\n  card: [{ type: Set, values: { colour: 4 } }]", "box",
+            "card.yaml:2:33: error: StyledBox has no tweakable property 'colour'; it has 'label', 'retries', 'timeout'"),
+        ("specs:\n  card: [{ type: Set, values: { retries: 2.5 } }]", "box",
+            "card.yaml:2:42: error: 'retries' of StyledBox: expected a whole number, found 2.5"),
+        ("specs:\n  card: [{ type: Set, values: { timeout: fast } }]", "box",
+            "card.yaml:2:42: error: 'timeout' of StyledBox: expected a number, found the string 'fast'"),
+    ]
+
+    @Test(arguments: applyCases.indices)
+    func applyTimeErrorsAreExactAndChangeNothing(_ index: Int) throws {
+        let bad = Self.applyCases[index]
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        let plain = PlainObject()
+        let target: AnyObject = bad.target == "box" ? box : plain
+        provider.register(target, as: "card")
+        try provider.load(Spec(yaml: "specs: { card: [] }"))
+        let before = box.snapshot
+        let error = try #require(throws: SpecError.self) { try provider.load(Spec(yaml: bad.yaml, source: "card.yaml")) }
+        #expect(error.description == bad.expected)
+        #expect(box.snapshot == before)
+        #expect(provider.spec?.traits(for: "card").isEmpty == true)
+    }
+
     @Test func includeFromAStringSpecNeedsAFolder() throws {
         let error = try #require(throws: SpecError.self) { try Spec(yaml: "include: [palette.yaml]\nspecs: {}", source: "s.yaml") }
         #expect(error.description == "s.yaml:1:11: error: include 'palette.yaml' needs a specs folder; load this spec with Spec(directory:) or Spec(file:)")
