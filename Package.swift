@@ -76,7 +76,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryWatchTests",
-            dependencies: ["LiveryWatch", "LiveryTesting"],
+            dependencies: [
+                "LiveryWatch",
+                "LiveryTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -32,7 +32,8 @@ enum AddWatchFailure: Error, Sendable {
 struct InotifyWatchCounts: Hashable, Sendable {
     /// Watches in the owner's own table.
     var owner = 0
-    /// Watches in libinotifytools' bookkeeping (`inotifytools_get_num_watches()`).
+    /// Watches in libinotifytools' bookkeeping (`inotifytools_get_num_watches()`). It keeps
+    /// watches the kernel dropped by itself (deleted folders) until the library is closed.
     var library = 0
     /// Watches the kernel reports for the descriptor (`/proc/self/fdinfo`).
     var kernel = 0

@@ -6,8 +6,11 @@ import Synchronization
 /// Callers send commands; the thread, started on demand, drains the kernel's events and the
 /// command queue in turn and sleeps in `poll()` on the inotify descriptor and a wake-up eventfd.
 /// When the last session unregisters it closes the library (freeing all its state) and exits; the
-/// next command starts a fresh one. The lifecycle is decided under ``state``'s lock; thread
-/// starts, wake-ups and library calls happen outside it.
+/// next command starts a fresh one. It lingers idle for ``State/idleLinger`` first: closing an
+/// inotify descriptor waits for the kernel's (system-wide) fsnotify mark reaper, an SRCU grace
+/// period that takes ~10 ms when idle and far longer under load, and a watcher started meanwhile
+/// would wait behind it; lingering keeps start/stop churn off that path. The lifecycle is decided
+/// under ``state``'s lock; thread starts, wake-ups and library calls happen outside it.
 final class InotifyOwner: Sendable {
     /// The process-wide owner: libinotifytools has global state, so there can only be one.
     static let shared = InotifyOwner()
@@ -27,6 +30,11 @@ final class InotifyOwner: Sendable {
         var queue: [InotifyCommand] = []
         var nextWatcher: UInt64 = 1
         var threadsStarted = 0
+        /// Owner threads not yet finished; more than one only while an old one releases its
+        /// inotify instance (see ``InotifyLibrary/close()``).
+        var threadsRunning = 0
+        /// How long the thread waits, with no session left, before it closes the library and exits.
+        var idleLinger = Duration.seconds(1)
     }
 
     /// Test hooks; see ``InotifyOwner/Faults``.
@@ -90,6 +98,11 @@ final class InotifyOwner: Sendable {
     /// Whether no owner thread is running.
     var isIdle: Bool { state.withLock { $0.phase == .idle } }
 
+    /// How long the thread lingers with no session before it exits (see the type's notes).
+    var idleLinger: Duration {
+        state.withLock { $0.idleLinger }
+    }
+
     private func send(_ command: InotifyCommand) {
         enum Action { case start, wake, nothing }
         let action: Action = state.withLock { state in
@@ -98,6 +111,7 @@ final class InotifyOwner: Sendable {
             case .idle:
                 state.phase = .running
                 state.threadsStarted += 1
+                state.threadsRunning += 1
                 return .start
             case .running: return .wake
             case .exiting: return .nothing
@@ -146,6 +160,11 @@ extension InotifyOwner {
             state.phase = .idle
             return true
         }
+    }
+
+    /// The thread is about to return: it touches nothing shared any more.
+    func threadFinished() {
+        state.withLock { $0.threadsRunning -= 1 }
     }
 
     /// Whether adding a watch at `path` must fail with `ENOSPC` (test hook).

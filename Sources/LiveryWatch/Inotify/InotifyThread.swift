@@ -16,6 +16,8 @@ final class InotifyThread {
     private var watches: [Int32: Watch] = [:]
     private var watchByFolder: [FileID: Int32] = [:]
     private var draining = true
+    /// Duplicates of closed library instances, closed when the thread exits.
+    private var retired: [Int32] = []
     /// Large enough for hundreds of events per `read()`; the kernel needs 16 + NAME_MAX + 1 bytes
     /// for the longest single event.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
@@ -24,21 +26,43 @@ final class InotifyThread {
 
     deinit { buffer.deallocate() }
 
-    /// Runs until no session is left and no command is pending.
+    /// Runs until no session has been left for the owner's idle linger and no command is pending.
     func run() {
+        var idleSince: ContinuousClock.Instant?
         while true {
             // Events first: an IN_IGNORED read now keeps a later removal from touching a watch
             // the kernel already dropped.
             drainEvents()
             for command in owner.takeCommands() { handle(command) }
-            if sinks.isEmpty {
-                guard owner.beginExit() else { continue }
-                closeLibrary()
-                if owner.finishExit() { return }
+            guard sinks.isEmpty else {
+                idleSince = nil
+                waitForActivity(timeout: nil)
                 continue
             }
-            waitForActivity()
+            let now = ContinuousClock.now
+            let lingerEnd = (idleSince ?? now) + owner.idleLinger
+            idleSince = idleSince ?? now
+            if now < lingerEnd {
+                waitForActivity(timeout: lingerEnd - now)
+                continue
+            }
+            guard owner.beginExit() else { continue }
+            closeLibrary()
+            guard owner.finishExit() else {
+                idleSince = nil
+                continue
+            }
+            releaseRetiredInstances()  // slow, and nobody waits for it any more
+            owner.threadFinished()
+            return
         }
+    }
+
+    /// Closes the duplicates of closed library instances (see ``InotifyLibrary/close()``).
+    func releaseRetiredInstances() {
+        // Linux releases the descriptor even when close reports an error; there is nothing to retry.
+        for descriptor in retired { Glibc.close(descriptor) }
+        retired.removeAll()
     }
 
     private func handle(_ command: InotifyCommand) {
@@ -122,7 +146,7 @@ final class InotifyThread {
     }
 
     private func closeLibrary() {
-        library?.close()
+        if let duplicate = library?.close() { retired.append(duplicate) }
         library = nil
         watches.removeAll()
         watchByFolder.removeAll()
@@ -200,17 +224,24 @@ extension InotifyThread {
             }
         }
         closeLibrary()
+        releaseRetiredInstances()  // its watches are still in the kernel: release them now
         for sink in sinks.values { sink(.failure(error)) }
     }
 
-    /// Sleeps until the wake-up eventfd or the inotify descriptor is readable.
-    private func waitForActivity() {
+    /// Sleeps until the wake-up eventfd or the inotify descriptor is readable, or `limit` passed.
+    private func waitForActivity(timeout limit: Duration?) {
         var descriptors: [pollfd] = []
         // Without an eventfd (its creation failed) commands are picked up every 10 ms instead.
         var timeout: Int32 = 10
         if case .success(let wake) = owner.wake {
             descriptors.append(pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0))
             timeout = -1
+        }
+        if let limit {
+            // Rounded up, so the thread does not wake just before the deadline and spin.
+            let (seconds, attoseconds) = limit.components
+            let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
         }
         if let library, draining {
             descriptors.append(pollfd(fd: library.descriptor, events: Int16(POLLIN), revents: 0))

@@ -124,10 +124,14 @@ final class WatchEngine<Value: Sendable> {
         settleTimer = nil
         settleGeneration += 1
         overflowPending = false
-        session.statistics.withLock { statistics in
-            statistics.scans += 1
-            if reason == .rescan { statistics.rescans += 1 }
+        // Counted when done, so a caller that sees the counter move knows the outcome is decided.
+        defer {
+            session.statistics.withLock { statistics in
+                statistics.scans += 1
+                if reason == .rescan { statistics.rescans += 1 }
+            }
         }
+        logger?.trace("scanning (\(reason))", metadata: metadata)
         let snapshot = await scanAndWatch()
         guard !Task.isCancelled else { return }
         switch snapshot.state {
