@@ -52,9 +52,16 @@ extension WatchError {
         self.init(code, path: path, "\(what): \(errno)")
     }
 
-    /// The watch limit is exhausted; `limit` is the current `fs.inotify.max_user_watches`, if known.
-    static func watchLimitReached(path: String, limit: Int?) -> WatchError {
-        let current = limit.map { " (currently \($0))" } ?? ""
+    /// The watch limit is exhausted. `limit` is the current `fs.inotify.max_user_watches`;
+    /// `namespaceLimit` the user namespace's own, lower limit (`/proc/sys/user/max_inotify_watches`)
+    /// when the process runs in one, as in many containers.
+    static func watchLimitReached(path: String, limit: Int?, namespaceLimit: Int? = nil) -> WatchError {
+        var current = limit.map { " (currently \($0)" } ?? ""
+        if let namespaceLimit, namespaceLimit != limit {
+            current += current.isEmpty ? " (" : "; "
+            current += "\(namespaceLimit) in this user namespace, see /proc/sys/user/max_inotify_watches"
+        }
+        if !current.isEmpty { current += ")" }
         return WatchError(
             .watchLimitReached,
             path: path,

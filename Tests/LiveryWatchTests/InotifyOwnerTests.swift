@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 extension WatchIOTests {
-    /// The shared owner thread: stopping, leaks, queue overflows, the watch limit.
+    /// The shared owner thread: stopping, leaks, queue overflows.
     @Suite struct InotifyOwnerTests {
         let owner = InotifyOwner.shared
 
@@ -111,44 +111,6 @@ extension WatchIOTests {
                 try folder.write("b.yaml", "b: 2\n")
                 try await recorder.waitForValue(["a.yaml": "a: after the overflow\n", "b.yaml": "b: 2\n"])
             }
-        }
-
-        @Test func anExhaustedWatchLimitFallsBackToRescans() async throws {
-            let folder = try TemporaryFolder()
-            try folder.write("a.yaml", "a\n")
-            owner.faults.withLock { $0.watchLimitPrefixes.append(folder.path) }
-            defer { owner.faults.withLock { $0.watchLimitPrefixes.removeAll { $0 == folder.path } } }
-            let configuration = WatchConfiguration(rescanInterval: .milliseconds(30))
-            let recorder = UpdateRecorder(watching: folder, configuration: configuration)
-            do {
-                try await recorder.waitForValue(["a.yaml": "a\n"])
-                let error = try #require(recorder.failures.first as? WatchError)
-                let limit = try procValue("/proc/sys/fs/inotify/max_user_watches")
-                #expect(error.code == .watchLimitReached)
-                #expect(
-                    error.description == "\(folder.path): error: cannot add an inotify watch: the per-user limit "
-                        + "fs.inotify.max_user_watches (currently \(limit)) is exhausted; raise it "
-                        + "(sysctl -w fs.inotify.max_user_watches=524288); until then the folder is rescanned periodically"
-                )
-                #expect(recorder.watcher.statistics.isRescanningPeriodically)
-                #expect(recorder.watcher.statistics.watchedFolders == 0)
-
-                try folder.write("a.yaml", "a: 2\n")
-                try await recorder.waitForValue(["a.yaml": "a: 2\n"])
-                #expect(recorder.watcher.statistics.rescans >= 1)
-
-                // Once a watch can be placed again, inotify takes over and the rescans stop.
-                owner.faults.withLock { $0.watchLimitPrefixes.removeAll { $0 == folder.path } }
-                try await eventually("inotify to take over") { !recorder.watcher.statistics.isRescanningPeriodically }
-                #expect(recorder.watcher.statistics.watchedFolders == 1)
-                try folder.write("a.yaml", "a: 3\n")
-                try await recorder.waitForValue(["a.yaml": "a: 3\n"])
-                #expect(recorder.failures.count == 1)  // reported once
-            } catch {
-                await recorder.stop()
-                throw error
-            }
-            await recorder.stop()
         }
 
         private func startAndStop(_ folder: TemporaryFolder) async throws {

@@ -126,10 +126,17 @@ final class InotifyLibrary {
     /// The number of watches in the library's bookkeeping.
     var watchCount: Int { Int(inotifytools_get_num_watches()) }
 
-    /// The current `fs.inotify.max_user_watches`, if readable.
-    var watchLimit: Int? {
+    /// The error for an exhausted watch limit at `path`, naming the limits in force.
+    func watchLimitError(path: String) -> WatchError {
         let limit = inotifytools_get_max_user_watches()
-        return limit > 0 ? Int(limit) : nil
+        // Since Linux 5.11 every user namespace has its own limit as well; the library only
+        // reads the initial namespace's.
+        // Older kernels have no such file: then the library's figure is the whole story.
+        var namespaceLimit: Int?
+        if case .success(let bytes) = FileSystem.contents(of: "/proc/sys/user/max_inotify_watches") {
+            namespaceLimit = Int(String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
+        }
+        return .watchLimitReached(path: path, limit: limit > 0 ? Int(limit) : nil, namespaceLimit: namespaceLimit)
     }
 
     /// Frees the library's state (every watch entry, stale ones included) and returns a duplicate

@@ -105,7 +105,7 @@ final class InotifyThread {
             return .success(PlacedWatch(descriptor: descriptor, folder: status.id))
         }
         if owner.simulatesWatchLimit(at: path) {
-            return .failure(.failed(.watchLimitReached(path: path, limit: library.watchLimit)))
+            return .failure(.failed(library.watchLimitError(path: path)))
         }
         switch library.addWatch(folder: path) {
         case .success(let descriptor):
@@ -113,7 +113,7 @@ final class InotifyThread {
             watchByFolder[status.id] = descriptor
             return .success(PlacedWatch(descriptor: descriptor, folder: status.id))
         case .failure(let error) where error.rawValue == ENOSPC:
-            return .failure(.failed(.watchLimitReached(path: path, limit: library.watchLimit)))
+            return .failure(.failed(library.watchLimitError(path: path)))
         case .failure(let error) where error.isVanished:
             return .failure(.failed(WatchError(.folderMissing, path: path, "the folder vanished before it was watched")))
         case .failure(let error):
