@@ -115,6 +115,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LiveryCLITests",
+            dependencies: ["LiveryCLI", "LiveryTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LiveryServerTests",
             dependencies: [
                 "LiveryServer",

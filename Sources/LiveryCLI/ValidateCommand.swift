@@ -42,13 +42,7 @@ struct ValidateCommand: ParsableCommand {
     /// names as the user wrote the path, so a terminal or editor can jump to them.
     static func errors(at url: URL) -> [SpecError] {
         let folder = isFolder(url) ? url.relativePath : url.deletingLastPathComponent().relativePath
-        return locatedErrors(at: url).map { error in
-            var error = error
-            if !error.location.file.hasPrefix("/"), folder != "." {
-                error.location.file = folder + "/" + error.location.file
-            }
-            return error
-        }
+        return locatedErrors(at: url).map { Diagnostics.relative($0, toFolder: folder) }
     }
 
     private static func isFolder(_ url: URL) -> Bool {

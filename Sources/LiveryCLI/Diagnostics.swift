@@ -1,0 +1,23 @@
+import Foundation
+import Livery
+
+/// Spec errors name files relative to their specs folder; on a terminal they should name them
+/// as the user wrote the folder, so that editors and terminals can jump to `file:line:column`.
+enum Diagnostics {
+    static func relative(_ error: SpecError, toFolder folder: String) -> SpecError {
+        var error = error
+        if !error.location.file.hasPrefix("/"), !error.location.file.hasPrefix("<"), folder != "." {
+            error.location.file = folder + "/" + error.location.file
+        }
+        return error
+    }
+
+    /// `error` as one or more lines for a terminal: spec errors in compiler style.
+    static func describe(_ error: any Error, folder: String) -> String {
+        switch error {
+        case let error as SpecError: relative(error, toFolder: folder).description
+        case let errors as SpecErrors: errors.errors.map { relative($0, toFolder: folder).description }.joined(separator: "\n")
+        default: "livery: \(error)"
+        }
+    }
+}
