@@ -1,7 +1,7 @@
 /// Counters describing what a ``FolderWatcher`` has done so far.
 public struct WatchStatistics: Sendable, Hashable {
-    /// Finished scans of the folder: the initial one, one per settled burst of events, and every
-    /// rescan. A scan is counted once its update (if any) has been yielded.
+    /// Scans of the folder: the initial one, one per settled burst of events, and every rescan.
+    /// A scan is counted once its outcome is decided, before its update (if any) is yielded.
     public var scans = 0
     /// Full rescans that no ordinary event asked for: after a queue overflow, and the periodic
     /// ones while inotify cannot cover the folder. Included in ``scans``.

@@ -34,6 +34,10 @@ final class WatchEngine<Value: Sendable> {
     private var consumedDeliveries: UInt64 = 0
     private var overflowPending = false
     private var lastPublished: ContentHash?
+    /// When the last scan finished.
+    private var lastScan: ContinuousClock.Instant?
+    /// The scan in progress, until it is counted in the statistics.
+    private var uncountedScan: Reason?
 
     enum Coverage: Equatable {
         case complete
@@ -97,6 +101,8 @@ final class WatchEngine<Value: Sendable> {
                 await scan(overflowPending ? .rescan : settle.isCapped ? .capped : .settled)
             }
         case .rescanTimer:
+            // Ticks that queued up behind a slow scan (or loader) are one rescan, not several.
+            if let lastScan, ContinuousClock.now - lastScan < configuration.rescanInterval / 2 { return }
             await scan(.rescan)
         }
     }
@@ -124,12 +130,10 @@ final class WatchEngine<Value: Sendable> {
         settleTimer = nil
         settleGeneration += 1
         overflowPending = false
-        // Counted when done, so a caller that sees the counter move knows the outcome is decided.
+        uncountedScan = reason
         defer {
-            session.statistics.withLock { statistics in
-                statistics.scans += 1
-                if reason == .rescan { statistics.rescans += 1 }
-            }
+            lastScan = .now
+            countScan()
         }
         logger?.trace("scanning (\(reason))", metadata: metadata)
         let snapshot = await scanAndWatch()
@@ -169,11 +173,24 @@ final class WatchEngine<Value: Sendable> {
         }
     }
 
+    /// Counts the scan in progress, once: when its outcome is decided, before any update of it is
+    /// yielded, so statistics read on receiving an update already include the scan behind it.
+    private func countScan() {
+        guard let reason = uncountedScan else { return }
+        uncountedScan = nil
+        session.statistics.withLock { statistics in
+            statistics.scans += 1
+            if reason == .rescan { statistics.rescans += 1 }
+        }
+    }
+
     /// Yields an update and remembers its fingerprint, so the same content is not published twice.
+    /// `hash` is `nil` for a notice that is not about the content (a watch that could not be placed).
     func publish(_ update: Update<Value>, hash: ContentHash?) {
         if let hash {
             guard hash != lastPublished else { return }
             lastPublished = hash
+            countScan()
         }
         switch update {
         case .loaded(_, let hash): logger?.info("loaded content \(hash)", metadata: metadata)

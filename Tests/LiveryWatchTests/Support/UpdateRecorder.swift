@@ -61,7 +61,8 @@ final class UpdateRecorder: Sendable {
     }
 
     /// Waits until the watcher finished a scan after `scans` (the counter moves once a scan's
-    /// outcome is decided), so a change just made has been looked at, without a fixed sleep.
+    /// outcome is decided, before its update is yielded), so a change just made has been looked
+    /// at, without a fixed sleep.
     func waitForScan(after scans: Int, timeout: Duration = .seconds(5)) async throws {
         try await eventually("a scan after \(scans)", timeout: timeout) { self.watcher.statistics.scans > scans }
     }
