@@ -33,7 +33,7 @@ import Testing
         let first = (report?["errors"] as? [[String: Any]])?.first
         #expect(first?["file"] as? String == "a.json")
         #expect(first?["line"] as? Int == 1)
-        #expect(first?["column"] as? Int == 28)
+        #expect(first?["column"] as? Int == 27)
         #expect(first?["code"] as? String == "unknownTrait")
         #expect(first?["message"] as? String == "unknown trait type 'Nope'")
     }
