@@ -13,17 +13,25 @@ public struct WatchConfiguration: Sendable, Hashable {
     /// The extensions of the files whose content counts, compared case-insensitively, without
     /// the dot. Hidden files (leading dot) never count.
     public var fileExtensions: Set<String>
+    /// The fast path. When an event completes a spec file (closed after writing, or renamed into
+    /// place — the last step of every save) and nothing else happens for this long, the folder
+    /// is scanned at once rather than a settle window later, and a good result is published.
+    /// A result that does not load waits for the settle window, so a writer that is not done
+    /// yet is never reported. 1 ms by default; nil turns the fast path off.
+    public var completionGrace: Duration?
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
         settleWindow: Duration = .milliseconds(20),
         maximumSettleWindows: Int = 10,
         rescanInterval: Duration = .seconds(1),
-        fileExtensions: Set<String> = ["json", "yaml", "yml"]
+        fileExtensions: Set<String> = ["json", "yaml", "yml"],
+        completionGrace: Duration? = .milliseconds(1)
     ) {
         self.settleWindow = max(settleWindow, .zero)
         self.maximumSettleWindows = max(maximumSettleWindows, 1)
         self.rescanInterval = max(rescanInterval, .milliseconds(1))
         self.fileExtensions = Set(fileExtensions.map { $0.lowercased() })
+        self.completionGrace = completionGrace.map { max($0, .zero) }
     }
 }

@@ -10,6 +10,9 @@ public struct WatchStatistics: Sendable, Hashable {
     public var overflows = 0
     /// Updates yielded, ``Update/loaded(_:_:)`` and ``Update/failed(_:)`` alike.
     public var publishes = 0
+    /// Fast-path scans (see ``WatchConfiguration/completionGrace``). Not included in ``scans``,
+    /// which counts the scans that settle the folder.
+    public var fastScans = 0
     /// Folders currently watched through inotify.
     public var watchedFolders = 0
     /// Whether the watcher currently relies on periodic rescans (see

@@ -19,8 +19,9 @@ extension WatchIOTests {
 
         @Test func aBurstIsPublishedOnce() async throws {
             // A window wide enough that the writes below (microseconds apart) fall inside it even
-            // on a machine so busy that this task is descheduled between two of them.
-            let configuration = WatchConfiguration(settleWindow: .milliseconds(250))
+            // on a machine so busy that this task is descheduled between two of them. The fast
+            // path is off: this is about the settle window (FastPathTests covers the other).
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(250), completionGrace: nil)
             try await withWatchedFolder(configuration: configuration) { folder, recorder in
                 for step in 1...20 {
                     try folder.write("card.yaml", "card: \(step)\n")
@@ -34,7 +35,7 @@ extension WatchIOTests {
         }
 
         @Test func aLoadErrorInsideTheWindowIsNotReported() async throws {
-            let configuration = WatchConfiguration(settleWindow: .milliseconds(250))  // see aBurstIsPublishedOnce
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(250), completionGrace: nil)  // see aBurstIsPublishedOnce
             try await withWatchedFolder(configuration: configuration) { folder, recorder in
                 try folder.write("card.yaml", "card: BAD half-written\n")
                 try folder.write("card.yaml", "card: 2\n")

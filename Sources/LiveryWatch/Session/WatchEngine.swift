@@ -31,6 +31,8 @@ final class WatchEngine<Value: Sendable> {
     private var settle: SettleWindow
     private var settleTimer: Task<Void, Never>?
     private var settleGeneration: UInt64 = 0
+    private var graceTimer: Task<Void, Never>?
+    private var graceGeneration: UInt64 = 0
     private var consumedDeliveries: UInt64 = 0
     private var overflowPending = false
     private var lastPublished: ContentHash?
@@ -70,6 +72,7 @@ final class WatchEngine<Value: Sendable> {
             await handle(input)
         }
         settleTimer?.cancel()
+        graceTimer?.cancel()
         rescanTimer?.cancel()
     }
 
@@ -91,6 +94,9 @@ final class WatchEngine<Value: Sendable> {
                 logger?.error("\(error)", metadata: metadata)
             }
             noteActivity()
+            if case .events(let records) = delivery {
+                noteCompletions(in: records)
+            }
         case .settleTimer(let generation):
             guard generation == settleGeneration else { return }  // superseded
             settleTimer = nil
@@ -100,6 +106,10 @@ final class WatchEngine<Value: Sendable> {
             } else {
                 await scan(overflowPending ? .rescan : settle.isCapped ? .capped : .settled)
             }
+        case .graceTimer(let generation):
+            guard generation == graceGeneration else { return }  // more events came in since
+            graceTimer = nil
+            await scanEagerly()
         case .rescanTimer:
             // Ticks that queued up behind a slow scan (or loader) are one rescan, not several.
             if let lastScan, ContinuousClock.now - lastScan < configuration.rescanInterval / 2 { return }
@@ -111,6 +121,51 @@ final class WatchEngine<Value: Sendable> {
     func noteActivity() {
         settle.record(at: .now)
         if settleTimer == nil, let deadline = settle.deadline { armSettleTimer(at: deadline) }
+    }
+
+    /// Starts (or, after any event, restarts) the completion grace when a spec file was
+    /// completed: see ``WatchConfiguration/completionGrace``.
+    private func noteCompletions(in records: [InotifyRecord]) {
+        guard let grace = configuration.completionGrace else { return }
+        let completes = records.contains { record in
+            switch record.event {
+            case .closedAfterWriting(let name), .movedIn(let name, _, false): isSpecFile(name)
+            default: false
+            }
+        }
+        guard completes || graceTimer != nil else { return }
+        graceTimer?.cancel()
+        graceGeneration += 1
+        let generation = graceGeneration
+        let input = session.input
+        graceTimer = Task {
+            do { try await Task.sleep(for: grace) } catch { return }  // superseded or stopped
+            input.yield(.graceTimer(generation: generation))
+        }
+    }
+
+    private func isSpecFile(_ name: String) -> Bool {
+        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
+        return configuration.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// The fast path: scans now and publishes only good content. Everything else (a load error,
+    /// a missing folder) is left to the settled scan, which stays armed.
+    private func scanEagerly() async {
+        session.statistics.withLock { $0.fastScans += 1 }
+        let snapshot = await scanAndWatch()
+        guard !Task.isCancelled, case .present = snapshot.state, snapshot.problems.isEmpty,
+            case .success(let hash) = snapshot.contentHash(), hash != lastPublished
+        else { return }
+        do {
+            let value = try loader(directory)
+            // A writer that started again while we read (its events are already on their way)
+            // may have left us a half-written state: the settled scan will see the end of it.
+            guard session.deliveries.load(ordering: .acquiring) == consumedDeliveries else { return }
+            publish(.loaded(value, hash), hash: hash)
+        } catch {
+            logger?.debug("fast path: load failed, waiting for the folder to settle: \(error)", metadata: metadata)
+        }
     }
 
     private func armSettleTimer(at deadline: ContinuousClock.Instant) {

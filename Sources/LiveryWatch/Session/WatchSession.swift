@@ -8,6 +8,9 @@ enum EngineInput: Sendable {
     case settleTimer(generation: UInt64)
     /// The periodic rescan timer fired.
     case rescanTimer
+    /// The completion grace timer of the given generation fired: a spec file was completed and
+    /// nothing else happened since.
+    case graceTimer(generation: UInt64)
 }
 
 /// The parts of one watch session that other threads touch: the counters, the input of its
