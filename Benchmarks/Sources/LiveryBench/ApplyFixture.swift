@@ -1,0 +1,101 @@
+import Foundation
+import Livery
+
+/// `count` targets, one per identifier `w0…`, registered on a provider, and the same number of
+/// boxes for the hand-written loop; specs whose five traits differ for every identifier.
+final class ApplyFixture {
+    let count: Int
+    let provider = TraitsProvider()
+    let engineBoxes: [BenchBox]
+    var hand: HandStyler
+    /// Values per variant (0 = A, 1 = B, …), per target.
+    private(set) var values: [[BoxValues]] = []
+    private(set) var specs: [Spec] = []
+
+    /// Builds `variants` specs (each changes every identifier's values) and registers the targets.
+    /// Nothing is applied yet.
+    init(count: Int, variants: Int = 2) throws {
+        self.count = count
+        engineBoxes = (0..<count).map { _ in BenchBox() }
+        hand = HandStyler(boxes: (0..<count).map { _ in BenchBox() })
+        for variant in 0..<variants {
+            let values = (0..<count).map { BoxValues.make(index: $0, variant: variant) }
+            self.values.append(values)
+            specs.append(try Self.spec(values))
+        }
+        for (index, box) in engineBoxes.enumerated() {
+            if let error = provider.register(box, as: Self.identifier(index)) { throw error }
+        }
+    }
+
+    static func identifier(_ index: Int) -> String { "w\(index)" }
+
+    /// A spec giving identifier `w<i>` the five traits of `values[i]`.
+    static func spec(_ values: [BoxValues]) throws -> Spec {
+        var json = "{\"specs\":{"
+        json.reserveCapacity(values.count * 260)
+        for (index, value) in values.enumerated() {
+            if index > 0 { json += "," }
+            json += "\"\(identifier(index))\":" + value.specJSON
+        }
+        json += "}}"
+        // 100,000 identifiers × 5 traits are far beyond the default limits for one pushed file.
+        let limits = ReaderLimits(maxBytes: 256 << 20, maxDepth: 16, maxNodes: 50_000_000)
+        return try Spec(data: Data(json.utf8), format: .json, source: "apply-\(values.count).json", limits: limits)
+    }
+
+    /// Loads spec `variant` on the engine side and checks every box now holds its values.
+    @discardableResult
+    func loadAndCheck(_ variant: Int) throws -> LoadReport {
+        let report = try provider.load(specs[variant])
+        for (index, box) in engineBoxes.enumerated() where box.values != values[variant][index] {
+            throw BenchError("engine: box \(index) holds \(box.values), expected \(values[variant][index])")
+        }
+        return report
+    }
+
+    /// Hand-assigns `variant` and checks the boxes match the engine's for the same spec.
+    func handSwitchAndCheck(_ variant: Int) throws {
+        hand.switchTo(values[variant])
+        for (index, box) in hand.boxes.enumerated() where box.values != values[variant][index] {
+            throw BenchError("hand loop: box \(index) holds \(box.values), expected \(values[variant][index])")
+        }
+    }
+
+    /// Sum of every box's checksum on both sides.
+    var checksum: Double {
+        engineBoxes.reduce(0) { $0 + $1.checksum } + hand.boxes.reduce(0) { $0 + $1.checksum }
+    }
+
+    /// Times full switches A→B→A… on the engine beside the hand-written loop doing the same
+    /// reverts and assignments. Both start with A applied and every operation is one switch.
+    func timeFullSwitches(_ plan: TimingPlan) throws -> TimedPair {
+        try loadAndCheck(0)
+        try handSwitchAndCheck(0)
+        var engineNext = 1
+        var handNext = 1
+        let values = self.values
+        let pair = try Measure.pair(
+            plan,
+            subject: {
+                let report = try provider.load(specs[engineNext])
+                blackHole(report.traitsApplied)
+                engineNext ^= 1
+            },
+            baseline: {
+                hand.switchTo(values[handNext])
+                handNext ^= 1
+            })
+        // Both sides end on the same spec; check they agree, box by box.
+        try loadAndCheck(engineNext ^ 1)
+        try handSwitchAndCheck(engineNext ^ 1)
+        blackHole(checksum)
+        return pair
+    }
+}
+
+/// A failed check inside a benchmark: the numbers would mean nothing.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

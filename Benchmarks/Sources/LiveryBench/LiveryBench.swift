@@ -1,0 +1,65 @@
+import Foundation
+
+/// `LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5]`: runs the figures of
+/// issue 6, prints a table and writes the results as JSON.
+@main
+struct LiveryBench {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var config = BenchConfig.full
+        var jsonPath = "bench-results.json"
+        var markdownPath: String?
+        var only: Set<String>?
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            switch argument {
+            case "--smoke": config = .smoke
+            case "--json" where !arguments.isEmpty: jsonPath = arguments.removeFirst()
+            case "--markdown" where !arguments.isEmpty: markdownPath = arguments.removeFirst()
+            case "--only" where !arguments.isEmpty: only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
+            default:
+                FileHandle.standardError.write(Data("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…]\n".utf8))
+                exit(2)
+            }
+        }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var rows: [Row] = []
+        var failures: [String] = []
+        for figure in Figures.all where only?.contains(figure.number) ?? true {
+            FileHandle.standardError.write(Data("figure \(figure.number): \(figure.title)…\n".utf8))
+            let figureStart = clock.now
+            do {
+                rows += try figure.run(config)
+            } catch {
+                failures.append("figure \(figure.number): \(error)")
+                rows.append(Row(
+                    figure: figure.number, metric: figure.title, unit: "", value: nil, p99: nil, baseline: "",
+                    baselineValue: nil, ratio: nil, target: "", verdict: .miss, notes: "FAILED: \(error)"))
+            }
+            FileHandle.standardError.write(Data("  \(clock.now - figureStart)\n".utf8))
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+
+        print(Table.text(rows))
+        let results = Results(
+            date: ISO8601DateFormatter().string(from: Date()),
+            command: ProcessInfo.processInfo.environment["LIVERY_BENCH_COMMAND"] ?? CommandLine.arguments.joined(separator: " "),
+            mode: config.smoke ? "smoke" : "full", seconds: seconds, machine: Results.machine(), rows: rows,
+            failures: failures)
+        do {
+            try results.write(to: jsonPath)
+            if let markdownPath { try Data(Table.markdown(rows).utf8).write(to: URL(fileURLWithPath: markdownPath)) }
+        } catch {
+            FileHandle.standardError.write(Data("could not write results: \(error)\n".utf8))
+            exit(1)
+        }
+        let misses = rows.filter { $0.verdict == .miss }.count
+        print("\(rows.count) rows, \(misses) missed, \(rows.filter { $0.verdict == .notMeasured }.count) not measured yet; "
+            + "\(Format.number(seconds, digits: 1)) s; results in \(jsonPath)")
+        // A missed target is a finding, not a failure of the harness; a figure that threw is.
+        exit(failures.isEmpty ? 0 : 1)
+    }
+}

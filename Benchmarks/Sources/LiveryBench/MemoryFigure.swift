@@ -1,0 +1,118 @@
+import CHeapStats
+import Foundation
+import Livery
+
+/// Figure 6: heap bytes per registered target, read from glibc's allocator (mallinfo2) before
+/// and after registering, beside a minimal hand-written registry measured the same way.
+enum MemoryFigure {
+    static let figure = Figure(number: "6", title: "Memory") { config in
+        let count = config.memoryTargets
+        let size = config.size(count, issue: 100_000)
+        let perIdentifier = 100
+
+        let unique = registration(count: count, identifiers: count, applied: false)
+        let shared = registration(count: count, identifiers: count / perIdentifier, applied: false)
+        let styled = registration(count: count, identifiers: count / perIdentifier, applied: true)
+        return [
+            row("registration only: \(size) targets, one identifier each", unique, target: 256, notes: "the target applies to this"),
+            row("registration only: \(size) targets, \(perIdentifier) per identifier", shared, target: 256, notes: ""),
+            row(
+                "registered with 5 traits applied: \(size) targets, \(perIdentifier) per identifier", styled,
+                target: nil, notes: "adds the 5 stored reversals per target; baseline adds the saved old values"),
+        ]
+    }
+
+    struct Reading {
+        var engine: Double
+        var hand: Double
+        var engineRSS: Double
+    }
+
+    private static func row(_ metric: String, _ reading: Reading, target: Double?, notes: String) -> Row {
+        let ratio = reading.engine / reading.hand
+        let verdict: Row.Verdict = target.map { reading.engine <= $0 ? .pass : .miss } ?? .info
+        return Row(
+            figure: "6", metric: metric, unit: "B/target", value: reading.engine, p99: nil,
+            baseline: "hand-written registry (weak ref + identifier maps)", baselineValue: reading.hand, ratio: ratio,
+            target: target.map { "≤ \(Format.number($0)) B" } ?? "—", verdict: verdict,
+            notes: [notes, "RSS delta \(Format.number(reading.engineRSS)) B/target"].filter { !$0.isEmpty }.joined(separator: "; "))
+    }
+
+    /// Heap bytes per target that registering `count` targets under `identifiers` identifiers
+    /// costs the engine and the hand-written registry. With `applied`, a spec giving every
+    /// identifier the five traits is current first (its own memory is not counted).
+    static func registration(count: Int, identifiers: Int, applied: Bool) -> Reading {
+        let names = (0..<identifiers).map { "w\($0)" }
+        let boxes = (0..<count).map { _ in BenchBox() }
+        let values = (0..<identifiers).map { BoxValues.make(index: $0, variant: 0) }
+        var engine = 0.0
+        var rss = 0.0
+        do {
+            let provider = TraitsProvider()
+            if applied {
+                do {
+                    try provider.load(try ApplyFixture.spec(values))
+                } catch {
+                    fatalError("memory figure: \(error)")
+                }
+            }
+            let (heapBefore, rssBefore) = settle()
+            for (index, box) in boxes.enumerated() {
+                provider.register(box, as: names[index % identifiers])
+            }
+            let (heapAfter, rssAfter) = settle()
+            engine = Double(heapAfter - heapBefore) / Double(count)
+            rss = (rssAfter - rssBefore) / Double(count)
+            precondition(provider.targetCount == count)
+            withExtendedLifetime(provider) {}
+        }
+        var hand = 0.0
+        do {
+            var registry = HandRegistry()
+            let (heapBefore, _) = settle()
+            for (index, box) in boxes.enumerated() {
+                registry.register(box, as: names[index % identifiers], saving: applied ? values[index % identifiers] : nil)
+            }
+            let (heapAfter, _) = settle()
+            hand = Double(heapAfter - heapBefore) / Double(count)
+            blackHole(registry.count)
+        }
+        withExtendedLifetime(boxes) {}
+        return Reading(engine: engine, hand: hand, engineRSS: rss)
+    }
+
+    /// The heap in use and the resident set, after giving free memory back.
+    private static func settle() -> (heap: Int, rss: Double) {
+        livery_bench_heap_trim()
+        return (livery_bench_heap_in_use(), residentBytes())
+    }
+
+    private static func residentBytes() -> Double {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return .nan }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// The least a registry that styles weakly held targets by identifier must keep: per target a
+/// weak reference and its identifier, found by object and by identifier; with traits applied,
+/// the five old values to put back.
+struct HandRegistry {
+    struct Entry {
+        weak var object: AnyObject?
+        var identifier: String
+        var saved: BoxValues?
+    }
+
+    private var byObject: [ObjectIdentifier: Entry] = [:]
+    private var byIdentifier: [String: [ObjectIdentifier]] = [:]
+
+    var count: Int { byObject.count }
+
+    mutating func register(_ object: AnyObject, as identifier: String, saving saved: BoxValues?) {
+        let id = ObjectIdentifier(object)
+        byObject[id] = Entry(object: object, identifier: identifier, saved: saved)
+        byIdentifier[identifier, default: []].append(id)
+    }
+}
