@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import Synchronization
 
 /// `count` targets, one per identifier `w0…`, registered on a provider, and the same number of
 /// boxes for the hand-written loop; specs whose five traits differ for every identifier.
@@ -19,9 +20,8 @@ final class ApplyFixture {
         engineBoxes = (0..<count).map { _ in BenchBox() }
         hand = HandStyler(boxes: (0..<count).map { _ in BenchBox() })
         for variant in 0..<variants {
-            let values = (0..<count).map { BoxValues.make(index: $0, variant: variant) }
-            self.values.append(values)
-            specs.append(try Self.spec(values))
+            values.append((0..<count).map { BoxValues.make(index: $0, variant: variant) })
+            specs.append(try Self.spec(count: count, variant: variant))
         }
         for (index, box) in engineBoxes.enumerated() {
             if let error = provider.register(box, as: Self.identifier(index)) { throw error }
@@ -29,6 +29,18 @@ final class ApplyFixture {
     }
 
     static func identifier(_ index: Int) -> String { "w\(index)" }
+
+    /// Specs already built, by target count and variant: figures 4, 6 and 7 use the same ones,
+    /// and a 100,000-identifier spec takes a while to build.
+    private static let built = Mutex<[[Int]: Spec]>([:])
+
+    /// The spec giving identifier `w<i>` the values `BoxValues.make(index: i, variant: variant)`.
+    static func spec(count: Int, variant: Int) throws -> Spec {
+        if let spec = built.withLock({ $0[[count, variant]] }) { return spec }
+        let spec = try spec((0..<count).map { BoxValues.make(index: $0, variant: variant) })
+        built.withLock { $0[[count, variant]] = spec }
+        return spec
+    }
 
     /// A spec giving identifier `w<i>` the five traits of `values[i]`.
     static func spec(_ values: [BoxValues]) throws -> Spec {
