@@ -17,6 +17,7 @@ let package = Package(
             name: "LiveryBench",
             dependencies: [
                 .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryWatch", package: "Livery"),
                 .product(name: "Yams", package: "Yams"),
                 "CHeapStats",
             ],

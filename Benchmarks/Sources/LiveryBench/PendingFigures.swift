@@ -5,15 +5,6 @@
 /// run, as `Measure.pair` does for in-process work, or by timing the external tool) and returns
 /// `Row.timed(…)` rows.
 enum PendingFigures {
-    static let localReload = Figure(number: "1", title: "Local reload") { _ in
-        [
-            .pending(
-                "1", "file saved → spec applied (SpecWatcher + TraitsProvider)",
-                baseline: "inotifywait -e close_write on the same folder, same edit", target: "see issue 6",
-                needs: "LiveryWatch.SpecWatcher")
-        ]
-    }
-
     static let remoteReload = Figure(number: "2", title: "Remote reload") { _ in
         [
             .pending(

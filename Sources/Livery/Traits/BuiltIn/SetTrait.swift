@@ -71,6 +71,8 @@ public struct SetTrait: Trait {
 struct RawNode: Decodable {
     let node: SpecNode
 
+    init(node: SpecNode) { self.node = node }
+
     init(from decoder: any Decoder) throws {
         guard let nodeDecoder = decoder as? NodeDecoder else {
             throw DecodingError.dataCorrupted(

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import Livery
+import LiveryWatch
+import Synchronization
+
+/// Figure 1: the `rename()` of an editor's atomic save → the new traits applied on 1,000
+/// registered targets, beside `inotifywait`'s detection of the very same rename, in the same run.
+///
+/// Both watch one folder. For each save the harness writes a hidden temporary file, reads the
+/// clock, and renames it over `card.yaml`. Livery's time ends when `provider.follow(directory:)`
+/// has loaded the new spec and restyled every target; `inotifywait`'s when this process reads the
+/// line it prints for the rename (so the baseline includes a pipe hop Livery does not have).
+/// Saves are 40 ms apart, beyond the settle window, so each is a single change.
+enum ReloadFigure {
+    static let figure = Figure(number: "1", title: "Local reload") { config in try run(config) }
+
+    static func run(_ config: BenchConfig) throws -> [Row] {
+        let saves = config.smoke ? 15 : 200
+        let targetCount = 1_000
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }  // best effort: a temp folder
+        try spec(step: 0).write(to: folder.appendingPathComponent("card.yaml"))
+
+        let inotify = try InotifywaitProbe(folder: folder)
+        defer { inotify.stop() }
+
+        let applied = AppliedLog()
+        let styler = ReloadStyler(targets: targetCount)
+        let following = Task { await styler.follow(folder, log: applied) }
+        defer { following.cancel() }
+        guard applied.wait(for: 1, timeout: .seconds(10)) else { throw BenchError("the first spec was never applied") }
+
+        var renamedAt: [ContinuousClock.Instant] = []
+        for step in 1...saves {
+            let temporary = folder.appendingPathComponent(".card.yaml.tmp")
+            try spec(step: step).write(to: temporary)
+            let now = ContinuousClock.now
+            guard rename(temporary.path, folder.appendingPathComponent("card.yaml").path) == 0 else {
+                throw BenchError("rename failed: errno \(errno)")
+            }
+            renamedAt.append(now)
+            guard applied.wait(for: step + 1, timeout: .seconds(5)) else { throw BenchError("save \(step) was never applied") }
+            guard inotify.wait(for: step, timeout: .seconds(5)) else { throw BenchError("inotifywait missed save \(step)") }
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        let touched = applied.targetsTouched
+        guard touched.allSatisfy({ $0 == targetCount }) else {
+            throw BenchError("a reload restyled \(touched.filter { $0 != targetCount }) targets, not \(targetCount)")
+        }
+
+        let livery = Samples(nanoseconds: zip(renamedAt, applied.times.dropFirst()).map { nanoseconds($1 - $0) })
+        let baseline = Samples(nanoseconds: zip(renamedAt, inotify.times).map { nanoseconds($1 - $0) })
+        let gap = (livery.median - baseline.median) / 1e6
+        let p99 = livery.p99 / 1e6
+        let size = config.smoke ? "\(saves) saves (smoke; issue: 200)" : "\(saves) saves"
+        return [
+            Row(
+                figure: "1", metric: "atomic save → traits applied on 1,000 targets, \(size)", unit: "ms",
+                value: livery.median / 1e6, p99: p99, baseline: "inotifywait -m -e moved_to, same renames",
+                baselineValue: baseline.median / 1e6, ratio: livery.median / baseline.median, cpuRatio: nil,
+                target: "median ≤ baseline + 2 ms, p99 ≤ 10 ms", verdict: gap <= 2 && p99 <= 10 ? .pass : .miss,
+                notes: "baseline p99 \(Format.number(baseline.p99 / 1e6)) ms"),
+            Row(
+                figure: "1", metric: "median gap to inotifywait", unit: "ms", value: gap, p99: nil,
+                baseline: "inotifywait median", baselineValue: baseline.median / 1e6, ratio: nil, cpuRatio: nil,
+                target: "≤ 2 ms", verdict: gap <= 2 ? .pass : .miss),
+        ]
+    }
+
+    private static func spec(step: Int) -> Data {
+        let blue = String(step % 256, radix: 16)
+        let colour = "#0000" + (blue.count == 1 ? "0" + blue : blue)
+        return Data("specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n".utf8)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+}
+
+/// The provider and its 1,000 targets, in an isolation domain of their own.
+private actor ReloadStyler {
+    let provider = TraitsProvider()
+    let boxes: [BenchBox]
+
+    init(targets: Int) {
+        boxes = (0..<targets).map { _ in BenchBox() }
+        for box in boxes { provider.register(box, as: "card") }
+    }
+
+    func follow(_ folder: URL, log: AppliedLog) async {
+        await provider.follow(directory: folder) { outcome in
+            if case .success(let report) = outcome { log.record(targetsTouched: report.targetsTouched) }
+        }
+    }
+}
+
+/// When each reload finished, recorded from the provider's isolation domain, awaited by the
+/// harness thread.
+private final class AppliedLog: Sendable {
+    private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record(targetsTouched: Int) {
+        let now = ContinuousClock.now
+        state.withLock {
+            $0.times.append(now)
+            $0.touched.append(targetsTouched)
+        }
+        signal.signal()
+    }
+
+    var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
+    var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }
+
+    func wait(for count: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ $0.times.count }) < count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, signal.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1)) == .success
+            else { return state.withLock { $0.times.count } >= count }
+        }
+        return true
+    }
+}
+
+/// `inotifywait -m` on the same folder; the time this process reads each of its lines.
+private final class InotifywaitProbe: Sendable {
+    /// Shared with the reading thread: a class, because a `Mutex` cannot be copied into it.
+    private final class Lines: Sendable {
+        let times = Mutex<[ContinuousClock.Instant]>([])
+    }
+
+    private let process: Process
+    private let lines = Lines()
+
+    init(folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/inotifywait")
+        process.arguments = ["-m", "-e", "moved_to", "--format", "%f", folder.path]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        self.process = process
+        // inotifywait says "Watches established." on stderr once it is listening.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("Watches established") {
+            let chunk = errors.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw BenchError("inotifywait exited: \(String(decoding: said, as: UTF8.self))") }
+            said.append(chunk)
+        }
+        let handle = output.fileHandleForReading
+        let lines = self.lines
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                let now = ContinuousClock.now
+                let count = chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                lines.times.withLock { $0 += Array(repeating: now, count: count) }
+            }
+        }
+    }
+
+    var times: [ContinuousClock.Instant] { lines.times.withLock { $0 } }
+
+    func wait(for count: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while lines.times.withLock({ $0.count }) < count {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+        return true
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
