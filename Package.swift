@@ -107,7 +107,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryWatchTests",
-            dependencies: ["LiveryWatch", "LiveryTesting"],
+            dependencies: [
+                "LiveryWatch",
+                "LiveryTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
