@@ -88,6 +88,7 @@ let package = Package(
                 "LiveryRemote",
                 "LiveryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -109,7 +110,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryWatchTests",
-            dependencies: ["LiveryWatch", "LiveryTesting"],
+            dependencies: [
+                "LiveryWatch",
+                "LiveryTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

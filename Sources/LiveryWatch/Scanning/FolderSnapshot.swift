@@ -1,0 +1,68 @@
+import Glibc
+
+/// One scan of a watched folder: which folders to watch, and which files make up its content.
+struct FolderSnapshot: Sendable {
+    /// Whether the folder itself could be scanned.
+    enum State: Sendable {
+        /// The folder exists and was walked.
+        case present
+        /// The folder is missing, not a folder, or unreadable; ``FolderSnapshot/folders`` then
+        /// holds the nearest existing ancestor, so its re-creation is noticed.
+        case unavailable(WatchError)
+    }
+
+    /// A file whose bytes count as content.
+    struct ContentFile: Hashable, Sendable {
+        /// The path below the watched folder, such as `themes/dark.yaml`; links keep their own name.
+        var relativePath: String
+        /// The path to read it through (links are followed when reading).
+        var path: String
+    }
+
+    /// Whether the folder could be scanned.
+    var state: State
+    /// The real paths of the folders to watch, with the identity each had when scanned.
+    var folders: [String: FileID] = [:]
+    /// The content files, sorted by relative path.
+    var files: [ContentFile] = []
+    /// Entries that exist but could not be read; any of them makes the scan a failure.
+    var problems: [WatchError] = []
+}
+
+extension FolderSnapshot {
+    /// Reads the content files and fingerprints their relative paths and bytes.
+    ///
+    /// A file deleted since the listing is skipped: its deletion event is already queued and will
+    /// cause another scan.
+    func contentHash() -> Result<ContentHash, WatchError> {
+        var hasher = FNV1a64()
+        for file in files {
+            switch FileSystem.contents(of: file.path) {
+            case .success(let bytes):
+                hasher.combine(file.relativePath.utf8)
+                hasher.combine(CollectionOfOne(0))
+                hasher.combine(UInt64(bytes.count))
+                hasher.combine(bytes)
+            case .failure(let error) where error.isVanished:
+                continue
+            case .failure(let error):
+                return .failure(WatchError(.io, path: file.path, "cannot read file", error))
+            }
+        }
+        return .success(hasher.hash)
+    }
+}
+
+extension ContentHash {
+    /// The fingerprint of a folder that cannot be scanned, so the same problem is reported once.
+    static func unavailable(_ error: WatchError) -> ContentHash {
+        var hasher = FNV1a64()
+        hasher.combine("\u{0}unavailable\u{0}\(error.code)\u{0}\(error.path)".utf8)
+        return hasher.hash
+    }
+}
+
+extension Errno {
+    /// The entry disappeared while it was being looked at: a race with a writer, not a failure.
+    var isVanished: Bool { rawValue == ENOENT || rawValue == ENOTDIR }
+}

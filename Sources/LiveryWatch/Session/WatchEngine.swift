@@ -1,0 +1,193 @@
+import Foundation
+import Logging
+
+/// One session's decisions: when to scan, what to watch, what to publish.
+///
+/// It lives inside the session's task and is touched by nothing else, so its state needs no lock.
+/// Every event only marks the folder dirty; the scan that follows the settle window walks the
+/// whole tree, places missing watches, fingerprints the content and calls the loader only if the
+/// fingerprint changed. Spec folders are small, and a full scan is what keeps every way of saving
+/// a file (in place, atomic rename, vim's backup dance, `cp`, Kubernetes' `..data` swap) correct
+/// without interpreting events one by one.
+final class WatchEngine<Value: Sendable> {
+    /// Why a scan runs.
+    enum Reason {
+        case initial, settled, capped, rescan
+    }
+
+    let session: WatchSession
+    let directory: URL
+    let scanner: FolderScanner
+    let configuration: WatchConfiguration
+    let logger: Logger?
+    let loader: @Sendable (URL) throws -> Value
+    let output: AsyncStream<Update<Value>>.Continuation
+
+    /// The watches this session placed, by real folder path.
+    var watched: [String: PlacedWatch] = [:]
+    /// Whether the last reconciliation left a folder unwatched, and whether that was reported.
+    var coverage = Coverage.complete
+    var rescanTimer: Task<Void, Never>?
+    private var settle: SettleWindow
+    private var settleTimer: Task<Void, Never>?
+    private var settleGeneration: UInt64 = 0
+    private var consumedDeliveries: UInt64 = 0
+    private var overflowPending = false
+    private var lastPublished: ContentHash?
+
+    enum Coverage: Equatable {
+        case complete
+        /// Some folder could not be watched; `reported` once the problem was yielded.
+        case incomplete(reported: Bool)
+    }
+
+    init(
+        session: WatchSession,
+        directory: URL,
+        configuration: WatchConfiguration,
+        logger: Logger?,
+        loader: @escaping @Sendable (URL) throws -> Value,
+        output: AsyncStream<Update<Value>>.Continuation
+    ) {
+        self.session = session
+        self.directory = directory
+        self.scanner = FolderScanner(root: Self.path(of: directory), fileExtensions: configuration.fileExtensions)
+        self.configuration = configuration
+        self.logger = logger
+        self.loader = loader
+        self.output = output
+        self.settle = SettleWindow(window: configuration.settleWindow, maximumWindows: configuration.maximumSettleWindows)
+    }
+
+    /// Scans at once, then reacts to input until the session stops.
+    func run(_ inputs: AsyncStream<EngineInput>) async {
+        await scan(.initial)
+        for await input in inputs {
+            await handle(input)
+        }
+        settleTimer?.cancel()
+        rescanTimer?.cancel()
+    }
+
+    private func handle(_ input: EngineInput) async {
+        switch input {
+        case .inotify(let delivery):
+            consumedDeliveries += 1
+            switch delivery {
+            case .events(let records):
+                for record in records where record.event == .watchRemoved {
+                    // The kernel dropped it (folder deleted or moved away): place it again if needed.
+                    watched = watched.filter { $0.value.descriptor != record.descriptor }
+                }
+            case .overflow:
+                overflowPending = true
+                session.statistics.withLock { $0.overflows += 1 }
+                logger?.warning("inotify queue overflowed; rescanning", metadata: metadata)
+            case .failure(let error):
+                logger?.error("\(error)", metadata: metadata)
+            }
+            noteActivity()
+        case .settleTimer(let generation):
+            guard generation == settleGeneration else { return }  // superseded
+            settleTimer = nil
+            guard let deadline = settle.deadline else { return }
+            if ContinuousClock.now < deadline {
+                armSettleTimer(at: deadline)  // more events came in since this timer was armed
+            } else {
+                await scan(overflowPending ? .rescan : settle.isCapped ? .capped : .settled)
+            }
+        case .rescanTimer:
+            await scan(.rescan)
+        }
+    }
+
+    /// Marks the folder dirty; the scan follows when the burst settles.
+    func noteActivity() {
+        settle.record(at: .now)
+        if settleTimer == nil, let deadline = settle.deadline { armSettleTimer(at: deadline) }
+    }
+
+    private func armSettleTimer(at deadline: ContinuousClock.Instant) {
+        settleGeneration += 1
+        let generation = settleGeneration
+        let input = session.input
+        settleTimer = Task {
+            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }  // stopped
+            input.yield(.settleTimer(generation: generation))
+        }
+    }
+
+    /// Scans the folder and publishes what changed.
+    private func scan(_ reason: Reason) async {
+        settle.reset()
+        settleTimer?.cancel()
+        settleTimer = nil
+        settleGeneration += 1
+        overflowPending = false
+        // Counted when done, so a caller that sees the counter move knows the outcome is decided.
+        defer {
+            session.statistics.withLock { statistics in
+                statistics.scans += 1
+                if reason == .rescan { statistics.rescans += 1 }
+            }
+        }
+        logger?.trace("scanning (\(reason))", metadata: metadata)
+        let snapshot = await scanAndWatch()
+        guard !Task.isCancelled else { return }
+        switch snapshot.state {
+        case .unavailable(let error):
+            publish(.failed(error), hash: .unavailable(error))
+        case .present:
+            if let problem = snapshot.problems.first {
+                publish(.failed(problem), hash: .unavailable(problem))
+                return
+            }
+            switch snapshot.contentHash() {
+            case .failure(let error):
+                publish(.failed(error), hash: .unavailable(error))
+            case .success(let hash) where hash == lastPublished:
+                logger?.trace("content unchanged", metadata: metadata)
+            case .success(let hash):
+                load(hash: hash, reason: reason)
+            }
+        }
+    }
+
+    private func load(hash: ContentHash, reason: Reason) {
+        do {
+            publish(.loaded(try loader(directory), hash), hash: hash)
+        } catch {
+            // A writer still busy (its events are already on their way) may have left the folder
+            // half-written: wait for the scan those events cause. A capped burst never settles,
+            // so its error is reported.
+            let morePending = session.deliveries.load(ordering: .acquiring) > consumedDeliveries
+            if morePending && reason != .capped {
+                logger?.debug("load failed while the folder is still changing; waiting: \(error)", metadata: metadata)
+                return
+            }
+            publish(.failed(error), hash: hash)
+        }
+    }
+
+    /// Yields an update and remembers its fingerprint, so the same content is not published twice.
+    func publish(_ update: Update<Value>, hash: ContentHash?) {
+        if let hash {
+            guard hash != lastPublished else { return }
+            lastPublished = hash
+        }
+        switch update {
+        case .loaded(_, let hash): logger?.info("loaded content \(hash)", metadata: metadata)
+        case .failed(let error): logger?.error("\(error)", metadata: metadata)
+        }
+        session.statistics.withLock { $0.publishes += 1 }
+        output.yield(update)
+    }
+
+    var metadata: Logger.Metadata { ["livery.watch.folder": "\(scanner.root)"] }
+
+    /// The folder's path without a trailing slash.
+    static func path(of directory: URL) -> String {
+        let path = directory.standardizedFileURL.path(percentEncoded: false)
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+}

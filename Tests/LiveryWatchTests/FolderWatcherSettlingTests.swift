@@ -1,0 +1,86 @@
+import Foundation
+@testable import LiveryWatch
+import Testing
+
+extension WatchIOTests {
+    /// Bursts, bad intermediate states and repeated bytes: what gets published and what not.
+    @Suite struct FolderWatcherSettlingTests {
+        @Test func savingTheSameBytesAgainPublishesNothing() async throws {
+            try await withWatchedFolder { folder, recorder in
+                let scans = recorder.watcher.statistics.scans
+                try folder.write("card.yaml", "card: 1\n")
+                try await recorder.waitForScan(after: scans)
+                try folder.saveAtomically("card.yaml", "card: 1\n")
+                try await recorder.waitForScan(after: scans + 1)
+                #expect(recorder.watcher.statistics.publishes == 1)
+                #expect(recorder.count == 1)
+            }
+        }
+
+        @Test func aBurstIsPublishedOnce() async throws {
+            // A window wide enough that the writes below always fall inside it.
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(50))
+            try await withWatchedFolder(configuration: configuration) { folder, recorder in
+                for step in 1...20 {
+                    try folder.write("card.yaml", "card: \(step)\n")
+                    try folder.write("other-\(step % 3).yaml", "\(step)\n")
+                }
+                try await recorder.waitForValue([
+                    "card.yaml": "card: 20\n", "other-0.yaml": "18\n", "other-1.yaml": "19\n", "other-2.yaml": "20\n",
+                ])
+                #expect(recorder.count == 2)
+            }
+        }
+
+        @Test func aLoadErrorInsideTheWindowIsNotReported() async throws {
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(50))
+            try await withWatchedFolder(configuration: configuration) { folder, recorder in
+                try folder.write("card.yaml", "card: BAD half-written\n")
+                try folder.write("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 2\n"])
+                #expect(recorder.failures.isEmpty)
+                #expect(recorder.count == 2)
+            }
+        }
+
+        @Test func aFinalBadFileIsReportedOnceAndTheGoodValueStays() async throws {
+            try await withWatchedFolder { folder, recorder in
+                try folder.write("card.yaml", "card: BAD\n")
+                let error = try await recorder.waitForFailure()
+                #expect("\(error)" == "card.yaml: error: contains BAD")
+                // The last good value is still the latest value; nothing replaced it.
+                #expect(recorder.latestValue == ["card.yaml": "card: 1\n"])
+
+                let scans = recorder.watcher.statistics.scans
+                try folder.saveAtomically("card.yaml", "card: BAD\n")
+                try await recorder.waitForScan(after: scans)
+                #expect(recorder.watcher.statistics.publishes == 2)  // same bad bytes: not reported again
+
+                try folder.write("card.yaml", "card: BAD again\n")
+                try await recorder.waitForCount(3)
+                #expect(recorder.all.last?.error != nil)  // new bad content: reported
+
+                try folder.write("card.yaml", "card: 1\n")  // back to the good bytes
+                try await recorder.waitForValue(["card.yaml": "card: 1\n"])
+                #expect(recorder.count == 4)
+            }
+        }
+
+        @Test func aNeverEndingStreamOfWritesStillPublishes() async throws {
+            // Capped at 5 windows of 10 ms: at least one publish every ~50 ms while writes go on.
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(10), maximumSettleWindows: 5)
+            try await withWatchedFolder(configuration: configuration) { folder, recorder in
+                let writingUntil = ContinuousClock.now + .milliseconds(400)
+                var step = 0
+                while ContinuousClock.now < writingUntil {
+                    step += 1
+                    try folder.write("card.yaml", "card: \(step)\n")
+                    try await Task.sleep(for: .milliseconds(2))  // never 10 ms quiet: the burst never settles
+                }
+                let publishedWhileWriting = recorder.watcher.statistics.publishes - 1
+                #expect(publishedWhileWriting >= 3)
+                try await recorder.waitForValue(["card.yaml": "card: \(step)\n"])
+            }
+        }
+    }
+}
