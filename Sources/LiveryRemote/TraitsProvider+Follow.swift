@@ -22,7 +22,8 @@ extension TraitsProvider {
     ///   - mode: How to learn about changes; long-polling `livery serve` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - logger: Where to log loads and failures; nothing is logged without one.
-    ///   - onUpdate: Called after each attempt to load, with the load's report or the error.
+    ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
+    ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
     ///   - isolation: The caller's isolation, where the provider lives; inferred.
     public func follow(
         url: URL,
