@@ -85,9 +85,9 @@ struct EventStreamTests {
     func heartbeats() async throws {
         let store = BundleStore(bundle: bundle(radius: 1))
         let daemon = try await TestDaemon.start(store: store, heartbeat: .milliseconds(100))
-        let collector = UpdateCollector(source(daemon.url, heartbeat: .milliseconds(200)))
+        let collector = UpdateCollector(source(daemon.url, heartbeat: .milliseconds(300)))
         try await collector.waitForLoaded(1)
-        try await Task.sleep(for: .seconds(1))  // five read timeouts' worth of quiet, but heartbeats
+        try await Task.sleep(for: .milliseconds(1500))  // a read timeout is 900 ms: heartbeats beat it
         await collector.cancel()
         await daemon.stop()
         #expect(collector.failures.isEmpty)

@@ -4,12 +4,12 @@ import Testing
 func eventually(
     isolation: isolated (any Actor)? = #isolation,
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
-    _ condition: () async -> Bool
+    _ condition: () async throws -> Bool
 ) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(10)
     while clock.now < deadline {
-        if await condition() { return }
+        if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
     Issue.record("condition not met in 10 s", sourceLocation: sourceLocation)
