@@ -76,7 +76,8 @@ struct ServerSentEventParser {
         }
         var value = bytes[bytes.index(after: colon)...]
         if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        try process(field: String(decoding: bytes[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        try process(
+            field: String(decoding: bytes[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self))
     }
 
     private mutating func process(field: String, value: String) throws(TooLarge) {

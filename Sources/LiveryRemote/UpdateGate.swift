@@ -44,7 +44,8 @@ struct UpdateGate {
     /// The syntax of a body: from its `Content-Type` when that names JSON or YAML, else from the
     /// URL's extension, else JSON (the daemon's bundle format).
     static func format(contentType: String?, url: URL) -> SpecFormat {
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let mediaType =
+            contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if mediaType.hasSuffix("yaml") { return .yaml }  // application/yaml, text/x-yaml, …
         if mediaType.hasSuffix("json") { return .json }  // application/json, application/…+json
         return SpecFormat(pathExtension: url.pathExtension) ?? .json

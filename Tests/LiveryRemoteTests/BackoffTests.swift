@@ -24,7 +24,7 @@ struct BackoffTests {
         #expect(wild.delay(afterFailures: 2) == .milliseconds(500))
     }
 
-    @Test("an unreachable server: a failure per attempt with growing, capped, jittered delays; then recovery and a reset")
+    @Test("unreachable: a failure per attempt with growing, capped, jittered delays; then recovery and a reset")
     func unreachableThenRecovers() async throws {
         let port = try FreePort.closed()
         let recorder = DelayRecorder()
@@ -35,7 +35,8 @@ struct BackoffTests {
             sleep: recorder.sleep
         )
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let collector = UpdateCollector(RemoteSpecSource(url: url, mode: .longPoll(wait: .seconds(5)), configuration: configuration))
+        let collector = UpdateCollector(
+            RemoteSpecSource(url: url, mode: .longPoll(wait: .seconds(5)), configuration: configuration))
         try await collector.wait { $0.count >= 6 }
         let expected: [Duration] = [125, 250, 500, 1000, 1000, 1000].map { .milliseconds($0) }
         #expect(Array(recorder.delays.prefix(6)) == expected)

@@ -22,7 +22,8 @@ struct RealDaemonTests {
             let configuration = DaemonConfiguration(
                 directory: folder.url, port: port, heartbeatInterval: .milliseconds(300), retryHint: .milliseconds(100))
             let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
-            let daemon = LiveryDaemon(configuration: configuration, token: try BearerToken("test-token-0123456789abcdef"), logger: logger)
+            let token = try BearerToken("test-token-0123456789abcdef")
+            let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
             let task = Task { try await daemon.run() }
             return Running(daemon: daemon, task: task, port: try await daemon.listeningPort())
         }
@@ -48,7 +49,8 @@ struct RealDaemonTests {
         let longPoll = UpdateCollector(RemoteSpecSource(
             url: running.url, mode: .longPoll(wait: .seconds(5)), configuration: Self.configuration))
         let events = UpdateCollector(RemoteSpecSource(
-            url: running.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)), configuration: Self.configuration))
+            url: running.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)),
+            configuration: Self.configuration))
         try await longPoll.waitForLoaded(1)
         try await events.waitForLoaded(1)
 

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct ServerSentEventParserTests {
     /// Feeds `text` cut into chunks of `size` bytes, then ends the stream.
-    private func parse(_ text: String, chunk size: Int, lastEventID: String = "") throws -> (events: [ServerSentEvent], lastEventID: String) {
+    private func parse(
+        _ text: String, chunk size: Int, lastEventID: String = ""
+    ) throws -> (events: [ServerSentEvent], lastEventID: String) {
         var parser = ServerSentEventParser(maxBytes: 1 << 20, lastEventID: lastEventID)
         let bytes = Array(text.utf8)
         var events: [ServerSentEvent] = []

@@ -27,7 +27,8 @@ final class Nginx {
         try FileManager.default.createDirectory(at: root.appending(path: "tmp"), withIntermediateDirectories: true)
         port = try FreePort.pick()
         let config = root.appending(path: "nginx.conf")
-        try Self.config(root: root.path, port: port, statusBody: statusBody).write(to: config, atomically: true, encoding: .utf8)
+        try Self.config(root: root.path, port: port, statusBody: statusBody)
+            .write(to: config, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(filePath: Self.binary)
         process.arguments = ["-p", root.path, "-e", root.appending(path: "error.log").path,

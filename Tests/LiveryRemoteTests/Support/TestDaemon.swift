@@ -43,7 +43,9 @@ final class TestDaemon: Sendable {
     ///
     /// - Parameters:
     ///   - heartbeat: The interval of `: heartbeat` comments; nil sends none (a silent server).
-    static func start(store: BundleStore, port: Int = 0, heartbeat: Duration? = .milliseconds(200)) async throws -> TestDaemon {
+    static func start(
+        store: BundleStore, port: Int = 0, heartbeat: Duration? = .milliseconds(200)
+    ) async throws -> TestDaemon {
         let traffic = Traffic()
         let router = Router()
         router.get("v1/spec") { request, _ -> Response in
