@@ -1,1 +1,106 @@
+import Foundation
 import Livery
+import Logging
+
+/// Follows a spec over HTTP and yields a ``RemoteUpdate`` each time it really changes.
+///
+/// ```swift
+/// let source = RemoteSpecSource(url: URL(string: "http://127.0.0.1:7878")!, logger: logger)
+/// for await update in source {
+///     switch update {
+///     case .loaded(let spec, _): try provider.load(spec)
+///     case .failed(let error): logger.error("\(error)")  // the provider keeps the last good spec
+///     }
+/// }
+/// ```
+///
+/// Three modes (see ``Mode``): long-polling `livery serve` (the default), its server-sent
+/// events, or polling any HTTP server with conditional GETs. In every mode:
+///
+/// - A spec is published only when its content changed: never the same ETag or the same bytes
+///   twice in a row, however often the server repeats them.
+/// - A non-200 body is never applied; a body that does not parse is a ``RemoteUpdate/failed(_:)``
+///   carrying the `SpecError` (its file is the URL, with line and column), and nothing replaces
+///   the last good spec, which stays with the consumer.
+/// - While the server is unreachable, times out or answers 5xx, every failed attempt is published
+///   as a failure and retried after an exponential backoff with full jitter (``Backoff``), reset
+///   by the first success; the source recovers by itself, across daemon restarts too.
+///
+/// Each iteration starts its own session with one `HTTPClient`. Cancelling the iterating task
+/// (or dropping the iterator) cancels the request in flight, shuts the client down and ends the
+/// sequence. The updates are buffered without bound; there are only as many as server changes.
+public struct RemoteSpecSource: AsyncSequence, Sendable {
+    /// Each update.
+    public typealias Element = RemoteUpdate
+    /// Problems are updates, never thrown.
+    public typealias Failure = Never
+
+    /// The spec file (``Mode/poll(interval:)``) or the daemon's base URL (long-poll, events).
+    public let url: URL
+    /// How changes are learnt about.
+    public let mode: Mode
+    /// Timeouts, retries, limits and headers.
+    public let configuration: Configuration
+    /// The trait types specs are decoded with.
+    public let registry: TraitRegistry
+    let logger: Logger?
+
+    /// Describes a source; nothing is fetched until it is iterated.
+    ///
+    /// - Parameters:
+    ///   - url: For ``Mode/poll(interval:)`` the full URL of a spec or bundle file (JSON, or YAML
+    ///     by `Content-Type` or a `.yaml`/`.yml` extension); for the other modes the daemon's base
+    ///     URL, such as `http://127.0.0.1:7878`.
+    ///   - mode: ``Mode/longPoll`` by default.
+    ///   - configuration: Timeouts, retries, limits and headers.
+    ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
+    ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
+    public init(
+        url: URL,
+        mode: Mode = .longPoll,
+        configuration: Configuration = Configuration(),
+        registry: TraitRegistry = .standard,
+        logger: Logger? = nil
+    ) {
+        self.url = url
+        self.mode = mode
+        self.configuration = configuration
+        self.registry = registry
+        self.logger = logger
+    }
+
+    /// Starts a session: fetching begins at once, in a task of its own.
+    public func makeAsyncIterator() -> AsyncIterator {
+        let (updates, output) = AsyncStream.makeStream(of: RemoteUpdate.self)
+        let task = Task { [self] in
+            await FetchSession(source: self, output: output).run()
+        }
+        // The consumer cancelled its task or dropped the iterator: stop fetching.
+        output.onTermination = { _ in task.cancel() }
+        return AsyncIterator(base: updates.makeAsyncIterator())
+    }
+
+    /// Iterates the updates of one session.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Each update.
+        public typealias Element = RemoteUpdate
+        /// Problems are updates, never thrown.
+        public typealias Failure = Never
+
+        private var base: AsyncStream<RemoteUpdate>.Iterator
+
+        fileprivate init(base: AsyncStream<RemoteUpdate>.Iterator) {
+            self.base = base
+        }
+
+        /// The next update, or `nil` once the iterating task is cancelled.
+        public mutating func next() async -> RemoteUpdate? {
+            await base.next()
+        }
+
+        /// The next update, or `nil` once the iterating task is cancelled.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> RemoteUpdate? {
+            await base.next(isolation: actor)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryServer
+import NIOCore
+
+/// One `PUT /v1/specs/{path}` and the reading of its answer.
+struct PushRequest {
+    /// What became of a push.
+    enum Outcome {
+        /// Written: 200 or 201, with the file's new ETag.
+        case accepted(status: Int, etag: String)
+        /// Refused: the lines to print, compiler style where the server named places.
+        case refused([String])
+    }
+
+    var server: String
+    var token: BearerToken
+    var path: String
+    var ifMatch: String?
+
+    func send(_ body: Data) async throws -> Outcome {
+        let base = server.hasSuffix("/") ? String(server.dropLast()) : server
+        // Everything but unreserved ASCII is escaped, slashes and dots included, so no layer in
+        // between can normalise `..` or `//` away: the server sees the path the user named.
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~")
+        let encoded = path.unicodeScalars.map { unreserved.contains($0) ? String($0) : Self.escape($0) }.joined()
+        var request = HTTPClientRequest(url: "\(base)/v1/specs/\(encoded)")
+        request.method = .PUT
+        request.headers.add(name: "Authorization", value: token.authorizationHeader)
+        request.headers.add(name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
+        if let ifMatch { request.headers.add(name: "If-Match", value: ifMatch) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1024 * 1024)
+        let status = Int(response.status.code)
+        if status == 200 || status == 201 {
+            return .accepted(status: status, etag: response.headers.first(name: "ETag") ?? "?")
+        }
+        return .refused(Self.describe(status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView)))
+    }
+
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        String(scalar).utf8.map { byte in
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "%" + (hex.count == 1 ? "0" + hex : hex)
+        }.joined()
+    }
+
+    /// The refusal as lines: the problem's errors in compiler style after a summary.
+    static func describe(status: Int, reason: String, body: Data) -> [String] {
+        let problem: Problem
+        do {
+            problem = try JSONDecoder().decode(Problem.self, from: body)
+        } catch {
+            // Not a problem document (another server, a proxy): show what there is instead.
+            let text = String(decoding: body.prefix(500), as: UTF8.self)
+            return ["error: the server answered \(status) \(reason)" + (text.isEmpty ? "" : ": \(text)")]
+        }
+        var lines = (problem.errors ?? []).map(\.compilerStyle)
+        let hint = status == 401 ? " (check --token-file)" : status == 412 ? " (fetch the file again)" : ""
+        lines.append("error: push refused, \(status) \(problem.title): \(problem.detail)\(hint)")
+        return lines
+    }
+}

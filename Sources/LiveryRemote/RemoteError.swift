@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import NIOCore
+
+/// A failure to fetch a spec: the server was unreachable, too slow, or answered with an error.
+///
+/// Its description reads `url: error: message`, like a ``Livery/SpecError`` names its file.
+public struct RemoteError: Error, Sendable, CustomStringConvertible {
+    /// The kind of a ``RemoteError``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// No connection could be made, or it broke before a complete response arrived.
+        public static let unreachable = Code("unreachable")
+        /// Connecting, or waiting for data, took longer than the configured timeout.
+        public static let timedOut = Code("timedOut")
+        /// The server answered with a status other than 200 (or 304 to a conditional request).
+        public static let status = Code("status")
+        /// The response is not what the mode expects (an event stream of another content type).
+        public static let invalidResponse = Code("invalidResponse")
+        /// The body is larger than ``Livery/ReaderLimits/maxBytes``.
+        public static let tooLarge = Code("tooLarge")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// The URL requested.
+    public var url: String
+    /// The HTTP status, for ``Code/status``.
+    public var status: Int?
+    /// What went wrong, in one sentence without a trailing period.
+    public var message: String
+    /// The error the HTTP client reported, if any.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(_ code: Code, url: String, status: Int? = nil, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.url = url
+        self.status = status
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// `url: error: message`.
+    public var description: String { "\(url): error: \(message)" }
+
+    /// Classifies what the HTTP client threw while fetching `url`.
+    static func wrapping(_ error: any Error, url: String) -> RemoteError {
+        if let error = error as? RemoteError { return error }
+        if error is NIOTooManyBytesError {
+            return RemoteError(.tooLarge, url: url, "the response body is larger than the limit", underlying: error)
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout:
+                return RemoteError(.timedOut, url: url, "no data within the read timeout", underlying: error)
+            case .connectTimeout, .deadlineExceeded:
+                return RemoteError(.timedOut, url: url, "timed out: \(error)", underlying: error)
+            default:
+                break
+            }
+        }
+        return RemoteError(.unreachable, url: url, "request failed: \(error)", underlying: error)
+    }
+}

@@ -1,0 +1,52 @@
+import Livery
+
+extension RemoteSpecSource {
+    /// Timeouts, retries, limits and extra headers of a ``RemoteSpecSource``.
+    public struct Configuration: Sendable {
+        /// How long connecting may take. The HTTP client retries a refused connection until
+        /// then, so an unreachable server's failure surfaces once this has passed.
+        public var connectTimeout: Duration
+        /// How long a poll may wait for data (between bytes). Long-polls wait their `wait` plus
+        /// ``longPollMargin``; event streams three heartbeats.
+        public var readTimeout: Duration
+        /// How much longer than its `wait` a long-poll may take before it counts as dead.
+        public var longPollMargin: Duration
+        /// The delays between retries while the server is unreachable or failing.
+        public var backoff: Backoff
+        /// The largest body (and event) accepted, and the limits specs are read with.
+        public var limits: ReaderLimits
+        /// Headers sent with every request, such as `Authorization` for a private bucket.
+        public var headers: [String: String]
+        /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
+        /// throw when the task is cancelled.
+        public var sleep: @Sendable (Duration) async throws -> Void
+
+        /// Creates a configuration; every parameter has a sensible default.
+        public init(
+            connectTimeout: Duration = .seconds(5),
+            readTimeout: Duration = .seconds(30),
+            longPollMargin: Duration = .seconds(10),
+            backoff: Backoff = Backoff(),
+            limits: ReaderLimits = .default,
+            headers: [String: String] = [:],
+            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        ) {
+            self.connectTimeout = connectTimeout
+            self.readTimeout = readTimeout
+            self.longPollMargin = longPollMargin
+            self.backoff = backoff
+            self.limits = limits
+            self.headers = headers
+            self.sleep = sleep
+        }
+
+        /// The read timeout for `mode`: the longest silence before a connection counts as dead.
+        func readTimeout(for mode: Mode) -> Duration {
+            switch mode.kind {
+            case .longPoll(let wait): wait + longPollMargin
+            case .serverSentEvents(let heartbeat): heartbeat * 3
+            case .poll: readTimeout
+            }
+        }
+    }
+}

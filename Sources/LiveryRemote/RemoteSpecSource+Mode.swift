@@ -1,0 +1,48 @@
+extension RemoteSpecSource {
+    /// How a ``RemoteSpecSource`` learns about changes.
+    public struct Mode: Hashable, Sendable, CustomStringConvertible {
+        enum Kind: Hashable {
+            case longPoll(wait: Duration)
+            case serverSentEvents(heartbeat: Duration)
+            case poll(interval: Duration)
+        }
+
+        let kind: Kind
+
+        /// Long-polls `livery serve`: `GET /v1/spec?wait=30s` with `If-None-Match`, in a loop.
+        /// The server holds each request until the bundle changes. The URL is the daemon's base URL.
+        public static let longPoll = Mode(kind: .longPoll(wait: .seconds(30)))
+
+        /// Long-polls `livery serve`, asking it to hold each request for up to `wait`
+        /// (whole seconds, at least one).
+        public static func longPoll(wait: Duration) -> Mode {
+            Mode(kind: .longPoll(wait: Swift.max(wait, .seconds(1))))
+        }
+
+        /// Follows `livery serve`'s event stream, `GET /v1/events`, resuming with `Last-Event-ID`.
+        /// Assumes the daemon's heartbeat of 15 s. The URL is the daemon's base URL.
+        public static let serverSentEvents = Mode(kind: .serverSentEvents(heartbeat: .seconds(15)))
+
+        /// Follows `livery serve`'s event stream, expecting a heartbeat at least every
+        /// `heartbeat`: a silence of three heartbeats counts as a dead connection.
+        public static func serverSentEvents(heartbeat: Duration) -> Mode {
+            Mode(kind: .serverSentEvents(heartbeat: heartbeat))
+        }
+
+        /// Polls any HTTP server (nginx, S3, a CDN) every `interval` with a conditional GET
+        /// (`If-None-Match`, `If-Modified-Since`), comparing body digests when it sends neither
+        /// validator. The URL is the spec or bundle file itself, JSON or YAML.
+        public static func poll(interval: Duration) -> Mode {
+            Mode(kind: .poll(interval: interval))
+        }
+
+        /// The mode and its timing, for logs.
+        public var description: String {
+            switch kind {
+            case .longPoll(let wait): "long-poll (wait \(wait))"
+            case .serverSentEvents(let heartbeat): "server-sent events (heartbeat \(heartbeat))"
+            case .poll(let interval): "poll (every \(interval))"
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Livery
+import Logging
+
+extension TraitsProvider {
+    /// Follows a remote spec and loads each new version into this provider, until the calling
+    /// task is cancelled. The remote twin of following a local folder.
+    ///
+    /// ```swift
+    /// let task = Task { await provider.follow(url: daemon, logger: logger) }  // on the main actor
+    /// // …
+    /// task.cancel()
+    /// ```
+    ///
+    /// It runs in the caller's isolation domain (the provider is not `Sendable`): specs are
+    /// fetched and parsed by a ``RemoteSpecSource`` elsewhere and loaded here. A load that fails
+    /// (a target lacks a capability, a trait throws) is rolled back by the provider and logged; a
+    /// fetch or parse failure is logged. Either way the last good spec stays applied.
+    ///
+    /// - Parameters:
+    ///   - url: The daemon's base URL, or for ``RemoteSpecSource/Mode/poll(interval:)`` the spec file's URL.
+    ///   - mode: How to learn about changes; long-polling `livery serve` by default.
+    ///   - configuration: Timeouts, retries, limits and headers.
+    ///   - logger: Where to log loads and failures; nothing is logged without one.
+    ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
+    ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
+    ///   - isolation: The caller's isolation, where the provider lives; inferred.
+    public func follow(
+        url: URL,
+        mode: RemoteSpecSource.Mode = .longPoll,
+        configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
+        logger: Logger? = nil,
+        onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let source = RemoteSpecSource(
+            url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
+        for await update in source {
+            switch update {
+            case .loaded(let spec, let version):
+                do {
+                    let report = try load(spec)
+                    logger?.info("applied spec \(version)", metadata: ["livery.remote.url": "\(url)"])
+                    onUpdate?(.success(report))
+                } catch {
+                    logger?.error("spec \(version) not applied, keeping the last good one: \(error)",
+                                  metadata: ["livery.remote.url": "\(url)"])
+                    onUpdate?(.failure(error))
+                }
+            case .failed(let error):
+                // The source has logged it already; the provider keeps the last good spec.
+                onUpdate?(.failure(error))
+            }
+        }
+    }
+}

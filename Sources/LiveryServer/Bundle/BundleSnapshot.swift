@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import Livery
+
+/// One published bundle: the merged spec as canonical JSON, its entity tag, and its
+/// Server-Sent Events frame, encoded once and shared by every client.
+public struct BundleSnapshot: Sendable {
+    /// `spec.bundleJSON` as UTF-8 bytes.
+    public let bytes: ByteBuffer
+    /// The strong tag of ``bytes``.
+    public let etag: EntityTag
+    /// The files the bundle was merged from, in merge order.
+    public let files: [String]
+    /// When the watcher published it.
+    public let loadedAt: Date
+    /// The `id:` / `event:` / `data:` frame of this bundle.
+    let eventFrame: ByteBuffer
+
+    /// Encodes `spec`'s bundle.
+    public init(spec: Spec, loadedAt: Date = Date()) {
+        let json = spec.bundleJSON
+        self.bytes = ByteBuffer(string: json)
+        self.etag = EntityTag(of: json.utf8)
+        self.files = spec.files
+        self.loadedAt = loadedAt
+        self.eventFrame = ByteBuffer(string: ServerSentEvent(id: etag.description, event: "spec", data: json).text)
+    }
+}

@@ -1,0 +1,49 @@
+/// A strong HTTP entity tag computed from content bytes: the same bytes give the same tag in
+/// every process and release, so a client's cached tag stays valid across daemon restarts.
+///
+/// The opaque part is the 64-bit FNV-1a hash of the bytes as 16 lowercase hex digits. That is
+/// a fingerprint for caching, not an integrity check: never use it to authenticate content.
+public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
+    /// The tag without quotes, such as `9f3c0a1b2c3d4e5f`.
+    public let opaque: String
+
+    /// Wraps an opaque tag (without quotes).
+    public init(opaque: String) {
+        self.opaque = opaque
+    }
+
+    /// The tag of `bytes`.
+    public init(of bytes: some Sequence<UInt8>) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        opaque = String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The header form, in double quotes: `"9f3c0a1b2c3d4e5f"`.
+    public var description: String { "\"\(opaque)\"" }
+
+    /// Whether `text` names this tag: the header form, the bare opaque part, or the weak form.
+    ///
+    /// `Last-Event-ID` values come back exactly as sent, but clients and proxies differ on
+    /// quoting, and treating them alike only avoids a needless resend.
+    public func isNamed(by text: String) -> Bool {
+        var text = Substring(text.trimmingSpaces)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        return text == opaque
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    var trimmingSpaces: String {
+        let spaces: Set<Character> = [" ", "\t"]
+        guard let start = firstIndex(where: { !spaces.contains($0) }),
+            let end = lastIndex(where: { !spaces.contains($0) })
+        else { return "" }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import Livery
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder watched and served over HTTP.
+///
+/// Creating a daemon only assembles it (no I/O); ``run()`` starts the watcher and the HTTP
+/// server in a service group and returns after a graceful shutdown, which first releases the
+/// long-polls and event streams, then lets the server finish the requests in flight.
+///
+/// ```swift
+/// let daemon = LiveryDaemon(
+///     configuration: DaemonConfiguration(directory: specs, port: 0),
+///     token: try BearerToken("secret"), logger: logger)
+/// try await daemon.runService()  // SIGTERM or SIGINT: graceful shutdown, then return
+/// ```
+public final class LiveryDaemon: Service, Sendable {
+    /// What the daemon was told.
+    public let configuration: DaemonConfiguration
+    /// The bundle state and its waiting clients.
+    public let hub: BundleHub
+    /// The Prometheus metrics `GET /metrics` serves.
+    public let metrics: ServerMetrics
+    private let routes: DaemonRoutes
+    private let logger: Logger
+    private let listening = Mutex(ListenState())
+
+    private struct ListenState {
+        var port: Result<Int, any Error>?
+        var waiters: [CheckedContinuation<Int, any Error>] = []
+    }
+
+    /// Assembles a daemon.
+    ///
+    /// - Parameters:
+    ///   - configuration: Folder, address and limits.
+    ///   - token: The token pushes must carry.
+    ///   - logger: Where the daemon logs; it makes no logger of its own.
+    ///   - metrics: The metrics to update; a fresh registry by default.
+    public init(
+        configuration: DaemonConfiguration, token: BearerToken, logger: Logger,
+        metrics: ServerMetrics = ServerMetrics()
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        let hub = BundleHub(configuration: configuration, metrics: metrics, logger: logger)
+        self.hub = hub
+        let store = SpecStore(
+            directory: configuration.directory, limits: configuration.readerLimits, registry: configuration.registry)
+        self.routes = DaemonRoutes(
+            hub: hub, store: store, token: token, metrics: metrics, configuration: configuration, logger: logger)
+    }
+
+    /// Runs the watcher and the server until graceful shutdown (or cancellation).
+    public func run() async throws {
+        let router = Router()
+        routes.register(on: router)
+        var application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { [self] channel in self.didStartListening(channel) },
+            logger: logger)
+        application.beforeServerStarts { [hub] in await hub.waitUntilReady(timeout: .seconds(2)) }
+        // Shut down in reverse order: the hub first, so waiting clients are answered and event
+        // streams end; then the server, which waits for the requests still in flight.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application, hub], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            resolveListening(.failure(error))
+            throw error
+        }
+        resolveListening(.failure(CancellationError()))
+    }
+
+    /// Runs the daemon in its own service group that shuts down gracefully on SIGTERM and
+    /// SIGINT; returns once it has.
+    public func runService() async throws {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// The port the server listens on, once it does: the one configured, or the one the system
+    /// chose for port 0. Throws if the daemon stops before it listens (the port is taken, say).
+    public func listeningPort() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let port = listening.withLock { state -> Result<Int, any Error>? in
+                if state.port == nil { state.waiters.append(continuation) }
+                return state.port
+            }
+            if let port { continuation.resume(with: port) }
+        }
+    }
+
+    private func didStartListening(_ channel: any Channel) {
+        guard let port = channel.localAddress?.port else {
+            resolveListening(.failure(DaemonError("the server is listening on an address without a port")))
+            return
+        }
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        resolveListening(.success(port))
+    }
+
+    private func resolveListening(_ result: Result<Int, any Error>) {
+        let waiters = listening.withLock { state in
+            guard state.port == nil else { return [CheckedContinuation<Int, any Error>]() }
+            state.port = result
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Writes and removes files so that a crash or a power cut leaves either the old content or
+/// the new, never a mix: a write goes to a temporary file in the same folder, is flushed to
+/// disk, and is renamed over the target; then the folder itself is flushed so the rename lasts.
+enum AtomicFile {
+    /// Replaces (or creates) `url` with `data`.
+    ///
+    /// - Parameter mode: The new file's permissions; `nil` keeps those of the file it replaces
+    ///   (0644 for a new file).
+    static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(FileSystemError) {
+        let folder = url.deletingLastPathComponent().path
+        let target = url.path
+        // Hidden, so watchers and folder reads skip it while it exists.
+        let temporary = folder + "/.\(url.lastPathComponent).livery-\(UInt32.random(in: .min ... .max)).tmp"
+        var existing = stat()
+        let permissions = mode ?? (stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
+        let fd = try retrying("create", temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions) }
+        do {
+            // open() applies the umask; the file must have exactly the requested mode (0600 for a token).
+            _ = try retrying("chmod", temporary) { fchmod(fd, permissions) }
+            try writeAll(data, to: fd, path: temporary)
+            _ = try retrying("fsync", temporary) { fsync(fd) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        // Not retried: after close() the descriptor is gone whatever it returns.
+        if close(fd) != 0 {
+            let error = FileSystemError(operation: "close", path: temporary, errno: errno)
+            unlink(temporary)
+            throw error
+        }
+        do {
+            _ = try retrying("rename", target) { rename(temporary, target) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder(folder)
+    }
+
+    /// Removes `url` and flushes its folder.
+    static func remove(_ url: URL) throws(FileSystemError) {
+        _ = try retrying("remove", url.path) { unlink(url.path) }
+        try syncFolder(url.deletingLastPathComponent().path)
+    }
+
+    /// Creates `folder` (mode 0755) and flushes its parent, so the new entry survives a crash.
+    static func makeFolder(_ folder: String) throws(FileSystemError) {
+        _ = try retrying("create folder", folder) { mkdir(folder, 0o755) }
+        try syncFolder((folder as NSString).deletingLastPathComponent)
+    }
+
+    /// Flushes a folder's entries (renames, new and removed names) to disk.
+    static func syncFolder(_ folder: String) throws(FileSystemError) {
+        let fd = try retrying("open folder", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(fd) }
+        _ = try retrying("fsync folder", folder) { fsync(fd) }
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
+        let result: Result<Void, FileSystemError> = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return .failure(FileSystemError(operation: "write", path: path, errno: errno))
+                }
+                offset += written
+            }
+            return .success(())
+        }
+        try result.get()
+    }
+
+    /// Runs a system call until it does not fail with `EINTR`; a negative result is an error.
+    private static func retrying<T: BinaryInteger>(
+        _ operation: String, _ path: String, _ call: () -> T
+    ) throws(FileSystemError) -> T {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            if errno != EINTR { throw FileSystemError(operation: operation, path: path, errno: errno) }
+        }
+    }
+}
+
+/// A failed file-system call, naming the operation and the path.
+struct FileSystemError: Error, CustomStringConvertible {
+    var operation: String
+    var path: String
+    var errno: Int32
+
+    var description: String { "cannot \(operation) '\(path)': \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,59 @@
+import Prometheus
+
+/// The daemon's Prometheus metrics, registered on a registry the daemon owns (never the global
+/// `MetricsSystem`: only an executable may bootstrap that).
+public final class ServerMetrics: Sendable {
+    /// The registry `GET /metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    /// Successful loads of the specs folder.
+    let reloads: Counter
+    /// Pushes written (PUT and DELETE).
+    let pushes: Counter
+    /// Clients currently waiting: long-polls and event streams.
+    let waitingClients: Gauge
+    /// Size of the current bundle in bytes.
+    let bundleBytes: Gauge
+
+    /// Registers the metrics on `registry`.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        reloads = registry.makeCounter(descriptor: Self.name("reloads", "total", "Successful loads of the specs folder."))
+        pushes = registry.makeCounter(descriptor: Self.name("pushes", "total", "Pushed changes written to the specs folder."))
+        waitingClients = registry.makeGauge(
+            descriptor: Self.name("waiting_clients", "", "Clients waiting for a new bundle (long-polls and event streams)."))
+        bundleBytes = registry.makeGauge(descriptor: Self.name("bundle", "bytes", "Size of the current bundle."))
+        _ = rejectedSpecs(source: "disk")
+        _ = rejectedSpecs(source: "push")
+    }
+
+    /// Spec states refused: from the folder (`disk`) or from a push (`push`).
+    func rejectedSpecs(source: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.name("rejected_specs", "total", "Spec states refused because they do not validate."),
+            labels: [("source", source)])
+    }
+
+    /// Counts a request and records its latency (until the response head; streams stay open).
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let labels = [("route", route), ("method", method), ("status", String(status))]
+        registry.makeCounter(descriptor: Self.name("http_requests", "total", "HTTP requests answered."), labels: labels)
+            .increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.name("http_request_duration", "seconds", "Time to the response head."),
+            labels: labels,
+            buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    private static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30),
+    ]
+
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "livery", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func render() -> String { registry.emitToString() }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Livery
+import LiveryRemote
+import LiveryServer
+import LiveryTesting
+import Logging
+import Testing
+
+/// The client against the real `livery serve` (``LiveryServer/LiveryDaemon``) on a loopback
+/// port, serving a temporary specs folder watched with inotify.
+@Suite(.timeLimit(.minutes(1)))
+struct RealDaemonTests {
+    /// A running daemon; ``stop()`` cancels it, which shuts it down.
+    private struct Running {
+        let daemon: LiveryDaemon
+        let task: Task<Void, any Error>
+        let port: Int
+
+        var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+        static func start(folder: TemporarySpecFolder, port: Int = 0) async throws -> Running {
+            let configuration = DaemonConfiguration(
+                directory: folder.url, port: port, heartbeatInterval: .milliseconds(300), retryHint: .milliseconds(100))
+            let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
+            let token = try BearerToken("test-token-0123456789abcdef")
+            let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
+            let task = Task { try await daemon.run() }
+            return Running(daemon: daemon, task: task, port: try await daemon.listeningPort())
+        }
+
+        func stop() async {
+            task.cancel()
+            _ = await task.result  // cancellation is how it stops; its error says nothing new
+        }
+    }
+
+    private static let configuration = RemoteSpecSource.Configuration(
+        connectTimeout: .seconds(2), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)))
+
+    private static func yaml(radius: Int) -> String {
+        "specs:\n  box:\n    - { type: CornerRadius, radius: \(radius) }\n"
+    }
+
+    @Test("long-poll and server-sent events both deliver each edit of the folder, with the daemon's ETag")
+    func bothModesSeeEdits() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-remote")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let running = try await Running.start(folder: folder)
+        let longPoll = UpdateCollector(RemoteSpecSource(
+            url: running.url, mode: .longPoll(wait: .seconds(5)), configuration: Self.configuration))
+        let events = UpdateCollector(RemoteSpecSource(
+            url: running.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)),
+            configuration: Self.configuration))
+        try await longPoll.waitForLoaded(1)
+        try await events.waitForLoaded(1)
+
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await longPoll.waitForLoaded(2)
+        try await events.waitForLoaded(2)
+        try folder.atomicSave("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: }\n")  // rejected
+        try await Task.sleep(for: .milliseconds(800))  // several heartbeats: the stream stays healthy
+
+        await longPoll.cancel()
+        await events.cancel()
+        await running.stop()
+        #expect(longPoll.loaded.map(radius) == [1, 2])
+        #expect(events.loaded.map(radius) == [1, 2])
+        #expect(longPoll.updates.map(\.version?.etag) == events.updates.map(\.version?.etag))
+        #expect(longPoll.failures.isEmpty && events.failures.isEmpty)
+    }
+
+    @Test("an event stream rides out a daemon restart on the same port and gets the edit made meanwhile")
+    func restart() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-remote")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let first = try await Running.start(folder: folder)
+        let events = UpdateCollector(RemoteSpecSource(
+            url: first.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)), configuration: Self.configuration))
+        try await events.waitForLoaded(1)
+        await first.stop()
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 3))
+        let second = try await Running.start(folder: folder, port: first.port)
+        try await events.waitForLoaded(2)
+        await events.cancel()
+        await second.stop()
+        #expect(events.loaded.map(radius) == [1, 3])
+    }
+
+    @Test("provider.follow on the main actor styles a target from the real daemon") @MainActor
+    func follow() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-remote")
+        try folder.write("box.yaml", Self.yaml(radius: 4))
+        let running = try await Running.start(folder: folder)
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "box")
+        let task = Task { await provider.follow(url: running.url, configuration: Self.configuration) }
+        try await eventually { box.cornerRadius == 4 }
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 6))
+        try await eventually { box.cornerRadius == 6 }
+        task.cancel()
+        await task.value
+        await running.stop()
+    }
+}

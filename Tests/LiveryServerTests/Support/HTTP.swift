@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A tiny client for the daemon's endpoints over a real connection (AsyncHTTPClient).
+struct HTTP: Sendable {
+    struct Reply: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func header(_ name: String) -> String? { headers.first(name: name) }
+        func json() throws -> [String: Any] {
+            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+                throw HTTPTestError("body is not a JSON object: \(text)")
+            }
+            return object
+        }
+    }
+
+    let base: String
+    let token: String
+
+    func get(_ path: String, headers: [(String, String)] = [], timeout: Duration = .seconds(10)) async throws -> Reply {
+        try await send(.GET, path, headers: headers, timeout: timeout)
+    }
+
+    func put(
+        _ path: String, _ body: String, token: String?? = .none, headers: [(String, String)] = []
+    ) async throws -> Reply {
+        try await send(.PUT, path, body: Data(body.utf8), headers: authorization(token) + headers)
+    }
+
+    func delete(_ path: String, token: String?? = .none, headers: [(String, String)] = []) async throws -> Reply {
+        try await send(.DELETE, path, headers: authorization(token) + headers)
+    }
+
+    /// `.none`: the right token; `.some(nil)`: no header; `.some(x)`: token `x`.
+    private func authorization(_ token: String??) -> [(String, String)] {
+        switch token {
+        case .none: return [("Authorization", "Bearer \(self.token)")]
+        case .some(.none): return []
+        case .some(.some(let other)): return [("Authorization", "Bearer \(other)")]
+        }
+    }
+
+    func send(
+        _ method: HTTPMethod, _ path: String, body: Data? = nil, streamed: Bool = false,
+        headers: [(String, String)] = [], timeout: Duration = .seconds(10)
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            if streamed {
+                // No Content-Length: the body goes out chunked, 64 KiB at a time.
+                let chunks = stride(from: 0, to: body.count, by: 65536).map {
+                    ByteBuffer(bytes: body[$0..<min($0 + 65536, body.count)])
+                }
+                request.body = .stream(AsyncStreamOfChunks(chunks: chunks), length: .unknown)
+            } else {
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
+        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+    }
+}
+
+/// A finite async sequence of buffers, for chunked request bodies.
+struct AsyncStreamOfChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let chunks: [ByteBuffer]
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<ByteBuffer>
+        mutating func next() async -> ByteBuffer? { remaining.popFirst() }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: chunks[...]) }
+}
+
+struct HTTPTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
