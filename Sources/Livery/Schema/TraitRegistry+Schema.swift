@@ -9,7 +9,6 @@ extension TraitRegistry {
         return """
             {
               "$schema": "https://json-schema.org/draft/2020-12/schema",
-              "$id": "https://livery.dev/schema/livery-spec.schema.json",
               "title": "Livery spec",
               "type": "object",
               "properties": {
