@@ -248,6 +248,17 @@ import Testing
         #expect(reports.map(\.changedIdentifiers) == [["a"], ["a"]])
     }
 
+    enum Identifier: String { case cardTitle = "card.title" }
+
+    @Test func typedIdentifiersRegisterLikeStrings() throws {
+        let provider = TraitsProvider()
+        let title = StyledBox()
+        provider.register(title, as: Identifier.cardTitle)
+        try provider.load(spec("specs: { card.title: [{ type: Hidden, hidden: true }] }"))
+        #expect(title.isHidden)
+        #expect(provider.identifier(of: title) == "card.title")
+    }
+
     @Test func setTuneAnyTweakablePropertyWithItsOwnType() throws {
         let provider = TraitsProvider()
         let box = StyledBox()

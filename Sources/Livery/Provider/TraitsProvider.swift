@@ -66,6 +66,13 @@ public final class TraitsProvider {
         }
     }
 
+    /// Registers `target` under a typed identifier, such as a case of the enum that
+    /// `livery identifiers` generates: `provider.register(title, as: Identifier.cardTitle)`.
+    @discardableResult
+    public func register<Identifier: RawRepresentable<String>>(_ target: AnyObject, as identifier: Identifier) -> SpecError? {
+        register(target, as: identifier.rawValue)
+    }
+
     /// Reverts `target`'s traits and stops styling it.
     public func unregister(_ target: AnyObject) {
         guard let entry = targets[ObjectIdentifier(target)], entry.object === target else { return }
