@@ -2,6 +2,8 @@
 final class RegisteredTarget {
     weak var object: AnyObject?
     let id: ObjectIdentifier
+    /// The object's class, for the provider's capability cache.
+    let classID: ObjectIdentifier
     let typeName: String
     var identifier: String
     var reversals: [ErasedReversal] = []
@@ -12,6 +14,7 @@ final class RegisteredTarget {
     init(_ object: AnyObject, identifier: String) {
         self.object = object
         self.id = ObjectIdentifier(object)
+        self.classID = ObjectIdentifier(type(of: object))
         self.typeName = String(describing: type(of: object))
         self.identifier = identifier
     }

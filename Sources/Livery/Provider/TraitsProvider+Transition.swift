@@ -10,23 +10,23 @@ extension TraitsProvider {
     func transition(to next: Resolution, theme: String?) throws -> LoadReport {
         let previous = currentResolution
         let changed = Self.changedIdentifiers(from: previous, to: next)
-        let work = liveTargets(for: changed)
+        let work = liveTargets(for: changed, in: next)
 
         // Capabilities are known before anything is touched: check them all first, so the
         // common mistake costs no rollback.
-        for (entry, object) in work {
-            try checkCapabilities(next.lists[entry.identifier]?.traits ?? [], entry: entry, object: object)
+        for (entry, object, traits) in work {
+            try checkCapabilities(traits, entry: entry, object: object)
         }
 
         var done: [Step] = []
         done.reserveCapacity(work.count)
         var applied = 0
         var reverted = 0
-        for (entry, object) in work {
+        for (entry, object, traits) in work {
             let step = Step(entry: entry, object: object, wasStyled: entry.isStyled)
             reverted += entry.revertAll(on: object)
             do {
-                applied += try apply(next.lists[entry.identifier]?.traits ?? [], to: entry, object: object)
+                applied += try apply(traits, to: entry, object: object)
             } catch {
                 restore(step, from: previous)
                 for earlier in done.reversed() {
@@ -60,12 +60,18 @@ extension TraitsProvider {
         return changed
     }
 
-    private func liveTargets(for identifiers: [String]) -> [(RegisteredTarget, AnyObject)] {
-        var live: [(RegisteredTarget, AnyObject)] = []
+    /// The live targets of `identifiers`, each with the traits `next` gives it (looked up once
+    /// per identifier, not per target).
+    private func liveTargets(
+        for identifiers: [String], in next: Resolution
+    ) -> [(RegisteredTarget, AnyObject, [ResolvedTrait])] {
+        var live: [(RegisteredTarget, AnyObject, [ResolvedTrait])] = []
         for identifier in identifiers {
-            for entry in targetsByIdentifier[identifier]?.values ?? [:].values {
+            guard let entries = targetsByIdentifier[identifier] else { continue }
+            let traits = next.lists[identifier]?.traits ?? []
+            for entry in entries.values {
                 if let object = entry.object {
-                    live.append((entry, object))
+                    live.append((entry, object, traits))
                 } else {
                     drop(entry)
                 }
@@ -75,7 +81,16 @@ extension TraitsProvider {
     }
 
     func checkCapabilities(_ traits: [ResolvedTrait], entry: RegisteredTarget, object: AnyObject) throws(SpecError) {
-        for resolved in traits where !resolved.trait.canApply(to: object) {
+        for resolved in traits {
+            let key = CapabilityKey(classID: entry.classID, traitID: resolved.typeID)
+            let capable: Bool
+            if let known = capabilities[key] {
+                capable = known
+            } else {
+                capable = resolved.trait.canApply(to: object)
+                capabilities[key] = capable
+            }
+            guard !capable else { continue }
             throw SpecError(.missingCapability, at: resolved.location,
                 "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(entry.typeName) is not \(type(of: resolved.trait).targetDescription)")
         }

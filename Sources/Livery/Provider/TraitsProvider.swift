@@ -26,6 +26,9 @@ public final class TraitsProvider {
     private var targets: [ObjectIdentifier: RegisteredTarget] = [:]
     var targetsByIdentifier: [String: [ObjectIdentifier: RegisteredTarget]] = [:]
     private var observers: [Int: (LoadReport) -> Void] = [:]
+    /// Whether objects of a class are a trait type's `Target`: a dynamic cast to a capability
+    /// protocol costs far more than a lookup, and the answer never changes for a class.
+    var capabilities: [CapabilityKey: Bool] = [:]
     private var nextObserver = 0
 
     /// Creates a provider with no spec and no targets.
@@ -157,6 +160,12 @@ public final class TraitsProvider {
     private func notify(_ report: LoadReport) {
         for observer in observers.values { observer(report) }
     }
+}
+
+/// A class and a trait type, for ``TraitsProvider``'s capability cache.
+struct CapabilityKey: Hashable {
+    let classID: ObjectIdentifier
+    let traitID: ObjectIdentifier
 }
 
 /// Identifies an observer added with ``TraitsProvider/addObserver(_:)``.

@@ -19,6 +19,14 @@ struct Resolution: Sendable {
 struct ResolvedTrait: Sendable {
     let trait: any Trait
     let location: SourceLocation
+    /// The trait's type, for the provider's capability cache.
+    let typeID: ObjectIdentifier
+
+    init(trait: any Trait, location: SourceLocation) {
+        self.trait = trait
+        self.location = location
+        self.typeID = ObjectIdentifier(type(of: trait))
+    }
 
     var typeName: String { type(of: trait).typeName }
 }
