@@ -20,7 +20,7 @@ struct JSONReader {
         var keyLocation: SourceLocation
         /// Member index by key, built once an object is large enough for a linear duplicate
         /// search to cost more than hashing.
-        var keyIndex: [String: Int] = [:]
+        var keyIndex = MemberIndex()
     }
 
     let text: SpecText
@@ -151,19 +151,8 @@ struct JSONReader {
         frame.keyLocation = location
     }
 
-    /// Where `key` already appears in the object, if it does.
     private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
-        let members = frame.members
-        // Most objects are small: comparing a handful of keys beats hashing them.
-        if members.count < 16 {
-            return members.first { $0.key == key }?.keyLocation
-        }
-        if frame.keyIndex.count < members.count {
-            for index in frame.keyIndex.count..<members.count {
-                frame.keyIndex[members[index].key] = index
-            }
-        }
-        return frame.keyIndex[key].map { members[$0].keyLocation }
+        frame.keyIndex.firstLocation(of: key, in: frame.members)
     }
 
     /// Counts one more value against ``ReaderLimits/maxNodes``.

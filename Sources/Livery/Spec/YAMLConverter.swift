@@ -22,7 +22,7 @@ struct YAMLConverter {
         var key = ""
         var keyLocation: SourceLocation
         /// Member index by key, built once a mapping is large enough for hashing to pay.
-        var keyIndex: [String: Int] = [:]
+        var keyIndex = MemberIndex()
 
         var count: Int { sequence?.count ?? mapping?.count ?? 0 }
     }
@@ -118,16 +118,7 @@ struct YAMLConverter {
     }
 
     private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
-        let members = frame.members
-        if members.count < 16 {
-            return members.first { $0.key == key }?.keyLocation
-        }
-        if frame.keyIndex.count < members.count {
-            for index in frame.keyIndex.count..<members.count {
-                frame.keyIndex[members[index].key] = index
-            }
-        }
-        return frame.keyIndex[key].map { members[$0].keyLocation }
+        frame.keyIndex.firstLocation(of: key, in: frame.members)
     }
 
     private func checkDepth(_ depth: Int, at location: SourceLocation) throws(SpecError) {
