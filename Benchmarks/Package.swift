@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "Livery", path: ".."),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // glibc's mallinfo2 is not in Swift's Glibc module; the memory figure needs it.
@@ -18,6 +19,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Livery", package: "Livery"),
                 .product(name: "LiveryWatch", package: "Livery"),
+                .product(name: "LiveryServer", package: "Livery"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 "CHeapStats",
             ],

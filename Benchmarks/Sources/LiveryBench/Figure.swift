@@ -49,7 +49,7 @@ struct BenchConfig: Sendable {
 enum Figures {
     /// Every figure, in the order.
     static let all: [Figure] = [
-        ReloadFigure.figure, PendingFigures.remoteReload, PendingFigures.daemonThroughput,
+        ReloadFigure.figure, PendingFigures.remoteReload, ServeFigure.figure,
         ApplyFigure.figure, ParseFigure.figure, MemoryFigure.figure, ScalingFigure.figure,
     ]
 }

@@ -1,5 +1,5 @@
-/// Figures 1–3 need the watcher (LiveryWatch) and the daemon (LiveryServer), which are not
-/// finished: each is a figure already, returning a row that says so and gives no number.
+/// Figures not measured yet: each is a figure already, returning a row that says so and gives
+/// no number. Figure 2 needs a push → client-applied timing over loopback.
 ///
 /// To fill one in, replace its `run` with a function that measures (the baseline in the same
 /// run, as `Measure.pair` does for in-process work, or by timing the external tool) and returns
@@ -11,15 +11,6 @@ enum PendingFigures {
                 "2", "PUT /v1/specs/… → applied in a RemoteSpecSource client (long-poll / SSE)",
                 baseline: "the same PUT answered by livery serve alone", target: "see issue 6",
                 needs: "LiveryServer and LiveryRemote")
-        ]
-    }
-
-    static let daemonThroughput = Figure(number: "3", title: "Daemon throughput") { _ in
-        [
-            .pending(
-                "3", "wrk GET /v1/spec (requests/s, p99 latency) against livery serve",
-                baseline: "wrk against nginx serving the same bundle file", target: "see issue 6",
-                needs: "LiveryServer (livery serve)")
         ]
     }
 }

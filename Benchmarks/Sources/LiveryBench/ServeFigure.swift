@@ -1,0 +1,199 @@
+import Dispatch
+import Foundation
+import Livery
+import LiveryServer
+import Logging
+import Synchronization
+
+/// Figure 3: wrk against `livery serve` (the real `LiveryDaemon`, in this process) and against
+/// nginx (`worker_processes 2`, ETags on) serving the same ~50 KB bundle file, in the same run,
+/// alternating: conditional GETs answered 304, then plain GETs answered 200.
+enum ServeFigure {
+    static let figure = Figure(number: "3", title: "Serving") { config in try run(config) }
+
+    static func run(_ config: BenchConfig) throws -> [Row] {
+        let seconds = config.smoke ? 1 : 5
+        let folder = try TemporaryBenchFolder()
+        try Data(generatedSpec().utf8).write(to: folder.url.appendingPathComponent("Specs/ui.yaml"))
+        let bundle = try Spec(directory: folder.url.appendingPathComponent("Specs")).bundleJSON
+        try Data(bundle.utf8).write(to: folder.url.appendingPathComponent("www/bundle.json"))
+
+        let daemon = LiveryDaemon(
+            configuration: DaemonConfiguration(directory: folder.url.appendingPathComponent("Specs"), port: 0),
+            token: BearerToken.random(), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let serving = Task { try await daemon.run() }
+        defer { serving.cancel() }
+        let liveryPort = try Blocking.run { try await daemon.listeningPort() }
+        let nginx = try NginxServer(root: folder.url.appendingPathComponent("www"), work: folder.url)
+        defer { nginx.stop() }
+
+        let livery = "http://127.0.0.1:\(liveryPort)/v1/spec"
+        let plain = "http://127.0.0.1:\(nginx.port)/bundle.json"
+        let liveryHead = try Curl.head(livery)
+        let nginxHead = try Curl.head(plain)
+        guard liveryHead.bytes == nginxHead.bytes, liveryHead.bytes == bundle.utf8.count else {
+            throw BenchError("the servers disagree on the bundle: \(liveryHead.bytes) and \(nginxHead.bytes) bytes")
+        }
+        var rows: [Row] = []
+        for (name, liveryHeader, nginxHeader) in [
+            ("304 (If-None-Match)", "If-None-Match: \(liveryHead.etag)", "If-None-Match: \(nginxHead.etag)"),
+            ("200", "", ""),
+        ] {
+            let ours = try Wrk.requestsPerSecond(livery, header: liveryHeader, seconds: seconds)
+            let theirs = try Wrk.requestsPerSecond(plain, header: nginxHeader, seconds: seconds)
+            let ratio = ours / theirs
+            rows.append(Row(
+                figure: "3", metric: "wrk GET \(Format.count(bundle.utf8.count)) B bundle, \(name), requests/s",
+                unit: "req/s", value: ours, p99: nil, baseline: "nginx, same file, ETags on", baselineValue: theirs,
+                ratio: ratio, cpuRatio: nil, target: "≥ 0.80×", verdict: ratio >= 0.8 ? .pass : .miss,
+                notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
+        }
+        return rows
+    }
+
+    /// About 50 KB of bundle: 300 identifiers of three traits each, with variables and a theme.
+    static func generatedSpec() -> String {
+        var lines = ["variables:", "  colors: { accent: \"#0A84FF\", text: \"#1C1C1E\" }", "themes:",
+            "  dark: { colors: { accent: \"#64D2FF\", text: \"#F2F2F7\" } }", "specs:"]
+        for index in 0..<300 {
+            lines.append("  component\(index).view:")
+            lines.append("    - { type: BackgroundColor, color: \"@colors.accent\" }")
+            lines.append("    - { type: CornerRadius, radius: \(index % 24) }")
+            lines.append("    - { type: Font, name: Inter, size: \(12 + index % 9), color: \"@colors.text\" }")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A fresh folder with `Specs/` and `www/`, removed afterwards.
+final class TemporaryBenchFolder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("livery-bench-\(UUID().uuidString)")
+
+    init() throws {
+        for sub in ["Specs", "www", "logs"] {
+            try FileManager.default.createDirectory(at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }  // best effort: a temp folder
+}
+
+/// Runs async work from the benchmark's synchronous main thread, which is free to block.
+enum Blocking {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            box.result.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = box.result.withLock({ $0 }) else { throw BenchError("no result") }
+        return try result.get()
+    }
+}
+
+/// The result of a task, handed to a waiting thread.
+private final class ResultBox<T: Sendable>: Sendable {
+    let result = Mutex<Result<T, any Error>?>(nil)
+}
+
+/// nginx as a child process on a free loopback port.
+final class NginxServer {
+    let port: Int
+    private let process = Process()
+
+    init(root: URL, work: URL) throws {
+        port = try FreePort.find()
+        let config = work.appendingPathComponent("nginx.conf")
+        let temp = work.appendingPathComponent("logs").path
+        try Data("""
+            worker_processes 2;
+            daemon off;
+            pid \(temp)/nginx.pid;
+            error_log \(temp)/error.log;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(temp); proxy_temp_path \(temp); fastcgi_temp_path \(temp);
+                uwsgi_temp_path \(temp); scgi_temp_path \(temp);
+                default_type application/json;
+                server { listen 127.0.0.1:\(port); root \(root.path); location / { etag on; } }
+            }
+            """.utf8).write(to: config)
+        process.executableURL = URL(filePath: "/usr/sbin/nginx")
+        process.arguments = ["-p", work.path, "-c", config.path]
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while (try? Curl.head("http://127.0.0.1:\(port)/bundle.json")) == nil {  // not up yet
+            guard ContinuousClock.now < deadline else { throw BenchError("nginx did not start on port \(port)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+enum FreePort {
+    /// Binds port 0 on loopback and returns the port the kernel chose.
+    static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw BenchError("bind: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum Curl {
+    /// The ETag and body size of a GET, by curl.
+    static func head(_ url: String) throws -> (etag: String, bytes: Int) {
+        let output = try Command.run("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "-w", "%{size_download}", url])
+        let lines = output.split(whereSeparator: \.isNewline)
+        guard let etag = lines.first(where: { $0.lowercased().hasPrefix("etag:") }).map({ String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }),
+            let size = lines.last.flatMap({ Int($0) })
+        else { throw BenchError("no ETag or size from \(url): \(output)") }
+        return (etag, size)
+    }
+}
+
+enum Wrk {
+    static func requestsPerSecond(_ url: String, header: String, seconds: Int) throws -> Double {
+        var arguments = ["-t2", "-c64", "-d\(seconds)s"]
+        if !header.isEmpty { arguments += ["-H", header] }
+        let output = try Command.run("/usr/bin/wrk", arguments + [url])
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
+            let value = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BenchError("no Requests/sec in wrk's output: \(output)") }
+        if output.contains("Non-2xx or 3xx responses") { throw BenchError("errors from \(url): \(output)") }
+        return value
+    }
+}
+
+enum Command {
+    static func run(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(filePath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("\(path) exited \(process.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
