@@ -84,4 +84,31 @@ printf '%s\0%s' '{"include": ["b.yaml"], "specs": {"card": [{"type": "Background
 printf '%s\0%s\0%s' 'include: [sub/c.json]
 specs: { card: [{ type: Inherit, traits: [base] }] }' 'themes: { dark: { accent: "#000000" } }
 specs: { other: [] }' "$themed" > FuzzSpecFolder/three-files
+# Shapes whose cost grows faster than their text: a reference chain, Inherit fan-out, nested
+# aliases. Small here; the fuzzer can grow them (see the findings in ../README.md).
+{
+    echo "variables:"
+    for i in $(seq 0 49); do echo "  v$i: \"@v$((i + 1))\""; done
+    echo '  v50: "#FFFFFF"'
+    echo 'specs:'
+    echo '  card: [{ type: BackgroundColor, color: "@v0" }]'
+} > FuzzSpec/shape-reference-chain
+{
+    echo "specs:"
+    echo "  s0: [{ type: CornerRadius, radius: 1 }]"
+    for i in $(seq 0 7); do echo "  s$((i + 1)): [{ type: Inherit, traits: [s$i, s$i] }]"; done
+} > FuzzSpec/shape-inherit-fan-out
+cat > FuzzSpec/shape-aliases <<'YAML'
+variables:
+  a0: &a0 ["#000", "#FFF", "#123"]
+  a1: &a1 [*a0, *a0, *a0]
+  a2: &a2 [*a1, *a1, *a1]
+  base: &base { width: 1, height: 2 }
+specs:
+  card: [{ type: DropShadow, offset: *base }]
+YAML
+for shape in FuzzSpec/shape-*; do
+    cp "$shape" FuzzProvider/
+    cp "$shape" FuzzSpecFolder/
+done
 ls FuzzSpec FuzzSpecFolder FuzzProvider | grep -c .
