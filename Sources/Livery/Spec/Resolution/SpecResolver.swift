@@ -78,6 +78,12 @@ struct SpecResolver {
         }
     }
 
+    /// How deep `Inherit`s may nest: flattening recurses once per level.
+    static let maximumInheritDepth = 64
+    /// How many traits one identifier may flatten to: `Inherit: [a, a]` doubles a list per
+    /// level, so a small file could otherwise ask for 2^40 traits.
+    static let maximumTraitsPerIdentifier = 4_096
+
     private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, String)] {
         if let done = flattened[name] { return done }
         stack.append(name)
@@ -97,10 +103,19 @@ struct SpecResolver {
                             .map { "; did you mean '\($0)'?" } ?? ""
                         errors.append(SpecError(.unresolvedReference, at: location,
                             "Inherit names unknown identifier '\(inherited)'\(hint)"))
+                    } else if stack.count >= Self.maximumInheritDepth {
+                        errors.append(SpecError(.limitExceeded, at: location,
+                            "Inherit nests more than \(Self.maximumInheritDepth) identifiers deep (\(stack[0]) → … → \(inherited)); the limit is \(Self.maximumInheritDepth)"))
                     } else {
                         result += flatten(inherited, stack: &stack)
                     }
                 }
+            }
+            if result.count > Self.maximumTraitsPerIdentifier {
+                errors.append(SpecError(.limitExceeded, at: document.identifiers.first { $0.name == name }?.location ?? .start(of: "<spec>"),
+                    "'\(name)' flattens to more than \(Self.maximumTraitsPerIdentifier) traits through Inherit; the limit is \(Self.maximumTraitsPerIdentifier)"))
+                result.removeLast(result.count - Self.maximumTraitsPerIdentifier)
+                break
             }
         }
         flattened[name] = result

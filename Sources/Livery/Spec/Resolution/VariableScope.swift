@@ -5,6 +5,10 @@
 /// whole `offset` mapping can be a variable. `"~alpha(@colors.text, 0.3)"` becomes a colour.
 /// A string that really starts with `@` or `~` is written `@@…` or `~~…`.
 struct VariableScope {
+    /// How many references may lead through one another. Resolution recurses once per link, so
+    /// an unbounded chain (a file of `v0: "@v1"`, `v1: "@v2"`, …) would overflow the stack.
+    static let maximumReferenceDepth = 64
+
     private let variables: SpecNode
     private var memo: [String: SpecNode] = [:]
     private var resolving: [String] = []
@@ -50,6 +54,11 @@ struct VariableScope {
         if let start = resolving.firstIndex(of: path) {
             let cycle = (resolving[start...] + [path]).map { "@" + $0 }.joined(separator: " → ")
             throw SpecError(.cycle, at: location, "reference cycle: \(cycle)")
+        }
+        guard resolving.count < Self.maximumReferenceDepth else {
+            let first = resolving.prefix(2).map { "@" + $0 }.joined(separator: " → ")
+            throw SpecError(.limitExceeded, at: location,
+                "references lead through more than \(Self.maximumReferenceDepth) variables (\(first) → … → @\(path)); the limit is \(Self.maximumReferenceDepth)")
         }
         let raw = try lookup(path, at: location)
         resolving.append(path)
