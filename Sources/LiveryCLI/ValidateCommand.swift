@@ -41,29 +41,19 @@ struct ValidateCommand: ParsableCommand {
     /// Every error of a folder (all its files) or of one file (with its includes), with file
     /// names as the user wrote the path, so a terminal or editor can jump to them.
     static func errors(at url: URL) -> [SpecError] {
-        let folder = isFolder(url) ? url.relativePath : url.deletingLastPathComponent().relativePath
-        return locatedErrors(at: url).map { Diagnostics.relative($0, toFolder: folder) }
-    }
-
-    private static func isFolder(_ url: URL) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
-    }
-
-    private static func locatedErrors(at url: URL) -> [SpecError] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             return [SpecError(.io, at: .start(of: url.path), "no such file or folder")]
         }
+        let folder = isFolder.boolValue ? url : url.deletingLastPathComponent()
+        let errors: [SpecError]
         do {
-            if isFolder.boolValue {
-                return Spec.validate(try SpecSourceSet(directory: url))
-            }
-            let sources = try SpecSourceSet(directory: url.deletingLastPathComponent())
-            return Spec.validate(sources, roots: [url.lastPathComponent])
+            let sources = try SpecSourceSet(directory: folder)
+            errors = Spec.validate(sources, roots: isFolder.boolValue ? nil : [url.lastPathComponent])
         } catch {
-            return [error]
+            errors = [error]
         }
+        return errors.map { Diagnostics.relative($0, toFolder: folder.relativePath) }
     }
 
     private static func json(_ results: [(path: String, errors: [SpecError])]) throws -> String {
