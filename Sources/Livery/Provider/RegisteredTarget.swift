@@ -2,22 +2,19 @@
 final class RegisteredTarget {
     weak var object: AnyObject?
     let id: ObjectIdentifier
-    /// The object's class, for the provider's capability cache.
-    let classID: ObjectIdentifier
-    let typeName: String
     var identifier: String
-    var reversals: [ErasedReversal] = []
-    /// Whether the current traits for `identifier` are applied (false after a failed
-    /// registration, so a rollback does not re-apply what never was).
-    var isStyled = false
+    var reversals: [any ErasedReversal] = []
 
     init(_ object: AnyObject, identifier: String) {
         self.object = object
         self.id = ObjectIdentifier(object)
-        self.classID = ObjectIdentifier(type(of: object))
-        self.typeName = String(describing: type(of: object))
         self.identifier = identifier
     }
+
+    /// Whether traits are applied (false after a failed registration, so a rollback does not
+    /// re-apply what never was). Derived rather than stored: with 100,000 targets every word
+    /// of this class counts, and an identifier without traits has nothing to re-apply anyway.
+    var isStyled: Bool { !reversals.isEmpty }
 
     /// Runs the reversals newest first and forgets them; returns how many ran.
     @discardableResult
@@ -26,7 +23,6 @@ final class RegisteredTarget {
         while let reversal = reversals.popLast() {
             reversal.revert(object)
         }
-        isStyled = false
         return count
     }
 }

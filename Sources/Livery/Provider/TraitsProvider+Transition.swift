@@ -1,98 +1,104 @@
 /// The all-or-nothing move from one resolution to another.
 extension TraitsProvider {
-    /// A target being restyled, with what it had before.
-    private struct Step {
-        let entry: RegisteredTarget
-        let object: AnyObject
-        let wasStyled: Bool
+    /// The live targets of the changed identifiers, each group with the traits it gets. Kept
+    /// flat, with one trait list per identifier rather than one per target, because a load
+    /// may touch every registered object.
+    private struct Work {
+        var targets: [(entry: RegisteredTarget, object: AnyObject, wasStyled: Bool)] = []
+        var groups: [(traits: [ResolvedTrait], range: Range<Int>)] = []
     }
 
     func transition(to next: Resolution, theme: String?) throws -> LoadReport {
         let previous = currentResolution
-        let changed = Self.changedIdentifiers(from: previous, to: next)
-        let work = liveTargets(for: changed, in: next)
+        let changes = Self.changes(from: previous, to: next)
+        let work = liveTargets(of: changes)
 
         // Capabilities are known before anything is touched: check them all first, so the
         // common mistake costs no rollback.
-        for (entry, object, traits) in work {
-            try checkCapabilities(traits, entry: entry, object: object)
+        for group in work.groups {
+            for (entry, object, _) in work.targets[group.range] {
+                try checkCapabilities(group.traits, entry: entry, object: object)
+            }
         }
 
-        var done: [Step] = []
-        done.reserveCapacity(work.count)
         var applied = 0
         var reverted = 0
-        for (entry, object, traits) in work {
-            let step = Step(entry: entry, object: object, wasStyled: entry.isStyled)
-            reverted += entry.revertAll(on: object)
-            do {
-                applied += try apply(traits, to: entry, object: object)
-            } catch {
-                restore(step, from: previous)
-                for earlier in done.reversed() {
-                    earlier.entry.revertAll(on: earlier.object)
-                    restore(earlier, from: previous)
+        for group in work.groups {
+            for index in group.range {
+                let (entry, object, _) = work.targets[index]
+                reverted += entry.revertAll(on: object)
+                do {
+                    applied += try apply(group.traits, to: entry, object: object)
+                } catch {
+                    rollBack(work.targets[...index], to: previous)
+                    throw error
                 }
-                throw error
             }
-            done.append(step)
         }
         currentResolution = next
         return LoadReport(
-            changedIdentifiers: changed, targetsTouched: work.count, traitsApplied: applied,
-            traitsReverted: reverted, theme: theme)
+            changedIdentifiers: changes.map(\.identifier), targetsTouched: work.targets.count,
+            traitsApplied: applied, traitsReverted: reverted, theme: theme)
     }
 
-    /// Puts a target back as it was under `previous`, after a failed load reverted it.
-    private func restore(_ step: Step, from previous: Resolution) {
-        guard step.wasStyled else { return }
-        do {
-            try apply(previous.lists[step.entry.identifier]?.traits ?? [], to: step.entry, object: step.object)
-        } catch {
-            // These traits applied to this target before; one that fails now is not deterministic.
-            logger?.critical("could not restore '\(step.entry.identifier)' (\(step.entry.typeName)) after a failed load: \(error)")
+    /// Puts back, newest first, the targets a failed load restyled (the last one already
+    /// reverted its own part).
+    private func rollBack(_ touched: ArraySlice<(entry: RegisteredTarget, object: AnyObject, wasStyled: Bool)>, to previous: Resolution) {
+        for (entry, object, wasStyled) in touched.reversed() {
+            entry.revertAll(on: object)
+            guard wasStyled else { continue }
+            do {
+                try apply(previous.list(for: entry.identifier)?.traits ?? [], to: entry, object: object)
+            } catch {
+                // These traits applied to this target before; one that fails now is not deterministic.
+                logger?.critical("could not restore '\(entry.identifier)' (\(Self.typeName(of: object))) after a failed load: \(error)")
+            }
         }
     }
 
-    private static func changedIdentifiers(from previous: Resolution, to next: Resolution) -> [String] {
-        var changed = next.order.filter { previous.lists[$0]?.contentKey != next.lists[$0]?.contentKey }
-        changed += previous.order.filter { next.lists[$0] == nil }
-        return changed
+    /// The identifiers whose traits differ, in document order (removed ones last), each with
+    /// its new traits.
+    private static func changes(from previous: Resolution, to next: Resolution) -> [(identifier: String, traits: [ResolvedTrait])] {
+        var changes: [(identifier: String, traits: [ResolvedTrait])] = []
+        if previous.order == next.order {
+            // The usual edit keeps the identifiers: compare side by side, without look-ups.
+            for (index, list) in next.lists.enumerated() where list.contentKey != previous.lists[index].contentKey {
+                changes.append((next.order[index], list.traits))
+            }
+            return changes
+        }
+        for (identifier, list) in zip(next.order, next.lists) where previous.list(for: identifier)?.contentKey != list.contentKey {
+            changes.append((identifier, list.traits))
+        }
+        for identifier in previous.order where next.list(for: identifier) == nil {
+            changes.append((identifier, []))
+        }
+        return changes
     }
 
-    /// The live targets of `identifiers`, each with the traits `next` gives it (looked up once
-    /// per identifier, not per target).
-    private func liveTargets(
-        for identifiers: [String], in next: Resolution
-    ) -> [(RegisteredTarget, AnyObject, [ResolvedTrait])] {
-        var live: [(RegisteredTarget, AnyObject, [ResolvedTrait])] = []
-        for identifier in identifiers {
+    /// The live targets of the changed identifiers; forgets entries whose objects are gone.
+    private func liveTargets(of changes: [(identifier: String, traits: [ResolvedTrait])]) -> Work {
+        var work = Work()
+        for (identifier, traits) in changes {
             guard let entries = targetsByIdentifier[identifier] else { continue }
-            let traits = next.lists[identifier]?.traits ?? []
-            for entry in entries.values {
+            let start = work.targets.count
+            entries.forEach { entry in
                 if let object = entry.object {
-                    live.append((entry, object, traits))
+                    work.targets.append((entry, object, entry.isStyled))
                 } else {
                     drop(entry)
                 }
             }
+            work.groups.append((traits, start..<work.targets.count))
         }
-        return live
+        return work
     }
 
     func checkCapabilities(_ traits: [ResolvedTrait], entry: RegisteredTarget, object: AnyObject) throws(SpecError) {
-        for resolved in traits {
-            let key = CapabilityKey(classID: entry.classID, traitID: resolved.typeID)
-            let capable: Bool
-            if let known = capabilities[key] {
-                capable = known
-            } else {
-                capable = resolved.trait.canApply(to: object)
-                capabilities[key] = capable
-            }
-            guard !capable else { continue }
+        let capabilities = capabilities(of: object)
+        for resolved in traits where !capabilities.accepts(resolved, object: object) {
             throw SpecError(.missingCapability, at: resolved.location,
-                "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(entry.typeName) is not \(type(of: resolved.trait).targetDescription)")
+                "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
         }
     }
 
@@ -100,24 +106,31 @@ extension TraitsProvider {
     @discardableResult
     func apply(_ traits: [ResolvedTrait], to entry: RegisteredTarget, object: AnyObject) throws(SpecError) -> Int {
         entry.reversals.reserveCapacity(traits.count)
-        for resolved in traits {
-            let reversal: ErasedReversal?
+        // By index: `for resolved in traits` would copy (and retain) every resolved trait.
+        for index in traits.indices {
+            let reversal: (any ErasedReversal)?
             do {
-                reversal = try resolved.trait.applyErased(to: object)
+                reversal = try traits[index].trait.applyErased(to: object)
             } catch {
+                let resolved = traits[index]
                 entry.revertAll(on: object)
                 if let error = error as? SpecError { throw error }
                 throw SpecError(.applyFailed, at: resolved.location,
-                    "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(entry.typeName)): \(error)")
+                    "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(Self.typeName(of: object))): \(error)")
             }
             guard let reversal else {
+                let resolved = traits[index]
                 entry.revertAll(on: object)
                 throw SpecError(.missingCapability, at: resolved.location,
-                    "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(entry.typeName) is not \(type(of: resolved.trait).targetDescription)")
+                    "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
             }
             entry.reversals.append(reversal)
         }
-        entry.isStyled = true
         return traits.count
+    }
+
+    /// The class name of a target, for messages.
+    static func typeName(of object: AnyObject) -> String {
+        String(describing: type(of: object))
     }
 }

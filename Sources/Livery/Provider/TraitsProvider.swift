@@ -24,11 +24,9 @@ public final class TraitsProvider {
     let logger: Logger?
     var currentResolution = Resolution.empty
     private var targets: [ObjectIdentifier: RegisteredTarget] = [:]
-    var targetsByIdentifier: [String: [ObjectIdentifier: RegisteredTarget]] = [:]
+    var targetsByIdentifier: [String: IdentifierTargets] = [:]
+    private var capabilitiesByClass: [ObjectIdentifier: ClassCapabilities] = [:]
     private var observers: [Int: (LoadReport) -> Void] = [:]
-    /// Whether objects of a class are a trait type's `Target`: a dynamic cast to a capability
-    /// protocol costs far more than a lookup, and the answer never changes for a class.
-    var capabilities: [CapabilityKey: Bool] = [:]
     private var nextObserver = 0
 
     /// Creates a provider with no spec and no targets.
@@ -57,9 +55,13 @@ public final class TraitsProvider {
         }
         let entry = RegisteredTarget(target, identifier: identifier)
         targets[id] = entry
-        targetsByIdentifier[identifier, default: [:]][id] = entry
+        if targetsByIdentifier[identifier] == nil {
+            targetsByIdentifier[identifier] = .one(entry)
+        } else {
+            targetsByIdentifier[identifier]?.insert(entry)
+        }
         do throws(SpecError) {
-            let list = currentResolution.lists[identifier]?.traits ?? []
+            let list = currentResolution.list(for: identifier)?.traits ?? []
             try checkCapabilities(list, entry: entry, object: target)
             try apply(list, to: entry, object: target)
             return nil
@@ -93,6 +95,16 @@ public final class TraitsProvider {
         targets.values.count { $0.object != nil }
     }
 
+    /// Which trait types apply to `object`'s class. Looked up rather than kept on every entry: a
+    /// dictionary look-up per restyled target is cheap beside the traits it applies.
+    func capabilities(of object: AnyObject) -> ClassCapabilities {
+        let type: any AnyObject.Type = Swift.type(of: object)
+        if let known = capabilitiesByClass[ObjectIdentifier(type)] { return known }
+        let created = ClassCapabilities()
+        capabilitiesByClass[ObjectIdentifier(type)] = created
+        return created
+    }
+
     private func forget(_ entry: RegisteredTarget) {
         if let object = entry.object { entry.revertAll(on: object) }
         drop(entry)
@@ -101,8 +113,7 @@ public final class TraitsProvider {
     /// Removes an entry without reverting: its object is gone, or has just been reverted.
     func drop(_ entry: RegisteredTarget) {
         if targets[entry.id] === entry { targets[entry.id] = nil }
-        if targetsByIdentifier[entry.identifier]?[entry.id] === entry { targetsByIdentifier[entry.identifier]?[entry.id] = nil }
-        if targetsByIdentifier[entry.identifier]?.isEmpty == true { targetsByIdentifier[entry.identifier] = nil }
+        if targetsByIdentifier[entry.identifier]?.remove(entry) == true { targetsByIdentifier[entry.identifier] = nil }
     }
 
     // MARK: Specs and themes
@@ -160,12 +171,6 @@ public final class TraitsProvider {
     private func notify(_ report: LoadReport) {
         for observer in observers.values { observer(report) }
     }
-}
-
-/// A class and a trait type, for ``TraitsProvider``'s capability cache.
-struct CapabilityKey: Hashable {
-    let classID: ObjectIdentifier
-    let traitID: ObjectIdentifier
 }
 
 /// Identifies an observer added with ``TraitsProvider/addObserver(_:)``.

@@ -124,7 +124,7 @@ public struct Spec: Sendable {
 
     /// The traits for `identifier` under `theme` (nil: no theme), after `Inherit` is flattened.
     public func traits(for identifier: String, theme: String? = nil) -> [any Trait] {
-        resolution(for: theme)?.lists[identifier]?.traits.map(\.trait) ?? []
+        resolution(for: theme)?.list(for: identifier)?.traits.map(\.trait) ?? []
     }
 
     /// The whole spec as one JSON document in the spec format (includes inlined, variables and

@@ -11,19 +11,27 @@ extension Trait {
     }
 
     /// Applies to `object` if it is a `Target`; returns nil if it is not.
-    func applyErased(to object: AnyObject) throws -> ErasedReversal? {
+    func applyErased(to object: AnyObject) throws -> (any ErasedReversal)? {
         guard let target = object as? Target else { return nil }
-        let reversal = try apply(to: target)
-        return ErasedReversal { object in
-            // The provider hands back the object the reversal was made for, so the cast holds.
-            if let target = object as? Target { reversal.revert(target) }
-        }
+        return TypedReversal(reversal: try apply(to: target))
     }
 }
 
 /// A ``Reversal`` whose target type has been erased, as the provider stores them.
-struct ErasedReversal {
-    let revert: (AnyObject) -> Void
+///
+/// A protocol rather than a closure: a `TypedReversal` is one closure wide, so it fits in the
+/// existential's inline buffer and keeping a reversal costs no allocation beyond the trait's own.
+protocol ErasedReversal {
+    func revert(_ object: AnyObject)
+}
+
+private struct TypedReversal<Target>: ErasedReversal {
+    let reversal: Reversal<Target>
+
+    func revert(_ object: AnyObject) {
+        // The provider hands back the object the reversal was made for, so the cast holds.
+        if let target = object as? Target { reversal.revert(target) }
+    }
 }
 
 extension String {

@@ -8,11 +8,25 @@ struct Resolution: Sendable {
         var contentKey: String
     }
 
-    var lists: [String: List]
     /// Identifiers in document order.
-    var order: [String]
+    let order: [String]
+    /// The lists, in the same order as `order`.
+    let lists: [List]
+    private let positions: [String: Int]
 
-    static let empty = Resolution(lists: [:], order: [])
+    init(order: [String], lists: [List]) {
+        precondition(order.count == lists.count, "one list per identifier")
+        self.order = order
+        self.lists = lists
+        self.positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static let empty = Resolution(order: [], lists: [])
+
+    /// The traits for `identifier`, if the spec names it.
+    func list(for identifier: String) -> List? {
+        positions[identifier].map { lists[$0] }
+    }
 }
 
 /// A decoded trait and the entry it came from.

@@ -38,15 +38,14 @@ struct SpecResolver {
         for identifier in document.identifiers {
             items[identifier.name] = identifier.entries.compactMap { decode($0) }
         }
-        var lists: [String: Resolution.List] = [:]
+        var lists: [Resolution.List] = []
+        lists.reserveCapacity(document.identifiers.count)
         for identifier in document.identifiers {
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
-            lists[identifier.name] = Resolution.List(
-                traits: traits.map(\.0),
-                contentKey: traits.map(\.1).joined(separator: "\n"))
+            lists.append(Resolution.List(traits: traits.map(\.0), contentKey: traits.map(\.1).joined(separator: "\n")))
         }
-        return (Resolution(lists: lists, order: document.identifiers.map(\.name)), errors)
+        return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
 
     private mutating func decode(_ entry: SpecNode) -> Item? {
