@@ -12,7 +12,7 @@ final class ClassCapabilities {
         for verdict in verdicts where verdict.trait == trait.typeID {
             return verdict.capable
         }
-        let capable = trait.trait.canApply(to: object)
+        let capable = trait.canApply(to: object)
         verdicts.append((trait.typeID, capable))
         return capable
     }

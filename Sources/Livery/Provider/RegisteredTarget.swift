@@ -3,7 +3,7 @@ final class RegisteredTarget {
     weak var object: AnyObject?
     let id: ObjectIdentifier
     var identifier: String
-    var reversals: [any ErasedReversal] = []
+    var reversals: [ErasedReversal] = []
 
     init(_ object: AnyObject, identifier: String) {
         self.object = object

@@ -108,9 +108,9 @@ extension TraitsProvider {
         entry.reversals.reserveCapacity(traits.count)
         // By index: `for resolved in traits` would copy (and retain) every resolved trait.
         for index in traits.indices {
-            let reversal: (any ErasedReversal)?
+            let reversal: ErasedReversal?
             do {
-                reversal = try traits[index].trait.applyErased(to: object)
+                reversal = try traits[index].applyErased(to: object)
             } catch {
                 let resolved = traits[index]
                 entry.revertAll(on: object)

@@ -65,16 +65,36 @@ public struct TraitRegistryError: Error, Hashable, Sendable, CustomStringConvert
     }
 }
 
-/// A registered trait type: how to decode it from a spec entry.
-struct TraitType: Sendable {
+/// A registered trait type: how to decode it from a spec entry and apply it to an object
+/// whose type is known only at run time.
+final class TraitType: Sendable {
     let name: String
     let swiftName: String
     let metatype: any Trait.Type
+    /// Applies a trait of this type to `object`; nil if `object` is not the trait's `Target`.
+    ///
+    /// Made here, where `T` is known, rather than in a generic extension of `Trait`: for the
+    /// built-ins (and any `register` the compiler sees with a concrete type) this closure is
+    /// specialised, so its casts and the reversal it makes need no generic metadata looked up
+    /// at run time, which otherwise costs more than the trait's own work.
+    let applyErased: @Sendable (any Trait, AnyObject) throws -> ErasedReversal?
+    /// Whether `object` is something traits of this type apply to.
+    let canApply: @Sendable (AnyObject) -> Bool
 
     init<T: Trait>(_ type: T.Type) {
         self.name = T.typeName
         self.swiftName = String(reflecting: T.self)
         self.metatype = type
+        self.canApply = { $0 is T.Target }
+        self.applyErased = { trait, object in
+            guard let target = object as? T.Target else { return nil }
+            // The resolver pairs every trait with its own type, so the cast holds.
+            let reversal = try (trait as! T).apply(to: target)
+            return ErasedReversal { object in
+                // The provider hands back the object the reversal was made for.
+                if let target = object as? T.Target { reversal.revert(target) }
+            }
+        }
     }
 
     /// Decodes an entry's fields (everything but `type`) into the trait.

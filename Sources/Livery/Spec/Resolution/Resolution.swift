@@ -29,18 +29,24 @@ struct Resolution: Sendable {
     }
 }
 
-/// A decoded trait and the entry it came from.
+/// A decoded trait, the entry it came from, and its registered type.
 struct ResolvedTrait: Sendable {
     let trait: any Trait
     let location: SourceLocation
-    /// The trait's type, for the provider's capability cache.
-    let typeID: ObjectIdentifier
+    let type: TraitType
 
-    init(trait: any Trait, location: SourceLocation) {
-        self.trait = trait
-        self.location = location
-        self.typeID = ObjectIdentifier(type(of: trait))
+    /// The trait's registered type, for the provider's capability cache.
+    var typeID: ObjectIdentifier { ObjectIdentifier(type) }
+
+    var typeName: String { type.name }
+
+    /// Applies the trait to `object`; nil if `object` is not the trait's `Target`.
+    func applyErased(to object: AnyObject) throws -> ErasedReversal? {
+        try type.applyErased(trait, object)
     }
 
-    var typeName: String { type(of: trait).typeName }
+    /// Whether the trait applies to `object`.
+    func canApply(to object: AnyObject) -> Bool {
+        type.canApply(object)
+    }
 }

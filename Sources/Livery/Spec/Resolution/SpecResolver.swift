@@ -70,7 +70,7 @@ struct SpecResolver {
             if let inherit = trait as? Inherit {
                 return .inherit(inherit.traits, location: entry.location)
             }
-            return .trait(ResolvedTrait(trait: trait, location: entry.location), content: resolved.canonicalJSON)
+            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: resolved.canonicalJSON)
         } catch {
             errors.append(error)
             return nil
