@@ -72,7 +72,7 @@ public struct Spec: Sendable {
         limits: ReaderLimits = .default
     ) -> [SpecError] {
         let (document, errors) = merge(sources, roots: roots, limits: limits)
-        return errors + resolveAll(document, registry: registry).errors
+        return errors + SpecResolver.resolveAll(document, registry: registry).errors
     }
 
     private static func merge(
@@ -87,30 +87,12 @@ public struct Spec: Sendable {
     }
 
     init(document: SpecDocument, registry: TraitRegistry, errors: [SpecError]) throws {
-        let resolved = Self.resolveAll(document, registry: registry)
+        let resolved = SpecResolver.resolveAll(document, registry: registry)
         if let first = (errors + resolved.errors).first { throw first }
         self.document = document
         self.registry = registry
         self.base = resolved.base
         self.resolutions = resolved.themes
-    }
-
-    private static func resolveAll(
-        _ document: SpecDocument, registry: TraitRegistry
-    ) -> (base: Resolution, themes: [String: Resolution], errors: [SpecError]) {
-        let (base, firstErrors) = SpecResolver.resolve(document, registry: registry, theme: nil)
-        var errors = firstErrors
-        var seen = Set(errors.map(\.description))
-        var themes: [String: Resolution] = [:]
-        for theme in document.themes {
-            let (resolution, themeErrors) = SpecResolver.resolve(document, registry: registry, theme: theme.name)
-            themes[theme.name] = resolution
-            // An error in a shared entry shows up once per theme: report it once.
-            for error in themeErrors where seen.insert(error.description).inserted {
-                errors.append(error)
-            }
-        }
-        return (base, themes, errors)
     }
 
     /// The identifiers the spec styles, in document order.

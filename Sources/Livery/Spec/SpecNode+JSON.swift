@@ -43,6 +43,12 @@ extension SpecNode {
 
     static func writeJSONString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings need no escapes: append them whole rather than scalar by scalar.
+        if !string.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -1,31 +1,79 @@
-/// Resolves a ``SpecDocument`` for one theme: substitutes variables, decodes each entry into a
-/// trait through the registry, and flattens `Inherit`. Reports every error it can find.
+/// Resolves a ``SpecDocument`` for its base variables and for each theme: substitutes
+/// variables, decodes each entry into a trait through the registry, and flattens `Inherit`.
+/// Reports every error it can find.
+///
+/// A theme re-decodes only the entries its overrides can change (those reading an overridden
+/// variable, directly or through other variables) and reuses the base's decoded traits for
+/// the rest: decoding is most of the cost of reading a spec, and themes usually override a
+/// few colours.
 struct SpecResolver {
     private enum Item {
         case trait(ResolvedTrait, content: String)
         case inherit([String], location: SourceLocation)
     }
 
+    /// What a theme reuses of the base resolution.
+    private struct Base {
+        let resolver: SpecResolver
+        let resolution: Resolution
+    }
+
     private let document: SpecDocument
     private let registry: TraitRegistry
     private var scope: VariableScope
-    private var items: [String: [Item]] = [:]
+    /// Each identifier's entries, decoded; nil where an entry has an error.
+    private var items: [String: [Item?]] = [:]
+    /// The variable paths each entry reads directly, entry by entry.
+    private var reads: [String: [[String]]] = [:]
     private var flattened: [String: [(ResolvedTrait, String)]] = [:]
     private var errors: [SpecError] = []
 
-    static func resolve(
-        _ document: SpecDocument, registry: TraitRegistry, theme: String?
-    ) -> (Resolution, [SpecError]) {
-        var variables = document.variables
-        if let theme, let overrides = document.themes.first(where: { $0.name == theme })?.overrides {
-            do {
-                variables = try ThemeOverlay.apply(overrides, to: variables, theme: theme)
-            } catch {
-                return (.empty, [error])
+    /// Resolves the base variables and every theme; each error is reported once.
+    static func resolveAll(
+        _ document: SpecDocument, registry: TraitRegistry
+    ) -> (base: Resolution, themes: [String: Resolution], errors: [SpecError]) {
+        var resolver = SpecResolver(document: document, registry: registry, scope: VariableScope(variables: document.variables))
+        resolver.decodeAll()
+        let (base, firstErrors) = resolver.resolution(reusing: nil)
+        var errors = firstErrors
+        var seen = Set(errors.map(\.description))
+        var themes: [String: Resolution] = [:]
+        for theme in document.themes {
+            let (resolution, themeErrors) = resolve(
+                theme: theme.name, overrides: theme.overrides, of: document, registry: registry,
+                base: Base(resolver: resolver, resolution: base))
+            themes[theme.name] = resolution
+            // An error in a shared entry shows up once per theme: report it once.
+            for error in themeErrors where seen.insert(error.description).inserted {
+                errors.append(error)
             }
         }
+        return (base, themes, errors)
+    }
+
+    private static func resolve(
+        theme: String, overrides: SpecNode, of document: SpecDocument, registry: TraitRegistry, base: Base
+    ) -> (Resolution, [SpecError]) {
+        let variables: SpecNode
+        do {
+            variables = try ThemeOverlay.apply(overrides, to: document.variables, theme: theme)
+        } catch {
+            return (.empty, [error])
+        }
         var resolver = SpecResolver(document: document, registry: registry, scope: VariableScope(variables: variables))
-        return resolver.run()
+        resolver.items = base.resolver.items
+        resolver.reads = base.resolver.reads
+        var changes = ThemeChanges(overrides: overrides, readsOfVariable: base.resolver.scope.readsOfVariable)
+        var redecoded: Set<String> = []
+        for identifier in document.identifiers {
+            let entryReads = base.resolver.reads[identifier.name] ?? []
+            for (index, entry) in identifier.entries.enumerated() where changes.affect(entryReads[index]) {
+                let item = resolver.decode(entry)
+                resolver.items[identifier.name]?[index] = item
+                redecoded.insert(identifier.name)
+            }
+        }
+        return resolver.resolution(reusing: (base.resolution, redecoded))
     }
 
     private init(document: SpecDocument, registry: TraitRegistry, scope: VariableScope) {
@@ -34,18 +82,50 @@ struct SpecResolver {
         self.scope = scope
     }
 
-    private mutating func run() -> (Resolution, [SpecError]) {
+    private mutating func decodeAll() {
         for identifier in document.identifiers {
-            items[identifier.name] = identifier.entries.compactMap { decode($0) }
+            var decoded: [Item?] = []
+            var entryReads: [[String]] = []
+            decoded.reserveCapacity(identifier.entries.count)
+            entryReads.reserveCapacity(identifier.entries.count)
+            for entry in identifier.entries {
+                decoded.append(decode(entry))
+                entryReads.append(scope.takeReads())
+            }
+            items[identifier.name] = decoded
+            reads[identifier.name] = entryReads
         }
+    }
+
+    /// Flattens every identifier's items into its list. With a base, identifiers none of whose
+    /// entries (nor those of identifiers they inherit) were re-decoded keep the base's list.
+    private mutating func resolution(reusing base: (resolution: Resolution, redecoded: Set<String>)?) -> (Resolution, [SpecError]) {
         var lists: [Resolution.List] = []
         lists.reserveCapacity(document.identifiers.count)
-        for identifier in document.identifiers {
+        var unchanged: [String: Bool] = [:]
+        for (index, identifier) in document.identifiers.enumerated() {
+            if let base, isUnchanged(identifier.name, redecoded: base.redecoded, memo: &unchanged) {
+                lists.append(base.resolution.lists[index])
+                continue
+            }
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
             lists.append(Resolution.List(traits: traits.map(\.0), contentKey: traits.map(\.1).joined(separator: "\n")))
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
+    }
+
+    /// Whether `name` flattens as in the base: none of its entries, nor those of anything it
+    /// inherits, were re-decoded. (A cycle counts as changed: flattening reports it again.)
+    private func isUnchanged(_ name: String, redecoded: Set<String>, memo: inout [String: Bool]) -> Bool {
+        if let known = memo[name] { return known }
+        memo[name] = false
+        var unchanged = !redecoded.contains(name)
+        for case .inherit(let names, _)? in items[name] ?? [] where unchanged {
+            unchanged = names.allSatisfy { items[$0] == nil || isUnchanged($0, redecoded: redecoded, memo: &memo) }
+        }
+        memo[name] = unchanged
+        return unchanged
     }
 
     private mutating func decode(_ entry: SpecNode) -> Item? {
@@ -88,7 +168,7 @@ struct SpecResolver {
         stack.append(name)
         defer { stack.removeLast() }
         var result: [(ResolvedTrait, String)] = []
-        for item in items[name] ?? [] {
+        for case let item? in items[name] ?? [] {
             switch item {
             case .trait(let trait, let content):
                 result.append((trait, content))

@@ -11,7 +11,14 @@ struct VariableScope {
 
     private let variables: SpecNode
     private var memo: [String: SpecNode] = [:]
+    /// Evaluated `~functions` by their text: a spec repeats the same few many times.
+    private var evaluated: [String: (color: Color, reads: [String])] = [:]
     private var resolving: [String] = []
+    /// The variable paths read directly since the last ``takeReads()``.
+    private var reads: [String] = []
+    /// For each variable resolved (or tried), the paths its value reads directly. With the
+    /// reads of each entry, this tells which entries a theme's overrides can change.
+    private(set) var readsOfVariable: [String: [String]] = [:]
 
     init(variables: SpecNode) {
         self.variables = variables
@@ -28,28 +35,44 @@ struct VariableScope {
                 return try value(of: String(text.dropFirst()), at: node.location)
             }
             if text.hasPrefix("~") {
-                return SpecNode(.string(try evaluate(text, at: node.location).description), at: node.location)
+                return SpecNode(.string(try evaluateOnce(text, at: node.location).description), at: node.location)
             }
             return node
-        case .sequence(let items):
-            var resolved: [SpecNode] = []
-            resolved.reserveCapacity(items.count)
-            for item in items { resolved.append(try substitute(item)) }
-            return SpecNode(.sequence(resolved), at: node.location)
-        case .mapping(let members):
-            var resolved: [SpecNode.Member] = []
-            resolved.reserveCapacity(members.count)
-            for member in members {
-                resolved.append(.init(key: member.key, keyLocation: member.keyLocation, value: try substitute(member.value)))
+        case .sequence(var items):
+            // Rebuilt only where something changes: most values hold no reference at all.
+            for index in items.indices where Self.needsSubstitution(items[index]) {
+                items[index] = try substitute(items[index])
             }
-            return SpecNode(.mapping(resolved), at: node.location)
+            return SpecNode(.sequence(items), at: node.location)
+        case .mapping(var members):
+            for index in members.indices where Self.needsSubstitution(members[index].value) {
+                members[index].value = try substitute(members[index].value)
+            }
+            return SpecNode(.mapping(members), at: node.location)
         case .null, .bool, .int, .double:
             return node
         }
     }
 
+    /// The variable paths read directly since the last call, and starts a new record.
+    mutating func takeReads() -> [String] {
+        defer { reads = [] }
+        return reads
+    }
+
+    /// Whether `node` holds a string that substitution changes (`@…`, `~…`, or their escapes).
+    private static func needsSubstitution(_ node: SpecNode) -> Bool {
+        switch node.value {
+        case .string(let text): text.hasPrefix("@") || text.hasPrefix("~")
+        case .sequence(let items): items.contains(where: needsSubstitution)
+        case .mapping(let members): members.contains { needsSubstitution($0.value) }
+        case .null, .bool, .int, .double: false
+        }
+    }
+
     /// The resolved value of variable `path` (`colors.accent`), referenced at `location`.
     mutating func value(of path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
+        reads.append(path)
         if let known = memo[path] { return known }
         if let start = resolving.firstIndex(of: path) {
             let cycle = (resolving[start...] + [path]).map { "@" + $0 }.joined(separator: " → ")
@@ -62,7 +85,12 @@ struct VariableScope {
         }
         let raw = try lookup(path, at: location)
         resolving.append(path)
-        defer { resolving.removeLast() }
+        let readers = takeReads()
+        defer {
+            resolving.removeLast()
+            readsOfVariable[path] = takeReads()
+            reads = readers
+        }
         let resolved = try substitute(raw)
         memo[path] = resolved
         return resolved
@@ -81,6 +109,19 @@ struct VariableScope {
             node = next.value
         }
         return node
+    }
+
+    /// `evaluate`, remembered by text; a remembered result counts the same reads as the first.
+    private mutating func evaluateOnce(_ text: String, at location: SourceLocation) throws(SpecError) -> Color {
+        if let known = evaluated[text] {
+            reads += known.reads
+            return known.color
+        }
+        let readers = takeReads()
+        defer { reads = readers + reads }
+        let color = try evaluate(text, at: location)
+        evaluated[text] = (color, reads)
+        return color
     }
 
     private mutating func evaluate(_ text: String, at location: SourceLocation) throws(SpecError) -> Color {
