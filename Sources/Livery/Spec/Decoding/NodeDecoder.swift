@@ -24,7 +24,7 @@ struct NodeDecoder: Decoder {
         _ type: T.Type,
         from node: SpecNode,
         owner: String,
-        preread: Set<String> = []
+        preread: [String] = []
     ) throws(SpecError) -> T {
         let usage = KeyUsage(preread: preread)
         let decoder = NodeDecoder(node: node, usage: usage)

@@ -12,7 +12,7 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func member(_ key: Key) -> SpecNode? {
-        used.asked.insert(key.stringValue)
+        used.ask(key.stringValue)
         return members.first { $0.key == key.stringValue }?.value
     }
 
