@@ -109,9 +109,9 @@ import Testing
                 for theme in 0..<2 {
                     let baked = try Spec(json: model.json(baking: theme))
                     for identifier in spec.identifiers {
-                        let themed = spec.resolution(for: "t\(theme)")?.list(for: identifier)?.contentKey
-                        let expected = baked.resolution(for: nil)?.list(for: identifier)?.contentKey
-                        #expect(themed == expected, "theme t\(theme), '\(identifier)' in\n\(model.json())")
+                        let themed = try #require(spec.resolution(for: "t\(theme)")?.list(for: identifier))
+                        let expected = try #require(baked.resolution(for: nil)?.list(for: identifier))
+                        #expect(themed.hasSameContent(as: expected), "theme t\(theme), '\(identifier)' in\n\(model.json())")
                     }
                 }
             } catch {
@@ -129,8 +129,10 @@ import Testing
             """#)
         let base = try #require(spec.resolution(for: nil))
         let dark = try #require(spec.resolution(for: "dark"))
-        #expect(dark.list(for: "x")?.contentKey == base.list(for: "x")?.contentKey)
-        #expect(dark.list(for: "y")?.contentKey != base.list(for: "y")?.contentKey)
-        #expect(dark.list(for: "y")?.contentKey.contains("#EEEEEE80") == true)
+        let (darkX, baseX) = try (#require(dark.list(for: "x")), #require(base.list(for: "x")))
+        let (darkY, baseY) = try (#require(dark.list(for: "y")), #require(base.list(for: "y")))
+        #expect(darkX.hasSameContent(as: baseX))
+        #expect(!darkY.hasSameContent(as: baseY))
+        #expect(darkY.contents.last?["color"]?.string == "#EEEEEE80")
     }
 }

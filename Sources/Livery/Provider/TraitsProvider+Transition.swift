@@ -62,12 +62,12 @@ extension TraitsProvider {
         var changes: [(identifier: String, traits: [ResolvedTrait])] = []
         if previous.order == next.order {
             // The usual edit keeps the identifiers: compare side by side, without look-ups.
-            for (index, list) in next.lists.enumerated() where list.contentKey != previous.lists[index].contentKey {
+            for (index, list) in next.lists.enumerated() where !list.hasSameContent(as: previous.lists[index]) {
                 changes.append((next.order[index], list.traits))
             }
             return changes
         }
-        for (identifier, list) in zip(next.order, next.lists) where previous.list(for: identifier)?.contentKey != list.contentKey {
+        for (identifier, list) in zip(next.order, next.lists) where previous.list(for: identifier)?.hasSameContent(as: list) != true {
             changes.append((identifier, list.traits))
         }
         for identifier in previous.order where next.list(for: identifier) == nil {

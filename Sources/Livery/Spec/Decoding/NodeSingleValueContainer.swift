@@ -51,33 +51,31 @@ struct NodeSingleValueContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // Route scalars through the strict paths above; everything else decodes itself.
-        switch type {
-        case is Bool.Type, is String.Type, is Double.Type, is Float.Type, is Int.Type, is Int8.Type,
-            is Int16.Type, is Int32.Type, is Int64.Type, is UInt.Type, is UInt8.Type, is UInt16.Type,
-            is UInt32.Type, is UInt64.Type:
-            return try decodeScalar(type)
-        default:
-            return try T(from: decoder)
-        }
+        if let scalar = try decodeScalar(type) { return scalar }
+        return try T(from: decoder)
     }
 
-    private func decodeScalar<T: Decodable>(_ type: T.Type) throws -> T {
+    /// The scalar, if `type` is one of the scalar types. Matched by identity: this runs for
+    /// every field of every trait, usually unspecialised, where a chain of `is` casts would
+    /// cost a dynamic cast each.
+    private func decodeScalar<T: Decodable>(_ type: T.Type) throws -> T? {
         let value: Any
-        switch type {
-        case is Bool.Type: value = try decode(Bool.self)
-        case is String.Type: value = try decode(String.self)
-        case is Double.Type: value = try decode(Double.self)
-        case is Float.Type: value = try decode(Float.self)
-        case is Int.Type: value = try decode(Int.self)
-        case is Int8.Type: value = try decode(Int8.self)
-        case is Int16.Type: value = try decode(Int16.self)
-        case is Int32.Type: value = try decode(Int32.self)
-        case is Int64.Type: value = try decode(Int64.self)
-        case is UInt.Type: value = try decode(UInt.self)
-        case is UInt8.Type: value = try decode(UInt8.self)
-        case is UInt16.Type: value = try decode(UInt16.self)
-        case is UInt32.Type: value = try decode(UInt32.self)
-        default: value = try decode(UInt64.self)
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Double.self): value = try decode(Double.self)
+        case ObjectIdentifier(String.self): value = try decode(String.self)
+        case ObjectIdentifier(Bool.self): value = try decode(Bool.self)
+        case ObjectIdentifier(Int.self): value = try decode(Int.self)
+        case ObjectIdentifier(Float.self): value = try decode(Float.self)
+        case ObjectIdentifier(Int8.self): value = try decode(Int8.self)
+        case ObjectIdentifier(Int16.self): value = try decode(Int16.self)
+        case ObjectIdentifier(Int32.self): value = try decode(Int32.self)
+        case ObjectIdentifier(Int64.self): value = try decode(Int64.self)
+        case ObjectIdentifier(UInt.self): value = try decode(UInt.self)
+        case ObjectIdentifier(UInt8.self): value = try decode(UInt8.self)
+        case ObjectIdentifier(UInt16.self): value = try decode(UInt16.self)
+        case ObjectIdentifier(UInt32.self): value = try decode(UInt32.self)
+        case ObjectIdentifier(UInt64.self): value = try decode(UInt64.self)
+        default: return nil
         }
         guard let typed = value as? T else { throw mismatch(String(describing: T.self), type) }
         return typed

@@ -1,11 +1,16 @@
 /// A spec resolved for one theme: for each identifier, the traits to apply, in order.
 struct Resolution: Sendable {
-    /// One identifier's traits, with a key that is equal exactly when the traits are.
+    /// One identifier's traits, with the resolved entries they were decoded from.
     struct List: Sendable {
         var traits: [ResolvedTrait]
-        /// The resolved entries as canonical JSON: the provider compares keys to re-apply only
-        /// identifiers whose traits changed.
-        var contentKey: String
+        /// The entries after substitution, one per trait: the provider compares them to
+        /// re-apply only identifiers whose traits changed.
+        var contents: [SpecNode]
+
+        /// Whether both lists come from the same resolved entries, wherever they were written.
+        func hasSameContent(as other: List) -> Bool {
+            contents.count == other.contents.count && zip(contents, other.contents).allSatisfy { $0.hasSameContent(as: $1) }
+        }
     }
 
     /// Identifiers in document order.

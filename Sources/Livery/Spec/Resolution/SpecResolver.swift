@@ -8,7 +8,7 @@
 /// few colours.
 struct SpecResolver {
     private enum Item {
-        case trait(ResolvedTrait, content: String)
+        case trait(ResolvedTrait, content: SpecNode)
         case inherit([String], location: SourceLocation)
     }
 
@@ -25,7 +25,7 @@ struct SpecResolver {
     private var items: [String: [Item?]] = [:]
     /// The variable paths each entry reads directly, entry by entry.
     private var reads: [String: [[String]]] = [:]
-    private var flattened: [String: [(ResolvedTrait, String)]] = [:]
+    private var flattened: [String: [(ResolvedTrait, SpecNode)]] = [:]
     private var errors: [SpecError] = []
 
     /// Resolves the base variables and every theme; each error is reported once.
@@ -110,7 +110,7 @@ struct SpecResolver {
             }
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
-            lists.append(Resolution.List(traits: traits.map(\.0), contentKey: traits.map(\.1).joined(separator: "\n")))
+            lists.append(Resolution.List(traits: traits.map(\.0), contents: traits.map(\.1)))
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
@@ -150,7 +150,7 @@ struct SpecResolver {
             if let inherit = trait as? Inherit {
                 return .inherit(inherit.traits, location: entry.location)
             }
-            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: resolved.canonicalJSON)
+            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: resolved)
         } catch {
             errors.append(error)
             return nil
@@ -163,11 +163,11 @@ struct SpecResolver {
     /// level, so a small file could otherwise ask for 2^40 traits.
     static let maximumTraitsPerIdentifier = 4_096
 
-    private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, String)] {
+    private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, SpecNode)] {
         if let done = flattened[name] { return done }
         stack.append(name)
         defer { stack.removeLast() }
-        var result: [(ResolvedTrait, String)] = []
+        var result: [(ResolvedTrait, SpecNode)] = []
         for case let item? in items[name] ?? [] {
             switch item {
             case .trait(let trait, let content):
