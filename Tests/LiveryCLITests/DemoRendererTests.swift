@@ -29,6 +29,7 @@ import Testing
         let frame = try Self.session().frame(width: 100, height: 40)
         let surface = try Self.color("#FFFFFF")
         #expect(frame.style(x: 0, y: 1)?.background == (try Self.color("#F2F2F7")))
+        #expect(frame.text()[0].hasPrefix(" livery demo · edit Specs/*.yaml, or livery push them "))
 
         let title = try Self.position(of: "Livery", in: frame)
         #expect(frame.style(x: title.x, y: title.y) == TerminalStyle(foreground: try Self.color("#1C1C1E"), background: surface, weight: .bold))

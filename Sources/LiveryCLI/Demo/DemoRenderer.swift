@@ -24,7 +24,7 @@ package enum DemoRenderer {
             canvas.write("terminal too small for livery demo", x: 0, y: 0, style: screenStyle)
             return canvas
         }
-        canvas.write(" livery demo — restyled live from its specs", x: 0, y: 0, style: screenStyle)
+        canvas.write(clipped(status.header, to: width), x: 0, y: 0, style: screenStyle)
         let cardArea = Canvas.Rect(x: 0, y: 2, width: width, height: height - 4)
         if !scene.card.isHidden {
             CardPainter(scene: scene, screen: screen).paint(on: &canvas, in: cardArea)

@@ -13,7 +13,7 @@ package final class DemoSession {
 
     package init(folder: String, serverURL: String?) {
         self.folder = folder
-        status = DemoStatus(serverURL: serverURL)
+        status = DemoStatus(folder: folder, serverURL: serverURL)
         scene.register(on: provider)
     }
 
