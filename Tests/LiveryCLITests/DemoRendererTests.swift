@@ -55,6 +55,20 @@ import Testing
         #expect(lines.contains("38;2;28;28;30;48;2;255;255;255m"))
     }
 
+    @Test func theDropShadowShadesTheRowBelowTheCard() throws {
+        let session = try Self.session()
+        var frame = session.frame(width: 100, height: 40)
+        let corner = try Self.position(of: "╰", in: frame)
+        // ~alpha(#000000, 0.3) at opacity 0.5 over #F2F2F7; offset 2 points down: one row.
+        let shade = Color(red: 205, green: 205, blue: 210)
+        #expect(frame.style(x: corner.x, y: corner.y + 1)?.background == shade)
+        #expect(frame.style(x: corner.x, y: corner.y + 2)?.background == (try Self.color("#F2F2F7")))
+
+        session.scene.card.shadowOpacity = 0
+        frame = session.frame(width: 100, height: 40)
+        #expect(frame.style(x: corner.x, y: corner.y + 1)?.background == (try Self.color("#F2F2F7")))
+    }
+
     @Test func theThemeKeyCyclesDefaultDarkDefault() throws {
         let session = try Self.session()
         #expect(session.handle(.key(UInt8(ascii: "t"))) == .proceed)
