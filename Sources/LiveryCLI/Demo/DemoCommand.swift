@@ -24,6 +24,10 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
 
     func validate() throws {
+        // Checked before anything starts, so no daemon comes up only to be torn down.
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw ValidationError("livery demo draws on a terminal: run it with standard input and output on one")
+        }
         if let directory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
