@@ -6,6 +6,13 @@ let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error)
 ]
 
+/// The DocC plugin only when asked for (`LIVERY_DOCC=1 swift package generate-documentation
+/// --target Livery`): ordinary builds then resolve no extra package, so they stay offline and fast.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["LIVERY_DOCC"] == "1"
+    ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+    : []
+
 let package = Package(
     name: "Livery",
     platforms: [.macOS(.v15)],
@@ -28,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-    ],
+    ] + documentationPlugin,
     targets: [
         .target(
             name: "Livery",
@@ -90,6 +97,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -14,14 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "The specs folder to watch and serve.")
     var directory = "Specs"
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on (0: any free port).")
-    var port = 7878
-
-    @Option(help: "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path).")
-    var tokenFile: String?
+    @OptionGroup var options: DaemonOptions
 
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
@@ -33,7 +26,6 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
@@ -42,36 +34,21 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let token = try loadToken()
+        let token = try options.loadToken(say: Self.say)
         let daemon = LiveryDaemon(
             configuration: DaemonConfiguration(
                 directory: URL(filePath: directory, directoryHint: .isDirectory),
-                host: host, port: port, maxBodyBytes: maxBodyBytes, heartbeatInterval: .seconds(heartbeat)),
+                host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, heartbeatInterval: .seconds(heartbeat)),
             token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.runService() }
             group.addTask {
                 // Printed once the port is known, so scripts (and port 0 users) can read it.
                 let port = try await daemon.listeningPort()
-                Self.say("livery: serving \(directory) on http://\(host):\(port)")
+                Self.say("livery: serving \(directory) on http://\(options.host):\(port)")
             }
             try await group.waitForAll()
         }
-    }
-
-    /// The token from `--token-file`, or a fresh one written where `livery push` looks for it.
-    /// Only the file's location is printed, never the token.
-    private func loadToken() throws -> BearerToken {
-        if let tokenFile {
-            let token = try TokenFile.read(URL(filePath: tokenFile))
-            Self.say("livery: push token read from \(tokenFile)")
-            return token
-        }
-        let token = BearerToken.random()
-        let location = TokenFile.defaultLocation()
-        try TokenFile.write(token, to: location)
-        Self.say("livery: push token written to \(location.path) (mode 0600)")
-        return token
     }
 
     /// Writes a line to standard output unbuffered: under a supervisor or a test stdout is a

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import LiveryServer
+
+/// The options of the commands that run the daemon (`serve`, `demo`): where it listens and
+/// where its push token comes from.
+struct DaemonOptions: ParsableArguments {
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 7878
+
+    @Option(help: "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path).")
+    var tokenFile: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    /// The token from `--token-file`, or a fresh random one written where `livery push` looks
+    /// for it. Only the file's location is printed, never the token.
+    func loadToken(say: (String) -> Void) throws -> BearerToken {
+        if let tokenFile {
+            let token = try TokenFile.read(URL(filePath: tokenFile))
+            say("livery: push token read from \(tokenFile)")
+            return token
+        }
+        let token = BearerToken.random()
+        let location = TokenFile.defaultLocation()
+        try TokenFile.write(token, to: location)
+        say("livery: push token written to \(location.path) (mode 0600)")
+        return token
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A command running in a detached tmux session on a private server (`tmux -L <unique name>`),
+/// so tests see exactly what a user's terminal shows, escapes included, without touching any
+/// other tmux. The pane stays after the command exits, to read its exit status.
+final class TmuxSession {
+    let socket = "livery-test-\(UUID().uuidString.prefix(8))"
+    private let configuration: URL
+
+    private init(folder: URL) {
+        configuration = folder.appending(path: ".tmux-\(socket).conf")
+    }
+
+    /// Starts `command` (a shell command line) in `folder` on a `width` × `height` terminal.
+    static func start(_ command: String, in folder: URL, width: Int = 100, height: Int = 40) async throws -> TmuxSession {
+        let session = TmuxSession(folder: folder)
+        // remain-on-exit comes from the server's configuration, so it is on before the command runs.
+        try Data("set-option -g remain-on-exit on\n".utf8).write(to: session.configuration)
+        try await session.tmux([
+            "-f", session.configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", folder.path,
+            command,
+        ])
+        return session
+    }
+
+    deinit {
+        // The server may already be gone, and a test's result must not depend on it.
+        ChildProcess.start(["tmux", "-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(at: configuration)  // best effort: a leftover file harms nothing
+    }
+
+    /// The pane's content with its escapes (`capture-pane -p -e`).
+    func capture() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-e"])
+    }
+
+    /// Types keys into the pane (tmux key names: `t`, `q`, `C-c`).
+    func send(_ keys: String...) async throws {
+        try await tmux(["send-keys"] + keys)
+    }
+
+    /// A tmux format for the pane, such as `#{pane_dead_status}`.
+    func query(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// How often the pane is read: each read runs a tmux client, and on two cores a faster loop
+    /// slows the tests running beside this one (some have tight deadlines).
+    static let pollInterval = Duration.milliseconds(200)
+
+    /// Polls the pane until `condition` holds; fails with the last capture after `timeout`.
+    @discardableResult
+    func waitForPane(
+        _ what: String, timeout: Duration = .seconds(20), until condition: (String) -> Bool
+    ) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var pane = try await capture()
+        while !condition(pane) {
+            guard ContinuousClock.now < deadline else {
+                throw TmuxError("timed out waiting for \(what); the pane shows:\n" + Self.readable(pane))
+            }
+            try await Task.sleep(for: Self.pollInterval)
+            pane = try await capture()
+        }
+        return pane
+    }
+
+    /// Waits until the command has exited; returns its exit status.
+    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while try await query("#{pane_dead}") != "1" {
+            guard ContinuousClock.now < deadline else { throw TmuxError("timed out waiting for the command to exit") }
+            try await Task.sleep(for: Self.pollInterval)
+        }
+        let status = try await query("#{pane_dead_status}")
+        guard let code = Int32(status) else { throw TmuxError("no exit status in '\(status)'") }
+        return code
+    }
+
+    /// A capture with its escapes made visible, for failure messages.
+    static func readable(_ pane: String) -> String {
+        pane.replacingOccurrences(of: "\u{1B}", with: "␛")
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await ChildProcess.run(["tmux", "-L", socket] + arguments)
+        guard status == 0 else { throw TmuxError("tmux \(arguments.joined(separator: " ")) failed: \(output)") }
+        return output
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
