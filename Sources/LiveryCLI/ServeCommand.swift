@@ -29,6 +29,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeats on event streams.")
     var heartbeat = 15
 
+    @Option(help: "Seconds a connection may stay silent (no request, or half a request head) before it is closed.")
+    var idleTimeout = 30
+
+    @Flag(help: "Serve the folder but refuse every push and delete (403), even with the token.")
+    var readOnly = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -36,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
     }
 
@@ -43,11 +50,18 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let token = try loadToken()
-        let daemon = LiveryDaemon(
-            configuration: DaemonConfiguration(
-                directory: URL(filePath: directory, directoryHint: .isDirectory),
-                host: host, port: port, maxBodyBytes: maxBodyBytes, heartbeatInterval: .seconds(heartbeat)),
-            token: token, logger: logger)
+        let configuration = DaemonConfiguration(
+            directory: URL(filePath: directory, directoryHint: .isDirectory),
+            host: host, port: port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout), readOnly: readOnly,
+            heartbeatInterval: .seconds(heartbeat))
+        if !configuration.isLoopback {
+            // On stderr whatever the log level: this is the one setting that exposes the token.
+            Self.warn(
+                "livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token "
+                    + "and the specs travel in clear text. Put a TLS-terminating proxy such as nginx in front "
+                    + "(README, \"Security and TLS\"), or listen on 127.0.0.1.")
+        }
+        let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.runService() }
             group.addTask {
@@ -78,5 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// pipe, and the line must arrive while the daemon runs, not when it exits.
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes a line to standard error, unbuffered.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
