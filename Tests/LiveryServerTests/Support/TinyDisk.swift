@@ -1,14 +1,17 @@
 import Foundation
 
 /// A 64 KiB tmpfs mounted over a folder, to fill the disk for real. Mounting needs root (or
-/// CAP_SYS_ADMIN); ``isAvailable`` says whether this machine allows it, so a test that needs it
-/// is skipped with that reason instead of passing without testing anything.
+/// CAP_SYS_ADMIN); ``isAvailable`` says whether this process may, and ``MountNamespace`` runs a
+/// test where it may when it may not. A test that can do neither is skipped, saying why,
+/// instead of passing without testing anything.
 final class TinyDisk {
     let url: URL
     private var mounted = true
 
     /// Whether a tmpfs can be mounted here; checked once by mounting and unmounting one.
+    /// `LIVERY_TEST_NO_MOUNT=1` pretends it cannot, to exercise the namespace fallback.
     static let isAvailable: Bool = {
+        if ProcessInfo.processInfo.environment["LIVERY_TEST_NO_MOUNT"] != nil, !MountNamespace.isChild { return false }
         let probe = FileManager.default.temporaryDirectory.appending(path: "livery-tinydisk-\(UUID().uuidString)")
         guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil else {
             return false  // no temporary folder at all: the test cannot run either
