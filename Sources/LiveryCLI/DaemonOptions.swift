@@ -32,4 +32,14 @@ struct DaemonOptions: ParsableArguments {
         say("livery: push token written to \(location.path) (mode 0600)")
         return token
     }
+
+    /// Warns on standard error, whatever the log level, when the daemon listens beyond this
+    /// machine: without TLS the push token and the specs travel in clear text.
+    func warnIfExposed(_ configuration: DaemonConfiguration) {
+        guard !configuration.isLoopback else { return }
+        let line = "livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token "
+            + "and the specs travel in clear text. Put a TLS-terminating proxy such as nginx in front "
+            + "(README, \"Security and TLS\"), or listen on 127.0.0.1.\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
 }

@@ -22,12 +22,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeats on event streams.")
     var heartbeat = 15
 
+    @Option(help: "Seconds a connection may stay silent (no request, or half a request head) before it is closed.")
+    var idleTimeout = 30
+
+    @Flag(help: "Serve the folder but refuse every push and delete (403), even with the token.")
+    var readOnly = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
     }
 
@@ -35,11 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let token = try options.loadToken(say: Self.say)
-        let daemon = LiveryDaemon(
-            configuration: DaemonConfiguration(
-                directory: URL(filePath: directory, directoryHint: .isDirectory),
-                host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, heartbeatInterval: .seconds(heartbeat)),
-            token: token, logger: logger)
+        let configuration = DaemonConfiguration(
+            directory: URL(filePath: directory, directoryHint: .isDirectory),
+            host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
+            readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+        options.warnIfExposed(configuration)
+        let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.runService() }
             group.addTask {

@@ -12,6 +12,20 @@ public struct DaemonConfiguration: Sendable {
     public var port: Int
     /// The largest push body, in bytes. 1 MiB by default.
     public var maxBodyBytes: Int
+    /// The longest request target (path and query), in bytes; longer ones get 414. 8 KiB.
+    public var maxURIBytes: Int
+    /// The largest request head's fields (names, values, 4 bytes of framing each); larger ones
+    /// get 431. 16 KiB. Far beyond either limit (4×) the parser stops reading and answers 400
+    /// with `Connection: close`, so a client cannot make the daemon buffer more than that.
+    public var maxHeaderBytes: Int
+    /// How long a connection may stay silent before it is closed: a client that opens a
+    /// connection and sends nothing, or half a request head and then stalls (slowloris), or a
+    /// keep-alive connection with no next request. Long-polls and event streams are answers in
+    /// progress and are not cut. 30 s by default; `nil` never closes.
+    public var idleTimeout: Duration?
+    /// Refuse every write (PUT, DELETE) with 403, even with the right token: the folder is
+    /// only served, edited by other means (a deployment, a ConfigMap). `false` by default.
+    public var readOnly: Bool
     /// How often an event stream sends a `: heartbeat` comment so proxies keep it open. 15 s.
     public var heartbeatInterval: Duration
     /// The reconnection delay an event stream suggests to clients (`retry:`). 2 s.
@@ -29,6 +43,10 @@ public struct DaemonConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 7878,
         maxBodyBytes: Int = 1024 * 1024,
+        maxURIBytes: Int = 8 * 1024,
+        maxHeaderBytes: Int = 16 * 1024,
+        idleTimeout: Duration? = .seconds(30),
+        readOnly: Bool = false,
         heartbeatInterval: Duration = .seconds(15),
         retryHint: Duration = .seconds(2),
         watch: WatchConfiguration = WatchConfiguration(),
@@ -39,10 +57,28 @@ public struct DaemonConfiguration: Sendable {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
+        self.maxURIBytes = maxURIBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.idleTimeout = idleTimeout
+        self.readOnly = readOnly
         self.heartbeatInterval = heartbeatInterval
         self.retryHint = retryHint
         self.watch = watch
         self.readerLimits = readerLimits
         self.registry = registry
+    }
+}
+
+extension DaemonConfiguration {
+    /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).
+    var parserHeadCeiling: Int { 4 * max(maxURIBytes, maxHeaderBytes) }
+
+    /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
+    /// else the daemon warns at start-up, since it speaks plain HTTP (no TLS of its own).
+    public var isLoopback: Bool {
+        let host = self.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }

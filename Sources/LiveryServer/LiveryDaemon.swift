@@ -60,8 +60,23 @@ public final class LiveryDaemon: Service, Sendable {
     public func run() async throws {
         let router = Router()
         routes.register(on: router)
+        if !configuration.isLoopback {
+            logger.warning(
+                "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; put a TLS-terminating proxy in front",
+                metadata: ["host": "\(configuration.host)"])
+        }
+        removeLeftoverTemporaryFiles()
         var application = Application(
             router: router,
+            // The parser's own limits sit at 4× the daemon's request-head limits: heads between
+            // the two get a proper 414 or 431 from RequestLimitsMiddleware, and only absurd ones
+            // are cut off by the parser (400 and close), so nobody can make it buffer more.
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: configuration.idleTimeout.map { TimeAmount($0) },
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: configuration.parserHeadCeiling,
+                        maxHeaderListSize: configuration.parserHeadCeiling))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },
@@ -98,6 +113,18 @@ public final class LiveryDaemon: Service, Sendable {
                 return state.port
             }
             if let port { continuation.resume(with: port) }
+        }
+    }
+
+    /// A daemon killed in the middle of a write (`kill -9`, a power cut) leaves its hidden
+    /// temporary file behind; the watcher never reads it, and the next start removes it.
+    private func removeLeftoverTemporaryFiles() {
+        for path in AtomicFile.leftovers(in: configuration.directory.path) {
+            if unlink(path) == 0 {
+                logger.notice("removed a temporary file left by an interrupted write", metadata: ["path": "\(path)"])
+            } else {
+                logger.warning("cannot remove a leftover temporary file", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            }
         }
     }
 

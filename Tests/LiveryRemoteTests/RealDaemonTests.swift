@@ -8,7 +8,7 @@ import Testing
 
 /// The client against the real `livery serve` (``LiveryServer/LiveryDaemon``) on a loopback
 /// port, serving a temporary specs folder watched with inotify.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .inotifyShared)
 struct RealDaemonTests {
     /// A running daemon; ``stop()`` cancels it, which shuts it down.
     private struct Running {

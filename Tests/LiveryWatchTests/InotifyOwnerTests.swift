@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 @testable import LiveryWatch
+import LiveryTesting
 import Testing
 
 extension WatchIOTests {
-    /// The shared owner thread: stopping, leaks, queue overflows.
-    @Suite struct InotifyOwnerTests {
+    /// The shared owner thread: stopping, leaks, queue overflows. They count the process's
+    /// watches, so no other suite's watcher may run meanwhile.
+    @Suite(.inotifyExclusive) struct InotifyOwnerTests {
         let owner = InotifyOwner.shared
 
         @Test func stopIsPromptAndRemovesTheWatches() async throws {

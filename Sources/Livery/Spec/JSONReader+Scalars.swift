@@ -100,6 +100,11 @@ extension JSONReader {
                 return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index = try readEscape(at: index, into: &utf8)
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                // Most often a missing closing quote rather than a deliberate line break.
+                throw SpecError(
+                    .syntax, at: location(ofOffset: quote),
+                    "unterminated string: the line ends before its closing quote (write a line break as \\n)")
             case 0..<0x20:
                 throw SpecError(
                     .syntax, at: location(ofOffset: index),

@@ -54,11 +54,12 @@ public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong and what was expected, in one sentence without a trailing period.
     public var message: String
 
-    /// Creates an error.
+    /// Creates an error. Control characters in `message` are escaped and very long runs of
+    /// quoted text elided, so a diagnostic stays printable and short whatever the file holds.
     public init(_ code: Code, at location: SourceLocation, _ message: String) {
         self.code = code
         self.location = location
-        self.message = message
+        self.message = MessageText.sanitized(message)
     }
 
     /// `file:line:column: error: message`.

@@ -18,9 +18,28 @@ struct SpecText {
         self.source = source
     }
 
-    /// Throws a syntax error at the first byte that is not part of well-formed UTF-8.
+    /// Throws a syntax error at the first byte that is not part of well-formed UTF-8 text: an
+    /// ill-formed sequence, or a NUL, which neither syntax allows and which marks binary or
+    /// UTF-16 files. A UTF-16 byte order mark is named as such rather than as a bad byte.
     func validateUTF8() throws(SpecError) {
-        guard let offset = Self.firstInvalidUTF8(in: bytes) else { return }
+        if bytes.count >= 2, (bytes[0], bytes[1]) == (0xFF, 0xFE) || (bytes[0], bytes[1]) == (0xFE, 0xFF) {
+            let mark = bytes[0] == 0xFF ? "FF FE" : "FE FF"
+            throw SpecError(
+                .syntax, at: .start(of: source),
+                "the file is UTF-16 (it starts with the byte order mark \(mark)); spec files must be UTF-8")
+        }
+        let invalid = Self.firstInvalidUTF8(in: bytes)
+        let nul = bytes.firstIndex(of: 0)
+        if let nul, nul < invalid ?? .max {
+            // ASCII text saved as UTF-16 without a mark has a NUL beside every character.
+            let looksLikeUTF16 = bytes.count >= 2 && (bytes[0] == 0) != (bytes[1] == 0)
+            throw SpecError(
+                .syntax, at: location(ofOffset: nul),
+                looksLikeUTF16
+                    ? "NUL byte: the file looks like UTF-16; spec files must be UTF-8"
+                    : "NUL byte: spec files are UTF-8 text, and this looks like a binary file")
+        }
+        guard let offset = invalid else { return }
         let byte = String(bytes[offset], radix: 16, uppercase: true)
         throw SpecError(
             .syntax, at: location(ofOffset: offset),

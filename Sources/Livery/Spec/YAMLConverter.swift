@@ -74,9 +74,7 @@ struct YAMLConverter {
         let location = location(of: node)
         nodeCount += 1
         guard nodeCount <= limits.maxNodes else {
-            throw SpecError(
-                .limitExceeded, at: location,
-                "document expands to more than \(limits.maxNodes) nodes (the node limit; a YAML alias bomb?)")
+            throw SpecError(.limitExceeded, at: location, Self.nodeLimitMessage(limits))
         }
         switch node {
         case .scalar(let scalar):
@@ -148,6 +146,11 @@ struct YAMLConverter {
     static func displayName(ofTag name: String) -> String {
         let prefix = "tag:yaml.org,2002:"
         return name.hasPrefix(prefix) ? "!!" + name.dropFirst(prefix.count) : name
+    }
+
+    /// The message when a document expands past ``ReaderLimits/maxNodes``.
+    static func nodeLimitMessage(_ limits: ReaderLimits) -> String {
+        "document expands to more than \(limits.maxNodes) nodes (the node limit; a YAML alias bomb?)"
     }
 
     func location(of node: Node) -> SourceLocation {

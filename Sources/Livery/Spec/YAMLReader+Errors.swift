@@ -41,6 +41,9 @@ extension YAMLReader {
         if problem == "found character that cannot start any token", let found = character(at: mark, in: text) {
             message = "found character \(found) that cannot start any token"
             if found == "'\\t'" { message += " (indent with spaces, not tabs)" }
+        } else if problem == "mapping values are not allowed in this context", mark.column > 1024 {
+            // libyaml reads a plain key of more than 1024 characters as a value, then trips on its ':'.
+            message += " (if this is meant as a key: plain keys are at most 1024 characters long)"
         } else if problem == "found undefined alias", let offset = text.offset(ofLine: mark.line, column: mark.column) {
             var end = offset + 1
             while end < text.bytes.count, !Self.endsAliasName(text.bytes[end]) { end += 1 }

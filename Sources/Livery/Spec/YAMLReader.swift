@@ -31,8 +31,13 @@ enum YAMLReader {
         let yaml = String(decoding: text.bytes, as: UTF8.self)
         let root: Node
         switch compose(yaml) {
-        case .success(let node?):
-            root = node
+        case .success(let composed?):
+            if let mark = YAMLExpansion.overflow(of: composed.root, limits: limits, owner: composed.parser) {
+                throw SpecError(
+                    .limitExceeded, at: SourceLocation(file: text.source, line: mark.line, column: mark.column),
+                    YAMLConverter.nodeLimitMessage(limits))
+            }
+            root = composed.root
         case .success(nil):
             throw SpecError(.syntax, at: .start(of: text.source), "empty document: expected a YAML value")
         case .failure(.duplicatedKeysInMapping(let duplicates, let context)):
@@ -44,12 +49,13 @@ enum YAMLReader {
         return try converter.convert(root)
     }
 
-    /// Composes the single document of `yaml`, or `nil` if it has none.
-    static func compose(_ yaml: String) -> Result<Node?, YamlError> {
+    /// Composes the single document of `yaml`, or `nil` if it has none. The parser comes with
+    /// the root because it owns the anchors that the nodes hold weakly.
+    static func compose(_ yaml: String) -> Result<(root: Node, parser: Parser)?, YamlError> {
         do {
             // The encoding is explicit: `.default` reads an environment variable and prints.
             let parser = try Parser(yaml: yaml, resolver: resolver, constructor: .default, encoding: .utf8)
-            return .success(try parser.singleRoot())
+            return .success(try parser.singleRoot().map { ($0, parser) })
         } catch let error as YamlError {
             return .failure(error)
         } catch {
@@ -81,10 +87,10 @@ enum YAMLReader {
             // A third occurrence: Yams now reports the second.
             let second = unshift(SourceLocation(file: text.source, line: context.mark.line, column: context.mark.column))
             return SpecError(.duplicateKey, at: second, "duplicate key '\(key)' (first at \(first))")
-        case .success(let root?):
+        case .success(let composed?):
             var converter = YAMLConverter(source: text.source, limits: limits, markerTag: markerTag)
             do {
-                _ = try converter.convert(root)
+                _ = try converter.convert(composed.root)
                 return fallback
             } catch {
                 return SpecError(error.code, at: unshift(error.location), error.message)

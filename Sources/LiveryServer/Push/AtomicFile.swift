@@ -41,6 +41,21 @@ enum AtomicFile {
         try syncFolder(folder)
     }
 
+    /// The temporary files ``write(_:to:mode:)`` left below `folder` when the process died
+    /// between creating and renaming one (hidden names ending in `.livery-<number>.tmp`).
+    /// Symbolic links to folders are not entered.
+    static func leftovers(in folder: String) -> [String] {
+        guard let names = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let name = names.nextObject() as? String {
+            let file = (name as NSString).lastPathComponent
+            if file.hasPrefix("."), file.wholeMatch(of: /\..+\.livery-[0-9]+\.tmp/) != nil {
+                found.append(folder + "/" + name)
+            }
+        }
+        return found
+    }
+
     /// Removes `url` and flushes its folder.
     static func remove(_ url: URL) throws(FileSystemError) {
         _ = try retrying("remove", url.path) { unlink(url.path) }

@@ -1,3 +1,4 @@
+import Hummingbird
 import Livery
 
 /// Why a push (or a file read) was refused; each case maps to one HTTP status.
@@ -12,6 +13,8 @@ enum PushError: Error {
     case invalid([SpecError])
     /// The folder could not be read or written (500).
     case fileSystem(String)
+    /// The disk (or the user's quota) is full: nothing was written (507).
+    case insufficientStorage(String)
 
     var problem: Problem {
         switch self {
@@ -32,6 +35,10 @@ enum PushError: Error {
                 kind: "invalid-spec", title: "The specs would not validate", status: .unprocessableContent,
                 detail: "\(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was written",
                 errors: errors.map(Diagnostic.init))
+        case .insufficientStorage(let message):
+            return Problem(
+                kind: "insufficient-storage", title: "Insufficient storage", status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                detail: message + "; nothing was written and the current file is unchanged")
         case .fileSystem(let message):
             return Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
         }

@@ -61,6 +61,7 @@ actor SpecStore {
     private func change(_ rawPath: String, to data: Data?, ifMatch: EntityTagCondition?) throws(PushError) -> WriteResult {
         let path = try Self.validated(rawPath)
         try checkFolders(of: path)
+        try checkNotALink(path)
         var sources = try readFolder()
         let current = sources.files[path].map { EntityTag(of: $0.data) }
         if let ifMatch, !ifMatch.matchesStrongly(current) {
@@ -82,6 +83,8 @@ actor SpecStore {
             } else {
                 try AtomicFile.remove(url)
             }
+        } catch where error.errno == ENOSPC || error.errno == EDQUOT {
+            throw .insufficientStorage(error.description)
         } catch {
             throw .fileSystem(error.description)
         }
@@ -121,6 +124,16 @@ actor SpecStore {
                         "'\(path)' passes through '\(component)', which is not a plain folder (a file or a symbolic link)"))
             }
         }
+    }
+
+    /// Refuses a path that is a symbolic link: the folder's owner may link a file in for
+    /// reading, but a push must never write (or delete) through a link to somewhere else.
+    private func checkNotALink(_ path: String) throws(PushError) {
+        var info = stat()
+        guard lstat(directory.appending(path: path).path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
+        throw .forbiddenPath(
+            SpecError(.forbiddenPath, at: .start(of: path),
+                "'\(path)' is a symbolic link; pushes replace only plain files of the specs folder"))
     }
 
     private func makeFolders(of path: String) throws(FileSystemError) {

@@ -81,9 +81,16 @@ extension DaemonRoutes {
         return error.problem.response()
     }
 
-    /// 401 unless the request carries the token.
+    /// 401 unless the request carries the token; then 403 if the daemon is read-only. In that
+    /// order, so that only a holder of the token learns that writes are switched off.
     private func authorize(_ request: Request) -> Response? {
-        guard !token.authorizes(request.headers[.authorization]) else { return nil }
+        guard !token.authorizes(request.headers[.authorization]) else {
+            guard configuration.readOnly else { return nil }
+            return Problem(
+                kind: "read-only", title: "Read-only", status: .forbidden,
+                detail: "this daemon was started with --read-only: it serves the specs folder and accepts no writes"
+            ).response()
+        }
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = #"Bearer realm="livery""#
         return Problem(

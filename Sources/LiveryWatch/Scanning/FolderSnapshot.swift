@@ -34,9 +34,23 @@ extension FolderSnapshot {
     ///
     /// A file deleted since the listing is skipped: its deletion event is already queued and will
     /// cause another scan.
+    ///
+    /// A file over ``largestHashedFile`` is fingerprinted by its size, inode and modification
+    /// time instead of its bytes: no spec is that large (the loader refuses it unread), and
+    /// reading a multi-gigabyte file dropped into the folder by mistake would cost its size in
+    /// memory at every scan.
     func contentHash() -> Result<ContentHash, WatchError> {
         var hasher = FNV1a64()
         for file in files {
+            var info = stat()
+            if stat(file.path, &info) == 0, Int(info.st_size) > Self.largestHashedFile {
+                hasher.combine(file.relativePath.utf8)
+                hasher.combine(CollectionOfOne(1))
+                for number in [info.st_size, Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec] {
+                    hasher.combine(UInt64(truncatingIfNeeded: number))
+                }
+                continue
+            }
             switch FileSystem.contents(of: file.path) {
             case .success(let bytes):
                 hasher.combine(file.relativePath.utf8)
@@ -51,6 +65,12 @@ extension FolderSnapshot {
         }
         return .success(hasher.hash)
     }
+}
+
+extension FolderSnapshot {
+    /// Files larger than this (16 MiB, four times the reader's default limit) are fingerprinted
+    /// without being read.
+    static let largestHashedFile = 16 * 1024 * 1024
 }
 
 extension ContentHash {

@@ -25,22 +25,34 @@ struct TestDaemon: Sendable {
         )
     }
 
-    /// Starts a daemon on `folder` (a fresh one with the example specs by default), runs `body`,
-    /// then shuts it down gracefully, even when `body` throws.
+    /// Starts a daemon on `folder` (a fresh one with the example specs by default), configured
+    /// further by `configure`, runs `body`, then shuts it down gracefully, even when `body` throws.
     static func with<T>(
         folder: TemporarySpecFolder? = nil,
         heartbeat: Duration = .seconds(15),
         maxBodyBytes: Int = 1024 * 1024,
+        configure: (inout DaemonConfiguration) -> Void = { _ in },
         _ body: (TestDaemon) async throws -> T
+    ) async throws -> T {
+        // The daemon's watcher shares the process's inotify owner with tests that count its watches.
+        try await InotifyTestGate.holding(exclusive: false) {
+            try await run(folder: folder, heartbeat: heartbeat, maxBodyBytes: maxBodyBytes, configure: configure, body)
+        }
+    }
+
+    private static func run<T>(
+        folder: TemporarySpecFolder?, heartbeat: Duration, maxBodyBytes: Int,
+        configure: (inout DaemonConfiguration) -> Void, _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         let folder = try folder ?? {
             let fresh = try TemporarySpecFolder(prefix: "livery-server")
             try writeExample(to: fresh)
             return fresh
         }()
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             directory: folder.url, port: 0, maxBodyBytes: maxBodyBytes, heartbeatInterval: heartbeat,
             retryHint: .milliseconds(1500))
+        configure(&configuration)
         let logger = Logger(label: "livery.test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = LiveryDaemon(configuration: configuration, token: try BearerToken(token), logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [daemon], logger: logger))

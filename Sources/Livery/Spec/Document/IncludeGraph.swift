@@ -51,7 +51,9 @@ struct IncludeGraph {
 
     /// The included file's path in the set, or nil after recording why it cannot be included.
     private mutating func resolve(_ include: SpecFile.Include, from path: String) -> String? {
-        if include.path.hasPrefix("http://") || include.path.hasPrefix("https://") {
+        // Any URL (http, https, file, ftp, …): includes only ever name files of the folder, and
+        // nothing is fetched, so a spec cannot make the daemon or an app reach the network (SSRF).
+        if include.path.firstMatch(of: /^[A-Za-z][A-Za-z0-9+.\-]*:\/\//) != nil {
             errors.append(SpecError(.forbiddenPath, at: include.location,
                 "remote include '\(include.path)' is not allowed; include files of the specs folder"))
             return nil

@@ -1,0 +1,31 @@
+import Foundation
+import LiveryTesting
+import Testing
+
+/// `livery serve` warns loudly, on stderr whatever the log level, when it listens beyond this
+/// machine without TLS, and says nothing of the kind on loopback.
+@Suite(.timeLimit(.minutes(1))) struct ServeWarningTests {
+    @Test(arguments: [("0.0.0.0", true), ("127.0.0.1", false)])
+    func serveWarnsWhenItListensBeyondLoopback(host: String, warns: Bool) async throws {
+        let specs = try TemporarySpecFolder(prefix: "livery-warn")
+        try TestDaemon.writeExample(to: specs)
+        let local = try TemporarySpecFolder(prefix: "livery-warn-token")
+        try TestDaemon.token.write(to: local.url("token"), atomically: true, encoding: .utf8)
+        let serve = try Subprocess([
+            "serve", specs.url.path, "--host", host, "--port", "0", "--token-file", local.url("token").path,
+            "--log-level", "critical",
+        ])
+        defer { if serve.process.isRunning { serve.process.interrupt() } }
+        let listening = try await TestDaemon.eventually(timeout: .seconds(10)) { serve.stdout.contains("on http://") }
+        try #require(listening, "serve did not start; stderr: \(serve.stderr)")
+        serve.process.terminate()
+        #expect(try await serve.exitStatus() == 0)
+        let warning = """
+            livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token \
+            and the specs travel in clear text. Put a TLS-terminating proxy such as nginx in front \
+            (README, "Security and TLS"), or listen on 127.0.0.1.
+            """
+        #expect(serve.stderr.contains(warning) == warns, "stderr: \(serve.stderr)")
+        #expect(serve.stderr.contains("WARNING") == warns)
+    }
+}
