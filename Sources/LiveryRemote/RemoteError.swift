@@ -12,9 +12,10 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
 
         private init(_ name: String) { self.name = name }
 
-        /// No connection could be made, or it broke before a complete response arrived.
+        /// No connection could be made (refused, or not made within the connect timeout), or it
+        /// broke before a complete response arrived.
         public static let unreachable = Code("unreachable")
-        /// Connecting, or waiting for data, took longer than the configured timeout.
+        /// The server was reached but sent no data within the read timeout or the deadline.
         public static let timedOut = Code("timedOut")
         /// The server answered with a status other than 200 (or 304 to a conditional request).
         public static let status = Code("status")
@@ -60,7 +61,11 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
             switch error {
             case .readTimeout:
                 return RemoteError(.timedOut, url: url, "no data within the read timeout", underlying: error)
-            case .connectTimeout, .deadlineExceeded:
+            case .connectTimeout:
+                // The client retries a refused connection until this timeout, so a server that
+                // is down ends here as often as in "connection refused": both are unreachable.
+                return RemoteError(.unreachable, url: url, "could not connect within the connect timeout", underlying: error)
+            case .deadlineExceeded:
                 return RemoteError(.timedOut, url: url, "timed out: \(error)", underlying: error)
             default:
                 break
