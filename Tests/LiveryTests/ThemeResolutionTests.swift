@@ -133,6 +133,6 @@ import Testing
         let (darkY, baseY) = try (#require(dark.list(for: "y")), #require(base.list(for: "y")))
         #expect(darkX.hasSameContent(as: baseX))
         #expect(!darkY.hasSameContent(as: baseY))
-        #expect(darkY.contents.last?["color"]?.string == "#EEEEEE80")
+        #expect((spec.traits(for: "y", theme: "dark").last as? TextColor)?.color == Color(red: 0xEE, green: 0xEE, blue: 0xEE, alpha: 0x80))
     }
 }

@@ -19,10 +19,14 @@ final class RegisteredTarget {
     /// Runs the reversals newest first and forgets them; returns how many ran.
     @discardableResult
     func revertAll(on object: AnyObject) -> Int {
-        let count = reversals.count
-        while let reversal = reversals.popLast() {
+        // On a local copy: each access to a class's stored property is checked for exclusivity.
+        var undone = reversals
+        reversals = []
+        let count = undone.count
+        while let reversal = undone.popLast() {
             reversal.revert(object)
         }
+        reversals = undone  // empty, keeping its storage for the next apply
         return count
     }
 }

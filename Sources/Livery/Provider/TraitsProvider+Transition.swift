@@ -105,27 +105,31 @@ extension TraitsProvider {
     /// Applies `traits` in order, recording reversals; on failure reverts this target's part.
     @discardableResult
     func apply(_ traits: [ResolvedTrait], to entry: RegisteredTarget, object: AnyObject) throws(SpecError) -> Int {
-        entry.reversals.reserveCapacity(traits.count)
+        // Appended to a local copy and stored once: each access to a class's stored property is
+        // checked for exclusivity.
+        var kept = entry.reversals
+        entry.reversals = []
+        kept.reserveCapacity(kept.count + traits.count)
         // By index: `for resolved in traits` would copy (and retain) every resolved trait.
         for index in traits.indices {
-            let reversal: ErasedReversal?
             do {
-                reversal = try traits[index].applyErased(to: object)
+                guard let reversal = try traits[index].applyErased(to: object) else {
+                    let resolved = traits[index]
+                    throw SpecError(.missingCapability, at: resolved.location,
+                        "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
+                }
+                kept.append(reversal)
             } catch {
-                let resolved = traits[index]
+                // This target's part is undone before the error goes up.
+                entry.reversals = kept
                 entry.revertAll(on: object)
                 if let error = error as? SpecError { throw error }
+                let resolved = traits[index]
                 throw SpecError(.applyFailed, at: resolved.location,
                     "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(Self.typeName(of: object))): \(error)")
             }
-            guard let reversal else {
-                let resolved = traits[index]
-                entry.revertAll(on: object)
-                throw SpecError(.missingCapability, at: resolved.location,
-                    "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
-            }
-            entry.reversals.append(reversal)
         }
+        entry.reversals = kept
         return traits.count
     }
 

@@ -1,15 +1,14 @@
 /// A spec resolved for one theme: for each identifier, the traits to apply, in order.
 struct Resolution: Sendable {
-    /// One identifier's traits, with the resolved entries they were decoded from.
+    /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
         var traits: [ResolvedTrait]
-        /// The entries after substitution, one per trait: the provider compares them to
-        /// re-apply only identifiers whose traits changed.
-        var contents: [SpecNode]
+        /// Equal exactly when the resolved entries are (see ``ContentDigest``).
+        var digest: ContentDigest
 
         /// Whether both lists come from the same resolved entries, wherever they were written.
         func hasSameContent(as other: List) -> Bool {
-            contents.count == other.contents.count && zip(contents, other.contents).allSatisfy { $0.hasSameContent(as: $1) }
+            digest == other.digest
         }
     }
 

@@ -110,7 +110,7 @@ struct SpecResolver {
             }
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
-            lists.append(Resolution.List(traits: traits.map(\.0), contents: traits.map(\.1)))
+            lists.append(Resolution.List(traits: traits.map(\.0), digest: ContentDigest(traits.map(\.1))))
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
