@@ -80,6 +80,8 @@ let package = Package(
                 "Livery",
                 "LiveryWatch",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -105,6 +107,27 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: ["LiveryCLI"],
+            swiftSettings: strict
+        ),
+        // The benchmarks of issue 6 (see Benchmarks/README.md): part of the root package so that
+        // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
+        // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
+        // glibc's mallinfo2 is not in Swift's Glibc module; the memory figure needs it.
+        .target(name: "CHeapStats", path: "Benchmarks/Sources/CHeapStats"),
+        .executableTarget(
+            name: "LiveryBench",
+            dependencies: [
+                "Livery",
+                "LiveryWatch",
+                "LiveryRemote",
+                "LiveryServer",
+                "CHeapStats",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Benchmarks/Sources/LiveryBench",
             swiftSettings: strict
         ),
         .testTarget(

@@ -13,6 +13,8 @@ public final class ServerMetrics: Sendable {
     let waitingClients: Gauge
     /// Size of the current bundle in bytes.
     let bundleBytes: Gauge
+    /// Requests by route, method and status, with their latency.
+    private let requests: RequestSeries
 
     /// Registers the metrics on `registry`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -22,6 +24,7 @@ public final class ServerMetrics: Sendable {
         waitingClients = registry.makeGauge(
             descriptor: Self.name("waiting_clients", "", "Clients waiting for a new bundle (long-polls and event streams)."))
         bundleBytes = registry.makeGauge(descriptor: Self.name("bundle", "bytes", "Size of the current bundle."))
+        requests = RequestSeries(registry: registry)
         _ = rejectedSpecs(source: "disk")
         _ = rejectedSpecs(source: "push")
     }
@@ -35,20 +38,10 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a request and records its latency (until the response head; streams stay open).
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let labels = [("route", route), ("method", method), ("status", String(status))]
-        registry.makeCounter(descriptor: Self.name("http_requests", "total", "HTTP requests answered."), labels: labels)
-            .increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.name("http_request_duration", "seconds", "Time to the response head."),
-            labels: labels,
-            buckets: Self.latencyBuckets
-        ).record(duration)
+        let series = requests.series(for: RequestSeries.Key(route: route, method: method, status: status))
+        series.count.increment()
+        series.latency.record(duration)
     }
-
-    private static let latencyBuckets: [Duration] = [
-        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30),
-    ]
 
     private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "livery", metricName: metric, unitName: unit, helpText: help)

@@ -97,35 +97,6 @@ private actor ReloadStyler {
     }
 }
 
-/// When each reload finished, recorded from the provider's isolation domain, awaited by the
-/// harness thread.
-private final class AppliedLog: Sendable {
-    private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
-    private let signal = DispatchSemaphore(value: 0)
-
-    func record(targetsTouched: Int) {
-        let now = ContinuousClock.now
-        state.withLock {
-            $0.times.append(now)
-            $0.touched.append(targetsTouched)
-        }
-        signal.signal()
-    }
-
-    var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
-    var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }
-
-    func wait(for count: Int, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while state.withLock({ $0.times.count }) < count {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero, signal.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1)) == .success
-            else { return state.withLock { $0.times.count } >= count }
-        }
-        return true
-    }
-}
-
 /// `inotifywait -m` on the same folder; the time this process reads each of its lines.
 private final class InotifywaitProbe: Sendable {
     /// Shared with the reading thread: a class, because a `Mutex` cannot be copied into it.

@@ -1,0 +1,31 @@
+import Dispatch
+import Synchronization
+
+/// When each reload finished, recorded from the provider's isolation domain, awaited by the
+/// harness thread.
+final class AppliedLog: Sendable {
+    private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record(targetsTouched: Int) {
+        let now = ContinuousClock.now
+        state.withLock {
+            $0.times.append(now)
+            $0.touched.append(targetsTouched)
+        }
+        signal.signal()
+    }
+
+    var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
+    var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }
+
+    func wait(for count: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ $0.times.count }) < count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, signal.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1)) == .success
+            else { return state.withLock { $0.times.count } >= count }
+        }
+        return true
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// `livery serve DIR --port 0` as a child process: the real executable, built beside this one
+/// (`swift build --product livery`), so its memory is the daemon's alone.
+final class DaemonProcess {
+    let port: Int
+    let pid: Int32
+    private let process = Process()
+
+    /// Starts the daemon and waits for the line that says which port it listens on.
+    init(directory: URL, tokenFile: URL) throws {
+        let executable = try Self.liveryExecutable()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        pid = process.processIdentifier
+        // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
+        var said = Data()
+        var port: Int?
+        while port == nil {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                throw BenchError("\(executable.path) exited before listening: \(String(decoding: said, as: UTF8.self))")
+            }
+            said.append(chunk)
+            let text = String(decoding: said, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.contains(" on http://") }),
+                let colon = line.lastIndex(of: ":")
+            {
+                port = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        self.port = port ?? 0
+    }
+
+    /// The daemon's resident set (`VmRSS` of /proc/PID/status), in bytes.
+    func residentBytes() throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw BenchError("no VmRSS in /proc/\(pid)/status") }
+        return kilobytes * 1024
+    }
+
+    /// SIGTERM (graceful shutdown), then waits for the exit.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// `livery` in the folder of this executable: both are products of the root package.
+    private static func liveryExecutable() throws -> URL {
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let livery = me.deletingLastPathComponent().appendingPathComponent("livery")
+        guard FileManager.default.isExecutableFile(atPath: livery.path) else {
+            throw BenchError("no livery executable beside \(me.path): build it with the same configuration (swift build --product livery)")
+        }
+        return livery
+    }
+}
