@@ -1,9 +1,17 @@
-/// The rules for paths of spec files and includes: relative, inside the folder, not hidden,
-/// ending in `.json`, `.yaml` or `.yml`.
+/// The rules for paths of spec files and includes: relative, inside the folder, not hidden, free
+/// of control characters, ending in `.json`, `.yaml` or `.yml`.
 public enum SpecPath {
     /// The normalised path (`a/./b` → `a/b`), or an error saying which rule it breaks.
     public static func validate(_ path: String, location: SourceLocation? = nil) throws(SpecError) -> String {
         let at = location ?? .start(of: path)
+        // A NUL ends the path early in every system call (`a.yaml%00.json` would read `a.yaml`
+        // as JSON, or create a folder `a.yaml`), and the other control characters only hide a
+        // name from the people reading logs and listings. Found by Fuzz/FuzzRequest.
+        if let control = path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            let code = "U+" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+                + String(control.value, radix: 16, uppercase: true)
+            throw SpecError(.forbiddenPath, at: at, "\(path.debugDescription) contains the control character \(code)")
+        }
         if path.hasPrefix("/") {
             throw SpecError(.forbiddenPath, at: at, "'\(path)' is an absolute path; spec paths are relative to the specs folder")
         }
