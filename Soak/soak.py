@@ -252,6 +252,7 @@ SSE events received: {self.stats.events}
 final version:       {final}
 on it:               long-poll {long_poll_on}/{args.long_poll}, SSE {sse_on}/{args.sse}, wrk threads {wrk_on}/{len(wrk_threads)}
 daemon VmRSS:        median {statistics.median(self.rss) if self.rss else 0:.1f} MB, max {max(self.rss, default=0):.1f} MB, first-third median {first_third:.1f} MB, last-third median {last_third:.1f} MB (limit +{100 * RSS_GROWTH_LIMIT:.0f}%), {len(self.rss)} samples
+VmRSS every 10 s:    {" ".join(f"{sample:.0f}" for sample in self.rss[::10])} MB
 result:              {"PASS" if not failures else "FAIL: " + "; ".join(failures)}""")
         return 0 if not failures else 1
 
