@@ -19,6 +19,24 @@ import Testing
         #expect(error.message == message)
     }
 
+    /// The path rules compared Characters, so a combining mark (U+0301) after `/` or `.`, or a
+    /// prepended mark (U+0600) before `/`, hid an absolute path, a separator or a dot file.
+    @Test(arguments: [
+        ("/\u{301}etc/x.yaml", "is an absolute path"),
+        (".\u{301}secret.yaml", "names a hidden file or folder"),
+        ("a\u{600}/.git/x.yaml", "names a hidden file or folder"),
+        ("a\u{600}/../../x.yaml", "leaves the specs folder"),
+    ])
+    func combiningMarksHideNoRule(path: String, message: String) throws {
+        let error = try #require(throws: SpecError.self) { try SpecPath.validate(path) }
+        #expect(error.message == "'\(path)' \(message)" || error.message.hasPrefix("'\(path)' \(message)"))
+    }
+
+    /// A path that starts with a combining mark is an ordinary relative name.
+    @Test func aLeadingCombiningMarkIsAnOrdinaryName() throws {
+        #expect(try SpecPath.validate("\u{325}9eGET.yaml") == "\u{325}9eGET.yaml")
+    }
+
     /// A token that starts with a combining mark (`\u{301}`) did not authorise its own header:
     /// the space of `Bearer ` and the mark are one Character, so a Character-wise scheme check
     /// missed the space. The check now reads bytes.

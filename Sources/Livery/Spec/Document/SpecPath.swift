@@ -12,19 +12,24 @@ public enum SpecPath {
                 + String(control.value, radix: 16, uppercase: true)
             throw SpecError(.forbiddenPath, at: at, "\(path.debugDescription) contains the control character \(code)")
         }
-        if path.hasPrefix("/") {
+        // Bytes, not Characters: a combining mark after `/` or `.` (or a prepended mark before
+        // `/`) merges them into one Character, which hid a leading `/`, a separator and a
+        // leading dot from Character comparisons; the file system sees the bytes.
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        if path.utf8.first == slash {
             throw SpecError(.forbiddenPath, at: at, "'\(path)' is an absolute path; spec paths are relative to the specs folder")
         }
         var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
+        for bytes in path.utf8.split(separator: slash, omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
+            if bytes.elementsEqual(".".utf8) { continue }
+            if bytes.elementsEqual("..".utf8) {
                 guard parts.popLast() != nil else {
                     throw SpecError(.forbiddenPath, at: at, "'\(path)' leaves the specs folder")
                 }
                 continue
             }
-            if part.hasPrefix(".") {
+            if bytes.first == dot {
                 throw SpecError(.forbiddenPath, at: at, "'\(path)' names a hidden file or folder")
             }
             parts.append(part)
