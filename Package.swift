@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Livery", targets: ["Livery"]),
         .library(name: "LiveryWatch", targets: ["LiveryWatch"]),
         .library(name: "LiveryRemote", targets: ["LiveryRemote"]),
+        .library(name: "LiveryHTTP", targets: ["LiveryHTTP"]),
         .library(name: "LiveryServer", targets: ["LiveryServer"]),
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
         .executable(name: "livery", targets: ["livery"]),
@@ -74,10 +75,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What the daemon reads from raw request strings (paths, ETag lists, `wait=`, bearer
+        // tokens), kept free of Hummingbird and NIO so that Fuzz/ can build it with sanitizers
+        // in seconds rather than minutes.
+        .target(
+            name: "LiveryHTTP",
+            dependencies: ["Livery"],
+            swiftSettings: strict
+        ),
         .target(
             name: "LiveryServer",
             dependencies: [
                 "Livery",
+                "LiveryHTTP",
                 "LiveryWatch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -152,6 +162,11 @@ let package = Package(
         .testTarget(
             name: "LiveryCLITests",
             dependencies: ["LiveryCLI", "LiveryTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryHTTPTests",
+            dependencies: ["LiveryHTTP"],
             swiftSettings: strict
         ),
         .testTarget(

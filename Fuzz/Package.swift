@@ -1,9 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// libFuzzer targets over spec parsing, resolution and the provider. Kept out of the root package
-/// so that its build and tests never see sanitizer flags: `scripts/fuzz` builds this one with
-/// `--sanitize=fuzzer --sanitize=address`. Every fuzz target is an executable whose only entry
+/// libFuzzer targets over spec parsing, resolution, the provider and the daemon's request
+/// interpreters (LiveryHTTP, free of Hummingbird, so nothing of NIO is built here). Kept out of
+/// the root package so that its build and tests never see sanitizer flags: `scripts/fuzz` builds
+/// this one with `--sanitize=fuzzer --sanitize=address`. Every fuzz target is an executable whose only entry
 /// point is `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`, so a plain `swift build` of
 /// this package cannot link the executables (build `FuzzSupport` alone to type-check).
 let strict: [SwiftSetting] = [
@@ -38,6 +39,15 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "Livery", package: "Livery"),
                 .product(name: "LiveryTesting", package: "Livery"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzRequest",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryHTTP", package: "Livery"),
             ],
             swiftSettings: strict
         ),

@@ -25,7 +25,7 @@ extension DaemonRoutes {
             {
                 return Response(status: .notModified, headers: headers)
             }
-            headers[.contentType] = file.format == .json ? "application/json" : "application/yaml; charset=utf-8"
+            headers[.contentType] = file.format.contentType
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         } catch {
             return error.problem.response()

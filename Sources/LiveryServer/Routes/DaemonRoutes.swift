@@ -45,9 +45,6 @@ struct DaemonRoutes: Sendable {
     /// The path after `/v1/specs/`, percent-decoded, exactly as the client sent it: the router
     /// is not trusted to keep `..` or empty segments, which the path rules must see.
     func specPath(of request: Request) -> String? {
-        let raw = request.uri.path
-        let prefix = "/v1/specs/"
-        guard raw.hasPrefix(prefix) else { return nil }
-        return String(raw.dropFirst(prefix.count)).removingPercentEncoding
+        SpecRequestPath.decode(request.uri.path)
     }
 }

@@ -38,9 +38,14 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     /// times do not reveal how much of a guess was right.
     public func authorizes(_ header: String?) -> Bool {
         guard let header else { return false }
-        let scheme = "bearer "
-        guard header.count > scheme.count, header.prefix(scheme.count).lowercased() == scheme else { return false }
-        let offered = Array(header.dropFirst(scheme.count).utf8)
+        // Bytes, not Characters: a token starting with a combining mark would otherwise merge
+        // with the space after `Bearer` into one Character and never match (Fuzz/FuzzRequest).
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer ".utf8)
+        guard bytes.count > scheme.count,
+            zip(bytes, scheme).allSatisfy({ byte, lower in ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == lower })
+        else { return false }
+        let offered = bytes[scheme.count...].map(\.self)
         let expected = Array(text.utf8)
         var difference = UInt8(offered.count == expected.count ? 0 : 1)
         for index in expected.indices {

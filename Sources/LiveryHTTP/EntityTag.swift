@@ -39,7 +39,7 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
 
 extension String {
     /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         let spaces: Set<Character> = [" ", "\t"]
         guard let start = firstIndex(where: { !spaces.contains($0) }),
             let end = lastIndex(where: { !spaces.contains($0) })

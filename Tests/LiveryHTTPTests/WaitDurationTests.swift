@@ -1,4 +1,4 @@
-import LiveryServer
+import LiveryHTTP
 import Testing
 
 /// The `wait=` parameter of a long-poll.

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Regenerates Fuzz/Corpus/FuzzRequest/: real requests to the daemon (the ones the README and
+# the clients send) and the path and header shapes the server tests refuse. The files are
+# committed, so `scripts/fuzz` does not need this script.
+set -euo pipefail
+cd "$(dirname "$0")"
+out=FuzzRequest
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+seed() { n=$((n + 1)); printf '%b' "$1" >"$out/$(printf '%03d' $n)"; }
+
+crlf='\r\n'
+tag='"cbf29ce484222325"'
+# What the clients send: RemoteSpecSource (long-poll, SSE, poll), livery push, curl.
+seed "GET /v1/spec HTTP/1.1${crlf}Host: 127.0.0.1:7878${crlf}${crlf}"
+seed "GET /v1/spec?wait=30s HTTP/1.1${crlf}Host: 127.0.0.1:7878${crlf}If-None-Match: ${tag}${crlf}${crlf}"
+seed "GET /v1/spec?wait=500ms HTTP/1.1${crlf}If-None-Match: W/${tag}, \"abc\"${crlf}If-None-Match: \"def\"${crlf}${crlf}"
+seed "GET /v1/spec?wait=2m&x=1 HTTP/1.1${crlf}If-None-Match: *${crlf}${crlf}"
+seed "GET /v1/events HTTP/1.1${crlf}Accept: text/event-stream${crlf}Last-Event-ID: ${tag}${crlf}${crlf}"
+seed "GET /v1/events HTTP/1.1${crlf}Last-Event-ID: cbf29ce484222325${crlf}${crlf}"
+seed "GET /v1/specs HTTP/1.1${crlf}${crlf}"
+seed "GET /v1/specs/card.yaml HTTP/1.1${crlf}If-None-Match: ${tag}${crlf}${crlf}"
+seed "GET /v1/specs/sub/theme.yml HTTP/1.1${crlf}${crlf}"
+seed "PUT /v1/specs/card.yaml HTTP/1.1${crlf}Authorization: Bearer s3cret-token${crlf}Content-Type: application/yaml${crlf}If-Match: ${tag}${crlf}Content-Length: 52${crlf}${crlf}specs:\n  card:\n    - { type: CornerRadius, radius: 8 }\n"
+seed "PUT /v1/specs/palette.json HTTP/1.1${crlf}Authorization: bearer s3cret-token${crlf}X-Token: s3cret-token\n${crlf}{\"variables\": {\"colors\": {\"accent\": \"#0A84FF\"}}}"
+seed "DELETE /v1/specs/old.yaml HTTP/1.1${crlf}Authorization: Bearer wrong${crlf}If-Match: *${crlf}${crlf}"
+seed "PUT /v1/specs/card.yaml HTTP/1.1${crlf}Authorization: Basic czNjcmV0${crlf}${crlf}"
+# Paths the rules refuse: escapes, absolute, hidden, other extensions, bad encodings.
+for path in '../etc/passwd.yaml' '%2e%2e/secret.yaml' '..%2Fsecret.yaml' 'a/../../b.yaml' '/etc/x.yaml' \
+    '%2Fetc%2Fx.yaml' '.hidden.yaml' 'sub/.git/config.yaml' 'card.txt' 'card.yaml%00.json' 'card%ZZ.yaml' \
+    '%C0%AE%C0%AE/x.yaml' 'a//b/./c.YML' 'sub%5c..%5cx.yaml' 'caf%C3%A9.yaml' '.' '' 'x.yaml/'; do
+    seed "GET /v1/specs/${path} HTTP/1.1${crlf}${crlf}"
+done
+for wait in 0 30 1.5s 10m 999999 -1 1e3 abc '' 5S; do
+    seed "GET /v1/spec?wait=${wait} HTTP/1.1${crlf}If-None-Match: ${tag}${crlf}${crlf}"
+done
