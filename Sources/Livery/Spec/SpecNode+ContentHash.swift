@@ -1,5 +1,5 @@
-/// What an identifier's resolved entries hold, as 128 bits: the provider compares digests to
-/// re-apply only identifiers whose traits changed.
+/// What resolved entries hold, as 128 bits (one entry's, or a list's combined from its entries'):
+/// the provider compares list digests to re-apply only identifiers whose traits changed.
 ///
 /// Two SipHash values of the entries' content under different salts, keyed by the process's
 /// random hashing seed. Equal content always gives equal digests, wherever it was written
@@ -11,14 +11,32 @@ struct ContentDigest: Hashable, Sendable {
     private let first: Int
     private let second: Int
 
-    init(_ nodes: [SpecNode]) {
+    /// The digest of one resolved entry.
+    init(_ node: SpecNode) {
         var first = Hasher()
         var second = Hasher()
         first.combine(1)
         second.combine(2)
-        for node in nodes {
-            node.hashContent(into: &first)
-            node.hashContent(into: &second)
+        node.hashContent(into: &first)
+        node.hashContent(into: &second)
+        self.first = first.finalize()
+        self.second = second.finalize()
+    }
+
+    /// The digest of a list of entries, from theirs: each entry is hashed once, however many
+    /// themes and `Inherit`s reuse it.
+    init(combining parts: [ContentDigest]) {
+        var first = Hasher()
+        var second = Hasher()
+        first.combine(3)
+        second.combine(4)
+        first.combine(parts.count)
+        second.combine(parts.count)
+        for part in parts {
+            first.combine(part.first)
+            first.combine(part.second)
+            second.combine(part.second)
+            second.combine(part.first)
         }
         self.first = first.finalize()
         self.second = second.finalize()

@@ -8,7 +8,7 @@
 /// few colours.
 struct SpecResolver {
     private enum Item {
-        case trait(ResolvedTrait, content: SpecNode)
+        case trait(ResolvedTrait, content: ContentDigest)
         case inherit([String], location: SourceLocation)
     }
 
@@ -25,7 +25,7 @@ struct SpecResolver {
     private var items: [String: [Item?]] = [:]
     /// The variable paths each entry reads directly, entry by entry.
     private var reads: [String: [[String]]] = [:]
-    private var flattened: [String: [(ResolvedTrait, SpecNode)]] = [:]
+    private var flattened: [String: [(ResolvedTrait, ContentDigest)]] = [:]
     private var errors: [SpecError] = []
 
     /// Resolves the base variables and every theme; each error is reported once.
@@ -110,7 +110,7 @@ struct SpecResolver {
             }
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
-            lists.append(Resolution.List(traits: traits.map(\.0), digest: ContentDigest(traits.map(\.1))))
+            lists.append(Resolution.List(traits: traits.map(\.0), digest: ContentDigest(combining: traits.map(\.1))))
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
@@ -150,7 +150,7 @@ struct SpecResolver {
             if let inherit = trait as? Inherit {
                 return .inherit(inherit.traits, location: entry.location)
             }
-            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: resolved)
+            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
         } catch {
             errors.append(error)
             return nil
@@ -163,11 +163,11 @@ struct SpecResolver {
     /// level, so a small file could otherwise ask for 2^40 traits.
     static let maximumTraitsPerIdentifier = 4_096
 
-    private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, SpecNode)] {
+    private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, ContentDigest)] {
         if let done = flattened[name] { return done }
         stack.append(name)
         defer { stack.removeLast() }
-        var result: [(ResolvedTrait, SpecNode)] = []
+        var result: [(ResolvedTrait, ContentDigest)] = []
         for case let item? in items[name] ?? [] {
             switch item {
             case .trait(let trait, let content):
