@@ -119,6 +119,8 @@ let package = Package(
             dependencies: ["LiveryCLI"],
             swiftSettings: strict
         ),
+        // Helpers shared by the test targets (not a product: users get LiveryTesting).
+        .target(name: "LiveryTestSupport", path: "Tests/Support", swiftSettings: strict),
         // The benchmarks of issue 6 (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
         // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
@@ -155,6 +157,7 @@ let package = Package(
             dependencies: [
                 "LiveryWatch",
                 "LiveryTesting",
+                "LiveryTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -175,6 +178,7 @@ let package = Package(
                 "LiveryServer",
                 "LiveryRemote",
                 "LiveryTesting",
+                "LiveryTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -53,7 +53,7 @@ enum DaemonMemoryFigure {
             "--data-binary", "@\(body.path)", base + "/v1/specs/pushed.yaml",
         ])
         let codes = waiting.statusCodes(timeout: .seconds(30))
-        let wakeMilliseconds = RemoteFigure.nanoseconds(ContinuousClock.now - pushStart) / 1e6
+        let wakeMilliseconds = (ContinuousClock.now - pushStart).nanoseconds / 1e6
         let woken = codes[200, default: 0]
         let others = codes.filter { $0.key != 200 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key == 0 ? "closed" : String($0.key))" }
 

@@ -25,7 +25,7 @@ enum DurableWrite {
             let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
             guard directory >= 0, fsync(directory) == 0 else { throw BenchError("fsync \(folder.path): errno \(errno)") }
             close(directory)
-            samples.append(RemoteFigure.nanoseconds(ContinuousClock.now - start))
+            samples.append((ContinuousClock.now - start).nanoseconds)
         }
         return Samples(nanoseconds: samples)
     }

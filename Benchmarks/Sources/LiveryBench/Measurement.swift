@@ -101,9 +101,7 @@ enum Measure {
         for _ in 0..<count { try body() }
         let elapsed = clock.now - start
         let cpu = threadCPUNanoseconds() - cpuStart
-        let (seconds, attoseconds) = elapsed.components
-        let wall = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return (wall / Double(count), cpu / Double(count))
+        return (elapsed.nanoseconds / Double(count), cpu / Double(count))
     }
 
     private static func threadCPUNanoseconds() -> Double {

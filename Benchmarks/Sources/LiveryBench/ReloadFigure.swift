@@ -27,7 +27,7 @@ enum ReloadFigure {
         defer { inotify.stop() }
 
         let applied = AppliedLog()
-        let styler = ReloadStyler(targets: targetCount)
+        let styler = CardStyler(targets: targetCount)
         let following = Task { await styler.follow(folder, log: applied) }
         defer { following.cancel() }
         guard applied.wait(for: 1, timeout: .seconds(10)) else { throw BenchError("the first spec was never applied") }
@@ -50,8 +50,8 @@ enum ReloadFigure {
             throw BenchError("a reload restyled \(touched.filter { $0 != targetCount }) targets, not \(targetCount)")
         }
 
-        let livery = Samples(nanoseconds: zip(renamedAt, applied.times.dropFirst()).map { nanoseconds($1 - $0) })
-        let baseline = Samples(nanoseconds: zip(renamedAt, inotify.times).map { nanoseconds($1 - $0) })
+        let livery = Samples(nanoseconds: zip(renamedAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })
+        let baseline = Samples(nanoseconds: zip(renamedAt, inotify.times).map { ($1 - $0).nanoseconds })
         let gap = (livery.median - baseline.median) / 1e6
         let p99 = livery.p99 / 1e6
         let size = config.smoke ? "\(saves) saves (smoke; issue: 200)" : "\(saves) saves"
@@ -73,27 +73,6 @@ enum ReloadFigure {
         let blue = String(step % 256, radix: 16)
         let colour = "#0000" + (blue.count == 1 ? "0" + blue : blue)
         return Data("specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n".utf8)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
-    }
-}
-
-/// The provider and its 1,000 targets, in an isolation domain of their own.
-private actor ReloadStyler {
-    let provider = TraitsProvider()
-    let boxes: [BenchBox]
-
-    init(targets: Int) {
-        boxes = (0..<targets).map { _ in BenchBox() }
-        for box in boxes { provider.register(box, as: "card") }
-    }
-
-    func follow(_ folder: URL, log: AppliedLog) async {
-        await provider.follow(directory: folder) { outcome in
-            if case .success(let report) = outcome { log.record(targetsTouched: report.targetsTouched) }
-        }
     }
 }
 

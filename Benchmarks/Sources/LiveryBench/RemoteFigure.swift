@@ -40,7 +40,7 @@ enum RemoteFigure {
             ("long-poll", RemoteSpecSource.Mode.longPoll, ".longPoll"), ("SSE", .serverSentEvents, ".serverSentEvents"),
         ] {
             let applied = AppliedLog()
-            let styler = RemoteStyler(targets: targetCount)
+            let styler = CardStyler(targets: targetCount)
             let following = Task { await styler.follow(base, mode: mode, log: applied) }
             defer { following.cancel() }
             guard applied.wait(for: 1, timeout: .seconds(10)) else { throw BenchError("\(name): the first spec was never applied") }
@@ -55,7 +55,7 @@ enum RemoteFigure {
                 let start = ContinuousClock.now
                 try Blocking.run { try await pusher.put(body) }
                 let end = ContinuousClock.now
-                answered.append(nanoseconds(end - start))
+                answered.append((end - start).nanoseconds)
                 answeredAt.append(end)
                 sentAt.append(start)
                 guard applied.wait(for: index + 1, timeout: .seconds(5)) else {
@@ -67,10 +67,10 @@ enum RemoteFigure {
             guard touched.allSatisfy({ $0 == targetCount }) else {
                 throw BenchError("\(name): a reload restyled \(touched.filter { $0 != targetCount }) targets, not \(targetCount)")
             }
-            let subject = Samples(nanoseconds: zip(sentAt, applied.times.dropFirst()).map { nanoseconds($1 - $0) })
+            let subject = Samples(nanoseconds: zip(sentAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })
             let baseline = Samples(nanoseconds: answered)
             // What the reload adds to the push: from the 2xx to the traits applied in the client.
-            let after = Samples(nanoseconds: zip(answeredAt, applied.times.dropFirst()).map { nanoseconds($1 - $0) })
+            let after = Samples(nanoseconds: zip(answeredAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })
             let floor = try DurableWrite.time(spec(step: step), into: folder.url.appendingPathComponent("logs"), count: pushes)
             let size = config.smoke ? "\(pushes) pushes (smoke)" : "\(pushes) pushes"
             rows.append(Row(
@@ -97,25 +97,5 @@ enum RemoteFigure {
         guard let url = URL(string: text) else { throw BenchError("bad URL \(text)") }
         return url
     }
-
-    static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
-    }
 }
 
-/// The provider and its targets, in an isolation domain of their own, following the daemon.
-private actor RemoteStyler {
-    let provider = TraitsProvider()
-    let boxes: [BenchBox]
-
-    init(targets: Int) {
-        boxes = (0..<targets).map { _ in BenchBox() }
-        for box in boxes { provider.register(box, as: "card") }
-    }
-
-    func follow(_ url: URL, mode: RemoteSpecSource.Mode, log: AppliedLog) async {
-        await provider.follow(url: url, mode: mode) { outcome in
-            if case .success(let report) = outcome { log.record(targetsTouched: report.targetsTouched) }
-        }
-    }
-}

@@ -62,7 +62,6 @@ struct SpecResolver {
         }
         var resolver = SpecResolver(document: document, registry: registry, scope: VariableScope(variables: variables))
         resolver.items = base.resolver.items
-        resolver.reads = base.resolver.reads
         var changes = ThemeChanges(overrides: overrides, readsOfVariable: base.resolver.scope.readsOfVariable)
         var redecoded: Set<String> = []
         for identifier in document.identifiers {

@@ -1,0 +1,35 @@
+import Foundation
+import Livery
+import LiveryRemote
+import LiveryWatch
+
+/// A provider with `BenchBox` targets all registered as "card", in an isolation domain of its
+/// own, following a folder (figure 1) or a daemon (figure 2) and logging each applied reload.
+actor CardStyler {
+    let provider = TraitsProvider()
+    let boxes: [BenchBox]
+
+    init(targets: Int) {
+        boxes = (0..<targets).map { _ in BenchBox() }
+        for box in boxes { provider.register(box, as: "card") }
+    }
+
+    func follow(_ folder: URL, log: AppliedLog) async {
+        await provider.follow(directory: folder) { outcome in Self.record(outcome, in: log) }
+    }
+
+    func follow(_ url: URL, mode: RemoteSpecSource.Mode, log: AppliedLog) async {
+        await provider.follow(url: url, mode: mode) { outcome in Self.record(outcome, in: log) }
+    }
+
+    private static func record(_ outcome: Result<LoadReport, any Error>, in log: AppliedLog) {
+        if case .success(let report) = outcome { log.record(targetsTouched: report.targetsTouched) }
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds, as a `Double` for statistics.
+    var nanoseconds: Double {
+        Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+    }
+}
