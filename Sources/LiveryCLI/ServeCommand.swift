@@ -25,6 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay silent (no request, or half a request head) before it is closed.")
     var idleTimeout = 30
 
+    @Option(help: "Seconds a request's body may take to arrive whole after its head; slower ones get 408.")
+    var requestTimeout = 30
+
     @Flag(help: "Serve the folder but refuse every push and delete (403), even with the token.")
     var readOnly = false
 
@@ -35,6 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
+        guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
     }
 
@@ -45,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = DaemonConfiguration(
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
-            readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+            requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

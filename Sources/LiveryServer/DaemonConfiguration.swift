@@ -23,6 +23,11 @@ public struct DaemonConfiguration: Sendable {
     /// keep-alive connection with no next request. Long-polls and event streams are answers in
     /// progress and are not cut. 30 s by default; `nil` never closes.
     public var idleTimeout: Duration?
+    /// How long a request may take to arrive whole, from the end of its head to the end of its
+    /// body; past it the client gets 408 and the connection closes. The idle timeout alone would
+    /// let a client trickle a body a byte at a time for ever. 30 s by default (a 1 MiB push
+    /// then needs 35 kB/s); `nil` sets no deadline.
+    public var requestTimeout: Duration?
     /// Refuse every write (PUT, DELETE) with 403, even with the right token: the folder is
     /// only served, edited by other means (a deployment, a ConfigMap). `false` by default.
     public var readOnly: Bool
@@ -46,6 +51,7 @@ public struct DaemonConfiguration: Sendable {
         maxURIBytes: Int = 8 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         idleTimeout: Duration? = .seconds(30),
+        requestTimeout: Duration? = .seconds(30),
         readOnly: Bool = false,
         heartbeatInterval: Duration = .seconds(15),
         retryHint: Duration = .seconds(2),
@@ -60,6 +66,7 @@ public struct DaemonConfiguration: Sendable {
         self.maxURIBytes = maxURIBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
         self.readOnly = readOnly
         self.heartbeatInterval = heartbeatInterval
         self.retryHint = retryHint

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Livery
 import Logging
 import NIOCore
@@ -68,15 +69,9 @@ public final class LiveryDaemon: Service, Sendable {
         removeLeftoverTemporaryFiles()
         var application = Application(
             router: router,
-            // The parser's own limits sit at 4× the daemon's request-head limits: heads between
-            // the two get a proper 414 or 431 from RequestLimitsMiddleware, and only absurd ones
-            // are cut off by the parser (400 and close), so nobody can make it buffer more.
-            server: .http1(
-                configuration: .init(
-                    idleTimeout: configuration.idleTimeout.map { TimeAmount($0) },
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: configuration.parserHeadCeiling,
-                        maxHeaderListSize: configuration.parserHeadCeiling))),
+            server: HTTPServerBuilder { [configuration, hub, metrics] responder in
+                DaemonHTTPChannel(responder: responder, configuration: configuration, hub: hub, metrics: metrics)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },

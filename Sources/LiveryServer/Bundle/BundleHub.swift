@@ -17,7 +17,7 @@ public final class BundleHub: Service, Sendable {
         var snapshot: BundleSnapshot?
         var errors: [Diagnostic] = []
         var errorAt: Date?
-        var subscribers: [Int: Subscription] = [:]
+        var subscribers: [Int: any BundleSubscriber] = [:]
         var nextID = 0
         var isClosed = false
         var hasFirstUpdate = false
@@ -127,20 +127,28 @@ public final class BundleHub: Service, Sendable {
     /// Registers a waiting client and returns it with the current bundle, read in the same
     /// instant so that no publish falls between the two. `nil` once the hub is closed.
     func subscribe() -> (Subscription, BundleSnapshot?)? {
-        let result = state.withLock { state -> (Subscription, BundleSnapshot?, Int)? in
+        subscribe { id in Subscription(id: id) { [weak self] id in self?.unsubscribe(id) } }
+    }
+
+    /// Registers the waiting client `make` builds from its id, and returns it with the current
+    /// bundle, read in the same instant. `nil` once the hub is closed. The client leaves with
+    /// ``unsubscribe(_:)``.
+    func subscribe<Subscriber: BundleSubscriber>(_ make: (_ id: Int) -> Subscriber) -> (Subscriber, BundleSnapshot?)? {
+        let result = state.withLock { state -> (Subscriber, BundleSnapshot?, Int)? in
             guard !state.isClosed else { return nil }
             let id = state.nextID
             state.nextID += 1
-            let subscription = Subscription(id: id) { [weak self] id in self?.unsubscribe(id) }
-            state.subscribers[id] = subscription
-            return (subscription, state.snapshot, state.subscribers.count)
+            let subscriber = make(id)
+            state.subscribers[id] = subscriber
+            return (subscriber, state.snapshot, state.subscribers.count)
         }
         guard let result else { return nil }
         metrics.waitingClients.set(Double(result.2))
         return (result.0, result.1)
     }
 
-    private func unsubscribe(_ id: Int) {
+    /// Removes the waiting client `id`, if it is still there.
+    func unsubscribe(_ id: Int) {
         let count = state.withLock { state in
             state.subscribers[id] = nil
             return state.subscribers.count

@@ -15,6 +15,10 @@ public struct BundleSnapshot: Sendable {
     public let loadedAt: Date
     /// The `id:` / `event:` / `data:` frame of this bundle.
     let eventFrame: ByteBuffer
+    /// The header fields of a `200 OK` carrying this bundle (all but `Date`).
+    let bundleFields: HTTPFields
+    /// The header fields of a `304 Not Modified` for a client that has this bundle.
+    let notModifiedFields: HTTPFields
 
     /// Encodes `spec`'s bundle.
     public init(spec: Spec, loadedAt: Date = Date()) {
@@ -24,5 +28,15 @@ public struct BundleSnapshot: Sendable {
         self.files = spec.files
         self.loadedAt = loadedAt
         self.eventFrame = ByteBuffer(string: ServerSentEvent(id: etag.description, event: "spec", data: json).text)
+        var notModified = HTTPFields()
+        notModified[.eTag] = etag.description
+        notModified[.cacheControl] = "no-cache"
+        self.notModifiedFields = notModified
+        var bundle = HTTPFields()
+        bundle[.contentType] = "application/json"
+        bundle[.eTag] = etag.description
+        bundle[.cacheControl] = "no-cache"
+        bundle[.contentLength] = String(bytes.readableBytes)
+        self.bundleFields = bundle
     }
 }

@@ -50,17 +50,10 @@ extension DaemonRoutes {
     private func finalResponse(_ condition: EntityTagCondition?) -> Response {
         guard let snapshot = hub.snapshot else { return unavailable() }
         guard condition?.matchesWeakly(snapshot.etag) == true else { return bundleResponse(snapshot) }
-        var headers = HTTPFields()
-        headers[.eTag] = snapshot.etag.description
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .notModified, headers: headers)
+        return Response(status: .notModified, headers: snapshot.notModifiedFields)
     }
 
     private func bundleResponse(_ snapshot: BundleSnapshot) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.eTag] = snapshot.etag.description
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: snapshot.bytes))
+        Response(status: .ok, headers: snapshot.bundleFields, body: .init(byteBuffer: snapshot.bytes))
     }
 }

@@ -14,9 +14,7 @@ struct DaemonRoutes: Sendable {
     /// Adds every route, and the request metrics, to `router`.
     func register(on router: Router<BasicRequestContext>) {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(
-            middleware: RequestLimitsMiddleware(
-                maxURIBytes: configuration.maxURIBytes, maxHeaderBytes: configuration.maxHeaderBytes))
+        router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.get("/v1/spec") { request, _ in try await self.bundle(request) }
         router.get("/v1/events") { request, _ in self.events(request) }
         router.get("/v1/specs") { _, _ in await self.listFiles() }

@@ -6,7 +6,8 @@ import Testing
 
 /// Slow clients (slowloris): connections that send half a request head and stall neither block
 /// other clients nor stay open past the idle timeout; long-polls, which are answers in
-/// progress, are not cut by it.
+/// progress, are not cut by it. A body trickled a byte at a time, which resets the idle clock
+/// with every byte, is cut by the request deadline.
 @Suite(.timeLimit(.minutes(1))) struct SlowClientTests {
     @Test func stalledConnectionsDoNotBlockOthersAndAreClosedByTheIdleTimeout() async throws {
         try await TestDaemon.with(configure: { $0.idleTimeout = .seconds(5) }) { server in
@@ -70,6 +71,59 @@ import Testing
             let (_, closed) = try await connection.receiveUntilClosed(timeout: .seconds(3))
             #expect(closedEarly || closed)
             #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test func aTrickledBodyIsCutByTheRequestDeadline() async throws {
+        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(1) }) { server in
+            let before = try await server.http.get("/v1/spec")
+            let onDisk = try String(contentsOf: server.folder.url.appending(path: "card.yaml"), encoding: .utf8)
+            let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
+            let connection = try RawConnection(port: server.port)
+            try await connection.send(
+                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            let start = ContinuousClock.now
+            // One byte every 100 ms, for 2 s: each byte restarts the 30 s idle clock, none the
+            // request's 1 s deadline. The body is never finished.
+            for byte in body.utf8.prefix(20) {
+                do {
+                    try await connection.send(Data([byte]))
+                } catch {
+                    break  // closed by the server: what the test waits for
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(5))
+            #expect(closed)
+            #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+            #expect(text.contains("urn:livery:problem:request-timeout"))
+            #expect(ContinuousClock.now - start < .seconds(5))
+            // Nothing of the half push was written or published.
+            #expect(try String(contentsOf: server.folder.url.appending(path: "card.yaml"), encoding: .utf8) == onDisk)
+            #expect(try await server.http.get("/v1/spec").header("ETag") == before.header("ETag"))
+        }
+    }
+
+    @Test func aBodyThatArrivesInTimeEndsTheDeadline() async throws {
+        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(1) }) { server in
+            let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
+            let connection = try RawConnection(port: server.port)
+            try await connection.send(
+                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+            try await connection.send(String(body.prefix(10)))
+            try await Task.sleep(for: .milliseconds(300))
+            try await connection.send(String(body.dropFirst(10)))
+            let pushed = try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5))
+            #expect(pushed.hasPrefix("HTTP/1.1 2"), "\(pushed)")
+            // Well past the first request's deadline, the connection still serves the next one.
+            try await Task.sleep(for: .milliseconds(1500))
+            _ = try await connection.receive(until: "\u{0}", timeout: .milliseconds(50))  // the rest of the push's answer
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let next = try await connection.receive(until: #""status":"ok""#, timeout: .seconds(5))
+            #expect(next.hasPrefix("HTTP/1.1 200"), "\(next)")
         }
     }
 }

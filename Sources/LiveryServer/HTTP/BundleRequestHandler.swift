@@ -1,0 +1,204 @@
+import Hummingbird
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers `GET /v1/spec` (plain and conditional GETs, and long-polls) on the connection's
+/// event loop, ahead of Hummingbird's router.
+///
+/// Why: the bundle is what every client asks for, thousands of times a second from a polling
+/// fleet, and what every long-poll holds open. Through the router, each request costs a hop
+/// into the connection's task, a `Request` and the middleware chain; and a connection whose
+/// task has run a handler keeps that task's grown stack for as long as it stays open (25 kB a
+/// connection against 12 kB for one that has served nothing: figure 6). Here a 304 is a
+/// pre-built head written from the event loop, and a waiting long-poll is one small
+/// ``LongPollWaiter`` in the hub and one timer.
+///
+/// What this handler does not take goes on to the router, whose `/v1/spec` route answers by
+/// the same rules: other paths and methods, heads over the limits, a `wait=` that does not
+/// parse, no bundle loaded yet. Responses leave in request order: while a request handed to
+/// the router is unanswered, later ones go to the router too, and requests pipelined behind
+/// one answered here wait until it is.
+final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// The most request parts held back behind a request answered here: a client pipelining
+    /// more than that behind a long-poll is closed rather than buffered.
+    static let maxQueuedParts = 64
+
+    private let hub: BundleHub
+    private let metrics: ServerMetrics
+    private let limits: RequestHeadLimits
+    private var context: ChannelHandlerContext?
+    private var date = HTTPDateText()
+    /// Requests handed to the router whose responses have not ended yet.
+    private var routedPending = 0
+    /// Whether the parts now arriving belong to a request handed to the router.
+    private var isRouting = false
+    /// Whether parts went to the router since the last read-complete passed on (the router's
+    /// channel delivers what it buffered only on read-complete).
+    private var routedSinceReadComplete = false
+    /// The request answered here, from its head to the end of its response.
+    private var current: BundleRequest?
+    /// Parts that arrived while `current` was being answered.
+    private var queued = CircularBuffer<HTTPRequestPart>()
+
+    init(hub: BundleHub, metrics: ServerMetrics, limits: RequestHeadLimits) {
+        self.hub = hub
+        self.metrics = metrics
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        endCurrent()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        endCurrent()
+        queued.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        guard current?.isRead != true else {
+            guard queued.count < Self.maxQueuedParts else {
+                context.close(promise: nil)
+                return
+            }
+            queued.append(part)
+            return
+        }
+        take(part, context: context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        routedSinceReadComplete = false
+        context.fireChannelReadComplete()
+    }
+
+    /// The router's responses: count their ends, so the order of answers is kept.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { routedPending -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch part {
+        case .head(let head):
+            if routedPending == 0, let request = BundleRequest(head, limits: limits) {
+                current = request
+            } else {
+                routedPending += 1
+                isRouting = true
+                passToRouter(part, context: context)
+            }
+        case .body:
+            // A body sent with a GET of the bundle is read and dropped.
+            if isRouting { passToRouter(part, context: context) }
+        case .end:
+            if isRouting {
+                isRouting = false
+                passToRouter(part, context: context)
+            } else if current != nil {
+                current?.isRead = true
+                answer(context: context)
+            }
+        }
+    }
+
+    private func passToRouter(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        routedSinceReadComplete = true
+        context.fireChannelRead(wrapInboundOut(part))
+    }
+
+    /// The request is read whole: answer it now, or start its long-poll.
+    private func answer(context: ChannelHandlerContext) {
+        guard let request = current else { return }
+        guard let snapshot = hub.snapshot else {
+            // No bundle yet: the router's answer (503 naming the folder's errors) applies.
+            current = nil
+            routedPending += 1
+            passToRouter(.head(request.head), context: context)
+            passToRouter(.end(nil), context: context)
+            return
+        }
+        guard request.condition?.matchesWeakly(snapshot.etag) == true else {
+            return respond(.ok, with: snapshot, context: context)
+        }
+        guard let wait = request.wait, wait > .zero else {
+            return respond(.notModified, with: snapshot, context: context)
+        }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler) }) else {
+            return respond(.notModified, with: snapshot, context: context)  // shutting down
+        }
+        current?.waiter = waiter
+        // Read again at subscription time: a bundle published in between must not be missed.
+        if let now, request.condition?.matchesWeakly(now.etag) != true {
+            return respond(.ok, with: now, context: context)
+        }
+        current?.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(WaitDuration.jittered(wait))) {
+            [self] in waitEnded(waiter: waiter.id)
+        }
+    }
+
+    /// The hub published a bundle while long-poll `id` waited.
+    func bundlePublished(_ snapshot: BundleSnapshot, waiter id: Int) {
+        guard let context, let request = current, request.waiter?.id == id else { return }
+        guard request.condition?.matchesWeakly(snapshot.etag) == true else {
+            return respond(.ok, with: snapshot, context: context)
+        }
+    }
+
+    /// Long-poll `id` ran out of time, or the daemon is shutting down: 304 if the client still
+    /// has the current bundle, the bundle otherwise.
+    func waitEnded(waiter id: Int) {
+        guard let context, let request = current, request.waiter?.id == id, let snapshot = hub.snapshot else { return }
+        let status: HTTPResponse.Status = request.condition?.matchesWeakly(snapshot.etag) == true ? .notModified : .ok
+        respond(status, with: snapshot, context: context)
+    }
+
+    private func respond(_ status: HTTPResponse.Status, with snapshot: BundleSnapshot, context: ChannelHandlerContext) {
+        guard let request = current else { return }
+        endCurrent()
+        var fields = status == .ok ? snapshot.bundleFields : snapshot.notModifiedFields
+        fields[.date] = date.now()
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        if status == .ok { context.write(wrapOutboundOut(.body(snapshot.bytes)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        metrics.recordRequest(route: "/v1/spec", method: "GET", status: status.code, duration: .now - request.start)
+        if request.closesConnection {
+            context.close(promise: nil)
+        } else {
+            takeQueued(context: context)
+        }
+    }
+
+    /// Takes the parts that waited behind the request just answered, until one of them is
+    /// answered here in turn.
+    private func takeQueued(context: ChannelHandlerContext) {
+        while current?.isRead != true, let part = queued.popFirst() {
+            take(part, context: context)
+        }
+        if routedSinceReadComplete {
+            routedSinceReadComplete = false
+            context.fireChannelReadComplete()
+        }
+    }
+
+    /// Leaves the hub and stops the timer of the current request, and forgets it.
+    private func endCurrent() {
+        guard let request = current else { return }
+        current = nil
+        request.timer?.cancel()
+        if let waiter = request.waiter { hub.unsubscribe(waiter.id) }
+    }
+}
