@@ -14,6 +14,8 @@ crlf='\r\n'
 tag='"cbf29ce484222325"'
 # What the clients send: RemoteSpecSource (long-poll, SSE, poll), livery push, curl.
 seed "GET /v1/spec HTTP/1.1${crlf}Host: 127.0.0.1:7878${crlf}${crlf}"
+seed "GET /v1/spec HTTP/1.1${crlf}Host: 127.0.0.1:7878${crlf}If-None-Match: ${tag}${crlf}${crlf}GET /v1/spec HTTP/1.1${crlf}Connection: keep-alive, close${crlf}${crlf}"
+seed "GET /v1/spec HTTP/1.1${crlf}if-none-match:\t${tag} ${crlf}Content-Length: 0${crlf}${crlf}"
 seed "GET /v1/spec?wait=30s HTTP/1.1${crlf}Host: 127.0.0.1:7878${crlf}If-None-Match: ${tag}${crlf}${crlf}"
 seed "GET /v1/spec?wait=500ms HTTP/1.1${crlf}If-None-Match: W/${tag}, \"abc\"${crlf}If-None-Match: \"def\"${crlf}${crlf}"
 seed "GET /v1/spec?wait=2m&x=1 HTTP/1.1${crlf}If-None-Match: *${crlf}${crlf}"

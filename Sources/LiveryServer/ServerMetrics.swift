@@ -38,9 +38,15 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a request and records its latency (until the response head; streams stay open).
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let series = requests.series(for: RequestSeries.Key(route: route, method: method, status: status))
+        let series = requestSeries(route: route, method: method, status: status)
         series.count.increment()
         series.latency.record(duration)
+    }
+
+    /// The request counter and latency histogram of one route, method and status, for a hot
+    /// path that looks them up once.
+    func requestSeries(route: String, method: String, status: Int) -> RequestSeries.Series {
+        requests.series(for: RequestSeries.Key(route: route, method: method, status: status))
     }
 
     private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {

@@ -4,9 +4,10 @@ import LiveryServer
 import LiveryTesting
 import Testing
 
-/// `GET /v1/spec` is answered on the event loop, ahead of the router (BundleRequestHandler);
-/// these check what that must not change: answers in request order on a pipelined connection,
-/// the idle timeout and `Connection: close`, the headers, the metrics.
+/// `GET /v1/spec` is answered ahead of the router: plain GETs from the raw bytes
+/// (RawBundleHandler), long-polls and the rest on the event loop (BundleRequestHandler). These
+/// check what that must not change: answers in request order on a pipelined connection, the
+/// idle timeout and `Connection: close`, the headers, the metrics.
 @Suite(.timeLimit(.minutes(1))) struct BundleFastPathTests {
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await TestDaemon.with { server in
@@ -28,6 +29,40 @@ import Testing
             #expect(answers[1].text.contains(#""specs""#) && answers[1].text.contains("ETag: \(etag)"))
             #expect(answers[2].text.contains("card.yaml"))
             #expect(answers[4].text.contains(#""status":"ok""#))
+        }
+    }
+
+    @Test func rawAnswersComeBeforeTheRequestsPipelinedBehindThem() async throws {
+        try await TestDaemon.with { server in
+            let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""
+            let connection = try RawConnection(port: server.port)
+            // Raw, raw (304), router, then the parser's own fast path: the connection stays
+            // with the parser once it has had a request of another kind.
+            try await connection.send(
+                "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/\(etag), \"other\"\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
+            #expect(closed)
+            let answers = Self.split(text)
+            try #require(answers.count == 5, "\(text)")
+            #expect(answers.map(\.status) == [200, 304, 200, 304, 200])
+            #expect(answers[0].text.contains(#""specs""#))
+            #expect(answers[2].text.contains(#""status":"ok""#))
+            #expect(answers[4].text.contains(#""specs""#))
+        }
+    }
+
+    @Test func aRawAnswerWithConnectionCloseClosesAndSaysSo() async throws {
+        try await TestDaemon.with { server in
+            let connection = try RawConnection(port: server.port)
+            try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
+            #expect(closed)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.contains("\r\nConnection: close\r\n"), "\(text)")
+            #expect(text.hasSuffix("}"))
         }
     }
 

@@ -9,6 +9,8 @@ public struct BundleSnapshot: Sendable {
     public let bytes: ByteBuffer
     /// The strong tag of ``bytes``.
     public let etag: EntityTag
+    /// ``etag`` as a header shows it, quoted.
+    let etagText: String
     /// The files the bundle was merged from, in merge order.
     public let files: [String]
     /// When the watcher published it.
@@ -25,16 +27,17 @@ public struct BundleSnapshot: Sendable {
         let json = spec.bundleJSON
         self.bytes = ByteBuffer(string: json)
         self.etag = EntityTag(of: json.utf8)
+        self.etagText = etag.description
         self.files = spec.files
         self.loadedAt = loadedAt
-        self.eventFrame = ByteBuffer(string: ServerSentEvent(id: etag.description, event: "spec", data: json).text)
+        self.eventFrame = ByteBuffer(string: ServerSentEvent(id: etagText, event: "spec", data: json).text)
         var notModified = HTTPFields()
-        notModified[.eTag] = etag.description
+        notModified[.eTag] = etagText
         notModified[.cacheControl] = "no-cache"
         self.notModifiedFields = notModified
         var bundle = HTTPFields()
         bundle[.contentType] = "application/json"
-        bundle[.eTag] = etag.description
+        bundle[.eTag] = etagText
         bundle[.cacheControl] = "no-cache"
         bundle[.contentLength] = String(bytes.readableBytes)
         self.bundleFields = bundle

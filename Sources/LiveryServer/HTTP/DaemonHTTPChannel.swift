@@ -6,13 +6,15 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// The daemon's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline, with the request
-/// deadline and the bundle's fast path after the connection-state handler.
+/// The daemon's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline, with the bundle's
+/// two fast paths and the request deadline.
 ///
-/// Hummingbird's own `additionalChannelHandlers` go in front of its connection-state handler,
-/// which would then never see the requests answered on the fast path: the idle timeout would
-/// cut busy connections and graceful shutdown would not wait for long-polls. Hence this copy of
-/// its setup with the handlers in the right place.
+/// In order: ``RawBundleHandler`` (plain GETs of the bundle answered from the raw bytes), the
+/// HTTP parser and encoder, Hummingbird's connection-state handler (graceful shutdown),
+/// ``IdleTimeoutHandler``, ``RequestDeadlineHandler``, ``BundleRequestHandler`` (the other GETs
+/// of the bundle, long-polls included), then Hummingbird's router. Hummingbird's own
+/// `additionalChannelHandlers` would go in front of its connection-state handler, which would
+/// then not see the requests answered on the fast paths; hence this copy of its setup.
 struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -30,6 +32,11 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             parserLimits.maxHeaderFieldSize = configuration.parserHeadCeiling
             parserLimits.maxHeaderListSize = configuration.parserHeadCeiling
             let pipeline = channel.pipeline.syncOperations
+            let idleTimeout = configuration.idleTimeout.map { IdleTimeoutHandler(timeout: $0) }
+            try pipeline.addHandler(
+                RawBundleHandler(
+                    hub: hub, metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
+                    idleTimeout: idleTimeout))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // NIOAsyncChannel and BundleRequestHandler keep the order
                 withErrorHandling: false,  // Hummingbird answers parser errors
@@ -37,8 +44,10 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: parserLimits)
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(
-                HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout, logger: logger))
+            // Hummingbird's handler only for graceful shutdown (close once the answers in
+            // progress are written); the idle timeout must also count RawBundleHandler's answers.
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            if let idleTimeout { try pipeline.addHandler(idleTimeout) }
             if let requestTimeout = configuration.requestTimeout {
                 try pipeline.addHandler(RequestDeadlineHandler(timeout: requestTimeout, metrics: metrics))
             }

@@ -10,13 +10,19 @@ struct HTTPDateText {
 
     /// The current time's text.
     mutating func now() -> String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        if time.tv_sec != second {
-            second = time.tv_sec
-            text = Self.format(secondsSince1970: time.tv_sec)
+        let current = Self.currentSecond()
+        if current != second {
+            second = current
+            text = Self.format(secondsSince1970: current)
         }
         return text
+    }
+
+    /// Seconds since 1970 on the wall clock, which is what `Date` shows.
+    static func currentSecond() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return time.tv_sec
     }
 
     static func format(secondsSince1970 seconds: Int) -> String {

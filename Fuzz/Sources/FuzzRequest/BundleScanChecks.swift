@@ -1,0 +1,53 @@
+import FuzzSupport
+import LiveryHTTP
+
+/// The contract of the daemon's raw reader of plain bundle requests (BundleRequestScan): what
+/// it accepts is one whole `GET /v1/spec HTTP/1.1` head without a body, a control character or
+/// a second `If-None-Match`, and it reads nothing past that head.
+enum BundleScanChecks {
+    static let maxHeadBytes = 512
+
+    static func check(_ bytes: UnsafeRawBufferPointer) {
+        let result = BundleRequestScan.scan(bytes, maxHeadBytes: maxHeadBytes)
+        switch result {
+        case .bundle(let length, let tag, _):
+            fuzzCheck(length <= bytes.count && length <= maxHeadBytes, "accepted \(length) bytes of \(bytes.count)")
+            let head = Array(bytes[0..<length])
+            fuzzCheck(head.starts(with: Array("GET /v1/spec HTTP/1.1\r\n".utf8)), "accepted another request line")
+            fuzzCheck(head.suffix(4).elementsEqual([13, 10, 13, 10]), "accepted a head that does not end with an empty line")
+            if let tag { fuzzCheck(tag.lowerBound >= 23 && tag.upperBound <= length - 4, "tag range \(tag) outside the head") }
+            checkLines(of: head)
+            // Nothing past the head was read: the same head followed by anything reads the same.
+            let longer = head + Array("X".utf8)
+            let again = longer.withUnsafeBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
+            fuzzCheck(again == result, "the head followed by a byte reads as \(again), alone as \(result)")
+            // A head cut short is not accepted.
+            let cut = head.dropLast().withUnsafeBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
+            fuzzCheck(cut == .incomplete, "the head without its last byte reads as \(cut)")
+        case .incomplete:
+            fuzzCheck(bytes.count < maxHeadBytes, "\(bytes.count) bytes, at or over the limit, said incomplete")
+        case .other:
+            break
+        }
+    }
+
+    private static func checkLines(of head: [UInt8]) {
+        var lines = head.split(separator: 10, omittingEmptySubsequences: false).dropLast(2)
+        lines = lines.dropFirst()
+        var conditions = 0
+        for line in lines {
+            fuzzCheck(line.last == 13, "a line not ended by CRLF")
+            let text = line.dropLast()
+            fuzzCheck(!text.contains { ($0 < 0x20 && $0 != 9) || $0 == 0x7F }, "a control character in a header line")
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
+                fuzzCheck(false, "a header line without a colon")
+                continue
+            }
+            let name = String(decoding: text[..<colon], as: UTF8.self).lowercased()
+            fuzzCheck(!name.isEmpty && !name.contains(" ") && !name.contains("\t"), "header name \(name.debugDescription)")
+            fuzzCheck(!["content-length", "transfer-encoding", "expect", "upgrade"].contains(name), "accepted a \(name) field")
+            if name == "if-none-match" { conditions += 1 }
+        }
+        fuzzCheck(conditions <= 1, "accepted \(conditions) If-None-Match lines")
+    }
+}

@@ -1,0 +1,88 @@
+import LiveryHTTP
+import Testing
+
+/// The raw reader of plain bundle requests accepts only the plainest heads, and says exactly
+/// where they end and where their `If-None-Match` value is.
+@Suite struct BundleRequestScanTests {
+    private func scan(_ text: String, maxHeadBytes: Int = 8192) -> BundleRequestScan.Result {
+        Array(text.utf8).withUnsafeBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
+    }
+
+    @Test func aPlainRequestEndsAfterItsEmptyLine() {
+        let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n"
+        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        // A second request behind it is not read.
+        #expect(scan(head + "GET /healthz HTTP/1.1\r\n\r\n") == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        #expect(scan("GET /v1/spec HTTP/1.1\r\n\r\n") == .bundle(length: 25, ifNoneMatch: nil, closes: false))
+    }
+
+    @Test func theConditionValueIsFoundTrimmedWhateverTheNameCase() {
+        let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nif-NONE-match: \t\"abc\" \r\n\r\n"
+        guard case .bundle(_, let range?, false) = scan(head) else {
+            Issue.record("not read: \(scan(head))")
+            return
+        }
+        #expect(String(decoding: Array(head.utf8)[range], as: UTF8.self) == "\"abc\"")
+    }
+
+    @Test(arguments: ["close", "Close", "keep-alive, close", "CLOSE , foo"])
+    func connectionCloseIsSeen(value: String) {
+        let head = "GET /v1/spec HTTP/1.1\r\nConnection: \(value)\r\n\r\n"
+        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: true))
+    }
+
+    @Test func otherConnectionOptionsDoNotClose() {
+        let head = "GET /v1/spec HTTP/1.1\r\nConnection: keep-alive, closed\r\n\r\n"
+        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+    }
+
+    @Test(arguments: [
+        "GET /v1/spec?wait=30s HTTP/1.1\r\n\r\n",  // a query: a long-poll
+        "GET /v1/specs HTTP/1.1\r\n\r\n",
+        "GET /v1/spec/ HTTP/1.1\r\n\r\n",
+        "HEAD /v1/spec HTTP/1.1\r\n\r\n",
+        "get /v1/spec HTTP/1.1\r\n\r\n",
+        "GET /v1/spec HTTP/1.0\r\n\r\n",
+        "GET  /v1/spec HTTP/1.1\r\n\r\n",
+        "GET /v1/%73pec HTTP/1.1\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\nHost: x\n\n",  // bare LF
+        "GET /v1/spec HTTP/1.1\r\nHost: x\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nHost: x\rx\r\n\r\n",  // bare CR
+        "GET /v1/spec HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\ncontent-length: 5\r\n\r\nhello",
+        "GET /v1/spec HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nUpgrade: websocket\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nIf-None-Match: \"a\"\r\nIf-None-Match: \"b\"\r\n\r\n",  // a list on two lines
+        "GET /v1/spec HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",  // obs-fold
+        "GET /v1/spec HTTP/1.1\r\n: empty name\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nNo colon\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nBad name: x\r\n\r\n",
+        "GET /v1/spec HTTP/1.1\r\nX: a\u{0}b\r\n\r\n",  // NUL
+        "GET /v1/spec HTTP/1.1\r\nX: a\u{7F}\r\n\r\n",  // DEL
+        "PUT /v1/specs/a.yaml HTTP/1.1\r\n\r\n",
+        "",
+    ])
+    func anythingElseIsLeftToTheParser(text: String) {
+        if text.isEmpty {
+            #expect(scan(text) == .incomplete)  // nothing yet: may still become one
+        } else {
+            #expect(scan(text) == .other, "\(text.debugDescription)")
+        }
+    }
+
+    @Test(arguments: ["G", "GET /v1/sp", "GET /v1/spec HTTP/1.1\r", "GET /v1/spec HTTP/1.1\r\nHost: x\r\n", "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r"])
+    func aHeadNotWholeYetIsIncomplete(text: String) {
+        #expect(scan(text) == .incomplete)
+    }
+
+    @Test func aHeadOverTheLimitIsLeftToTheParser() {
+        let head = "GET /v1/spec HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: 200))\r\n\r\n"
+        #expect(scan(head, maxHeadBytes: head.utf8.count) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        #expect(scan(head, maxHeadBytes: head.utf8.count - 1) == .other)
+        // Incomplete and already at the limit: it can only end beyond it.
+        let cut = String(decoding: head.utf8.dropLast(2), as: UTF8.self)  // "\r\n" is one Character
+        #expect(scan(cut, maxHeadBytes: cut.utf8.count + 1) == .incomplete)
+        #expect(scan(cut, maxHeadBytes: cut.utf8.count) == .other)
+    }
+}
