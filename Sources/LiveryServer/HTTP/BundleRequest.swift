@@ -35,7 +35,9 @@ struct BundleRequest {
         self.head = head
         self.condition = EntityTagCondition(headerValues: head.headerFields[values: .ifNoneMatch])
         self.wait = wait
-        self.closesConnection = head.headerFields[values: .connection].contains { $0.lowercased().contains("close") }
+        self.closesConnection = head.headerFields[values: .connection].contains { line in
+            line.split(separator: ",").contains { String($0).trimmingSpaces.lowercased() == "close" }
+        }
         self.start = .now
     }
 }
