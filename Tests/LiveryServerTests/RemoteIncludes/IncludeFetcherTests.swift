@@ -84,7 +84,9 @@ import Testing
             fetched = await fetcher.fetch(try Self.url("http://127.0.0.1:\(silent.port)/brand/palette.yaml"))
         }
         #expect(fetched == .failed("no complete answer within 0.3 seconds"))
-        #expect(elapsed < .seconds(3))
+        // 0.3 s alone; the margin is for a full parallel run on two busy cores. Unbounded, the
+        // fetch would hang until the suite's time limit.
+        #expect(elapsed < .seconds(10))
     }
 
     @Test func aClosedPortIsAFailureNotACrash() async throws {

@@ -126,16 +126,8 @@ import Testing
                     .replacingOccurrences(of: "{port}", with: "\(cdn.port)")
                     .replacingOccurrences(of: "{otherPort}", with: "\(cdn.port == 65535 ? 1 : cdn.port + 1)")
             }
-            let folder = try TemporarySpecFolder(prefix: "livery-remote-refusal")
-            try folder.write("card.yaml", "include: ['\(fill(include))']\nspecs: {}\n")
-            let loader = SpecFolderLoader(
-                allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
-            do {
-                _ = try await loader.load(folder.url)
-                Issue.record("expected '\(fill(include))' to be refused")
-            } catch let errors as SpecErrors {
-                #expect(errors.errors.map(\.description) == ["card.yaml:1:11: error: " + fill(message)])
-            }
+            let errors = try await Self.errors(including: fill(include), allowing: cdn)
+            #expect(errors == ["card.yaml:1:11: error: " + fill(message)])
             #expect(cdn.requests.isEmpty)
         }
     }
@@ -145,18 +137,10 @@ import Testing
             metadataHost.serve("/metadata.yaml", document: "variables: { secret: 'x' }\n")
             try await IncludeServer.with { cdn in
                 cdn.serve("/brand/palette.yaml", .init(status: 301, headers: ["Location": metadataHost.base + "/metadata.yaml"]))
-                let folder = try TemporarySpecFolder(prefix: "livery-remote-refusal")
-                try folder.write("card.yaml", "include: ['\(cdn.base)/brand/palette.yaml']\nspecs: {}\n")
-                let loader = SpecFolderLoader(
-                    allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
-                do {
-                    _ = try await loader.load(folder.url)
-                    Issue.record("expected the redirect to be refused")
-                } catch let errors as SpecErrors {
-                    #expect(errors.errors.map(\.description) == [
-                        "card.yaml:1:11: error: cannot fetch \(cdn.base)/brand/palette.yaml: 301 Moved Permanently (redirects are not followed; include the final URL)"
-                    ])
-                }
+                let errors = try await Self.errors(including: cdn.base + "/brand/palette.yaml", allowing: cdn)
+                #expect(errors == [
+                    "card.yaml:1:11: error: cannot fetch \(cdn.base)/brand/palette.yaml: 301 Moved Permanently (redirects are not followed; include the final URL)"
+                ])
                 #expect(metadataHost.requests.isEmpty)
             }
         }
@@ -165,19 +149,28 @@ import Testing
     @Test func aRemoteDocumentIncludingALocalFileIsRefused() async throws {
         try await IncludeServer.with { cdn in
             cdn.serve("/brand/palette.yaml", document: "include: [secret.yaml]\nvariables: {}\n")
-            let folder = try TemporarySpecFolder(prefix: "livery-remote-refusal")
-            try folder.write("card.yaml", "include: ['\(cdn.base)/brand/palette.yaml']\nspecs: {}\n")
-            try folder.write("secret.yaml", "variables: { token: 'hunter2' }\n")
-            let loader = SpecFolderLoader(
-                allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
-            do {
-                _ = try await loader.load(folder.url)
-                Issue.record("expected the local include of a remote document to be refused")
-            } catch let errors as SpecErrors {
-                #expect(errors.errors.map(\.description) == [
-                    "\(cdn.base)/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
-                ])
-            }
+            let errors = try await Self.errors(
+                including: cdn.base + "/brand/palette.yaml", allowing: cdn, besides: ["secret.yaml": "variables: { token: 'hunter2' }\n"])
+            #expect(errors == [
+                "\(cdn.base)/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
+            ])
+        }
+    }
+
+    /// The errors of a folder whose `card.yaml` includes `url` (beside `files`), loaded by the
+    /// real loader and fetcher with `cdn`'s `/brand/` allowed; empty if it loads.
+    static func errors(
+        including url: String, allowing cdn: IncludeServer, besides files: [String: String] = [:]
+    ) async throws -> [String] {
+        let folder = try TemporarySpecFolder(prefix: "livery-remote-refusal")
+        try folder.write("card.yaml", "include: ['\(url)']\nspecs: {}\n")
+        for (path, text) in files { try folder.write(path, text) }
+        let loader = SpecFolderLoader(allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
+        do {
+            _ = try await loader.load(folder.url)
+            return []
+        } catch let errors as SpecErrors {
+            return errors.errors.map(\.description)
         }
     }
 }
