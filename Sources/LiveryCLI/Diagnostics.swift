@@ -6,8 +6,10 @@ import Livery
 enum Diagnostics {
     static func relative(_ error: SpecError, toFolder folder: String) -> SpecError {
         var error = error
-        if !error.location.file.hasPrefix("/"), !error.location.file.hasPrefix("<"), folder != "." {
-            error.location.file = folder + "/" + error.location.file
+        let file = error.location.file
+        // Absolute paths, `<json>`-like sources and remote includes' URLs stay as they are.
+        if !file.hasPrefix("/"), !file.hasPrefix("<"), !file.contains("://"), folder != "." {
+            error.location.file = folder + "/" + file
         }
         return error
     }

@@ -16,6 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: DaemonOptions
 
+    @OptionGroup var includes: IncludeOptions
+
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
 
@@ -46,10 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let token = try options.loadToken(say: Self.say)
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
             requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+        configuration.allowedIncludes = try includes.allowList()
+        configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

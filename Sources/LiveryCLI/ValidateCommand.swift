@@ -4,7 +4,7 @@ import Livery
 
 /// `livery validate [PATH...]`: checks spec folders or files and prints every error in compiler
 /// style (or as JSON for tools). Exits 1 if there is any error.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check spec files or folders and print every error as file:line:column."
@@ -20,10 +20,14 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Output format: text (compiler style) or json.")
     var format: Format = .text
 
-    func run() throws {
+    @OptionGroup var includes: IncludeOptions
+
+    func run() async throws {
+        let allowList = try includes.allowList()
+        let fetcher = includes.fetcher()
         var results: [(path: String, errors: [SpecError])] = []
         for path in paths {
-            results.append((path, Self.errors(at: URL(filePath: path))))
+            results.append((path, await Self.errors(at: URL(filePath: path), allowList: allowList, fetcher: fetcher)))
         }
         let all = results.flatMap(\.errors)
         switch format {
@@ -39,8 +43,11 @@ struct ValidateCommand: ParsableCommand {
     }
 
     /// Every error of a folder (all its files) or of one file (with its includes), with file
-    /// names as the user wrote the path, so a terminal or editor can jump to them.
-    static func errors(at url: URL) -> [SpecError] {
+    /// names as the user wrote the path, so a terminal or editor can jump to them. Allowed remote
+    /// includes are fetched (and their documents checked) with `fetcher`.
+    static func errors(
+        at url: URL, allowList: IncludeAllowList = .none, fetcher: (any RemoteIncludeFetcher)? = nil
+    ) async -> [SpecError] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             return [SpecError(.io, at: .start(of: url.path), "no such file or folder")]
@@ -49,7 +56,10 @@ struct ValidateCommand: ParsableCommand {
         let errors: [SpecError]
         do {
             let sources = try SpecSourceSet(directory: folder)
-            errors = Spec.validate(sources, roots: isFolder.boolValue ? nil : [url.lastPathComponent])
+            let roots = isFolder.boolValue ? nil : [url.lastPathComponent]
+            var remote = RemoteIncludes(allowList: allowList)
+            if let fetcher { await remote.fetchDocuments(for: sources, roots: roots, using: fetcher) }
+            errors = Spec.validate(sources, roots: roots, remoteIncludes: remote)
         } catch {
             errors = [error]
         }

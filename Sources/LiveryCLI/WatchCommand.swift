@@ -18,6 +18,8 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds to wait for a burst of writes to settle.")
     var settle = 20
 
+    @OptionGroup var includes: IncludeOptions
+
     func validate() throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
@@ -29,10 +31,11 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let provider = TraitsProvider()
         let configuration = WatchConfiguration(settleWindow: .milliseconds(settle))
-        let watcher = SpecWatcher(directory: URL(filePath: directory), configuration: configuration)
+        let loader = try includes.loader()
+        let watcher = FolderWatcher(directory: URL(filePath: directory), loader: loader, configuration: configuration)
         Console.line("watching \(directory) (Ctrl-C to stop)")
         for await update in watcher {
-            switch update {
+            switch await update.completed(by: loader) {
             case .loaded(let spec, let hash):
                 do {
                     let report = try provider.load(spec)

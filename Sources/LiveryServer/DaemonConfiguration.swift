@@ -41,6 +41,12 @@ public struct DaemonConfiguration: Sendable {
     public var readerLimits: ReaderLimits
     /// The trait types specs may use.
     public var registry: TraitRegistry
+    /// The URL prefixes remote includes may name (`--allow-include`); empty, the default, turns
+    /// remote includes off, so neither a file on disk nor a push can make the daemon fetch a URL.
+    public var allowedIncludes: IncludeAllowList
+    /// What fetches the allowed remote includes (`LiveryRemote`'s `HTTPIncludeFetcher`): the
+    /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
+    public var includeFetcher: (any RemoteIncludeFetcher)?
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
@@ -57,7 +63,9 @@ public struct DaemonConfiguration: Sendable {
         retryHint: Duration = .seconds(2),
         watch: WatchConfiguration = WatchConfiguration(),
         readerLimits: ReaderLimits = .default,
-        registry: TraitRegistry = .standard
+        registry: TraitRegistry = .standard,
+        allowedIncludes: IncludeAllowList = .none,
+        includeFetcher: (any RemoteIncludeFetcher)? = nil
     ) {
         self.directory = directory
         self.host = host
@@ -73,12 +81,19 @@ public struct DaemonConfiguration: Sendable {
         self.watch = watch
         self.readerLimits = readerLimits
         self.registry = registry
+        self.allowedIncludes = allowedIncludes
+        self.includeFetcher = includeFetcher
     }
 }
 
 extension DaemonConfiguration {
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).
     var parserHeadCeiling: Int { 4 * max(maxURIBytes, maxHeaderBytes) }
+
+    /// How the folder is loaded, remote includes and all.
+    var specLoader: SpecFolderLoader {
+        SpecFolderLoader(registry: registry, limits: readerLimits, allowList: allowedIncludes, fetcher: includeFetcher)
+    }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
     /// else the daemon warns at start-up, since it speaks plain HTTP (no TLS of its own).

@@ -15,19 +15,24 @@ extension TraitsProvider {
     /// following.cancel()
     /// ```
     ///
-    /// - Parameter onUpdate: called after each load (its report) or each rejected change (the
-    ///   error: a ``SpecError`` with file, line and column, or a ``WatchError``).
+    /// - Parameters:
+    ///   - loader: How the folder is read: the registry and limits, and the allow-list and fetcher
+    ///     of remote includes (off by default). Remote includes are fetched in this task, after
+    ///     the watcher's scan, on every reload.
+    ///   - onUpdate: called after each load (its report) or each rejected change (the error:
+    ///     ``SpecErrors`` with file, line and column, or a ``WatchError``).
     public func follow(
         directory: URL,
+        loader: SpecFolderLoader = SpecFolderLoader(),
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        let watcher = SpecWatcher(directory: directory, configuration: configuration, logger: logger)
+        let watcher = FolderWatcher(directory: directory, loader: loader, configuration: configuration, logger: logger)
         for await update in watcher {
             if Task.isCancelled { break }
-            switch update {
+            switch await update.completed(by: loader) {
             case .loaded(let spec, let hash):
                 do {
                     let report = try load(spec)

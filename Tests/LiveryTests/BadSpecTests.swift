@@ -61,7 +61,7 @@ import Testing
         Case("include of a missing file", ["card.yaml": "include: [palette.yaml]\nspecs: {}"],
             "card.yaml:1:11: error: include 'palette.yaml' names no spec file in the folder"),
         Case("remote include", ["card.yaml": "include: ['https://example.com/p.yaml']\nspecs: {}"],
-            "card.yaml:1:11: error: remote include 'https://example.com/p.yaml' is not allowed; include files of the specs folder"),
+            "card.yaml:1:11: error: remote includes are off: 'https://example.com/p.yaml' is not fetched; enable it with --allow-include https://example.com/"),
         Case("duplicate identifier across files", [
             "a.yaml": "specs:\n  card: []",
             "b.yaml": "specs:\n  other: []\n  card: []",

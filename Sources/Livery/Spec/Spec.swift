@@ -58,29 +58,46 @@ public struct Spec: Sendable {
     }
 
     /// Builds a spec from files already in memory: all of them, or `roots` and what they include.
+    ///
+    /// - Parameter remoteIncludes: which URLs includes may name and their fetched documents;
+    ///   off by default, so a URL include is an error (see ``RemoteIncludes``).
     public init(
         sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
-        limits: ReaderLimits = .default
+        limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off
     ) throws {
-        let (document, errors) = Self.merge(sources, roots: roots, limits: limits)
+        let (document, errors) = Self.merge(sources, roots: roots, limits: limits, remote: remoteIncludes)
         try self.init(document: document, registry: registry, errors: errors)
     }
 
     /// Every error in a set of files, in the order found; empty when the files make a good spec.
     public static func validate(
         _ sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
-        limits: ReaderLimits = .default
+        limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off
     ) -> [SpecError] {
-        let (document, errors) = merge(sources, roots: roots, limits: limits)
+        let (document, errors) = merge(sources, roots: roots, limits: limits, remote: remoteIncludes)
         return errors + SpecResolver.resolveAll(document, registry: registry).errors
     }
 
+    /// The allowed remote includes that `sources` (or `roots` and what they include) reach and
+    /// `remoteIncludes` has no document for yet, in the order they are met.
+    public static func missingRemoteIncludes(
+        _ sources: SpecSourceSet, roots: [String]? = nil, limits: ReaderLimits = .default,
+        remoteIncludes: RemoteIncludes
+    ) -> [RemoteIncludeURL] {
+        var graph = IncludeGraph(set: sources, limits: limits, remote: remoteIncludes)
+        for path in roots ?? sources.sortedPaths { graph.visit(path) }
+        return graph.missing.map(\.url)
+    }
+
     private static func merge(
-        _ sources: SpecSourceSet, roots: [String]?, limits: ReaderLimits
+        _ sources: SpecSourceSet, roots: [String]?, limits: ReaderLimits, remote: RemoteIncludes
     ) -> (SpecDocument, [SpecError]) {
-        var graph = IncludeGraph(set: sources, limits: limits)
+        var graph = IncludeGraph(set: sources, limits: limits, remote: remote)
         for path in roots ?? sources.sortedPaths { graph.visit(path) }
         var errors = graph.errors
+        for (url, location) in graph.missing {
+            errors.append(SpecError(.io, at: location, "remote include '\(url)' was not fetched"))
+        }
         var merger = DocumentMerger()
         for file in graph.order { merger.add(file, errors: &errors) }
         return (merger.document, errors)

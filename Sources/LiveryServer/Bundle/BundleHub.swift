@@ -25,8 +25,7 @@ public final class BundleHub: Service, Sendable {
 
     private let directory: URL
     private let watchConfiguration: WatchConfiguration
-    private let limits: ReaderLimits
-    private let registry: TraitRegistry
+    private let loader: SpecFolderLoader
     private let metrics: ServerMetrics
     private let logger: Logger
     private let state = Mutex(State())
@@ -34,8 +33,7 @@ public final class BundleHub: Service, Sendable {
     init(configuration: DaemonConfiguration, metrics: ServerMetrics, logger: Logger) {
         self.directory = configuration.directory
         self.watchConfiguration = configuration.watch
-        self.limits = configuration.readerLimits
-        self.registry = configuration.registry
+        self.loader = configuration.specLoader
         self.metrics = metrics
         self.logger = logger
     }
@@ -53,29 +51,18 @@ public final class BundleHub: Service, Sendable {
     public var waitingClients: Int { state.withLock { $0.subscribers.count } }
 
     /// Watches the folder until graceful shutdown, then releases every waiting client.
+    ///
+    /// The watcher only reads the folder; remote includes are fetched here, in this task, so the
+    /// network never holds up the watcher (let alone the thread that owns inotify). Bundles
+    /// inline them: clients never fetch a remote include themselves.
     public func run() async {
-        let limits = self.limits
-        let registry = self.registry
-        let watcher = FolderWatcher<Spec>(directory: directory, configuration: watchConfiguration, logger: logger) {
-            try Self.load($0, limits: limits, registry: registry)
-        }
+        let watcher = FolderWatcher(
+            directory: directory, loader: loader, configuration: watchConfiguration, logger: logger)
         for await update in watcher.cancelOnGracefulShutdown() {
-            apply(update)
+            apply(await update.completed(by: loader))
         }
         close()
         await watcher.stop()
-    }
-
-    /// Reads the folder; on failure throws every error (``Livery/SpecErrors``), not just the first,
-    /// so the status shows all of them.
-    private static func load(_ folder: URL, limits: ReaderLimits, registry: TraitRegistry) throws -> Spec {
-        let sources = try SpecSourceSet(directory: folder, limits: limits)
-        do {
-            return try Spec(sources: sources, registry: registry, limits: limits)
-        } catch {
-            let all = Spec.validate(sources, registry: registry, limits: limits)
-            throw all.isEmpty ? error : SpecErrors(all)
-        }
     }
 
     private func apply(_ update: Update<Spec>) {

@@ -25,6 +25,14 @@ actor SpecStore {
         var created: Bool
     }
 
+    /// What a change did: written, or nothing yet because the folder with the change names
+    /// allowed remote includes that `remote` has no documents for. The caller fetches those
+    /// outside the actor (a push never holds it across network I/O) and tries again.
+    enum ChangeOutcome {
+        case written(WriteResult)
+        case needsFetching([RemoteIncludeURL])
+    }
+
     /// Every spec file with its tag and size, sorted by path.
     func list() throws(PushError) -> [SpecFileEntry] {
         let sources = try readFolder()
@@ -49,16 +57,22 @@ actor SpecStore {
     }
 
     /// Writes `data` to `rawPath` if the folder with that change validates.
-    func put(_ rawPath: String, data: Data, ifMatch: EntityTagCondition?) throws(PushError) -> WriteResult {
-        try change(rawPath, to: data, ifMatch: ifMatch)
+    func put(
+        _ rawPath: String, data: Data, ifMatch: EntityTagCondition?, remote: RemoteIncludes = .off
+    ) throws(PushError) -> ChangeOutcome {
+        try change(rawPath, to: data, ifMatch: ifMatch, remote: remote)
     }
 
     /// Removes `rawPath` if the folder without it validates.
-    func delete(_ rawPath: String, ifMatch: EntityTagCondition?) throws(PushError) -> WriteResult {
-        try change(rawPath, to: nil, ifMatch: ifMatch)
+    func delete(
+        _ rawPath: String, ifMatch: EntityTagCondition?, remote: RemoteIncludes = .off
+    ) throws(PushError) -> ChangeOutcome {
+        try change(rawPath, to: nil, ifMatch: ifMatch, remote: remote)
     }
 
-    private func change(_ rawPath: String, to data: Data?, ifMatch: EntityTagCondition?) throws(PushError) -> WriteResult {
+    private func change(
+        _ rawPath: String, to data: Data?, ifMatch: EntityTagCondition?, remote: RemoteIncludes
+    ) throws(PushError) -> ChangeOutcome {
         let path = try Self.validated(rawPath)
         try checkFolders(of: path)
         try checkNotALink(path)
@@ -73,7 +87,9 @@ actor SpecStore {
         } catch {
             throw .forbiddenPath(error)
         }
-        let errors = Spec.validate(sources, registry: registry, limits: limits)
+        let missing = Spec.missingRemoteIncludes(sources, limits: limits, remoteIncludes: remote)
+        guard missing.isEmpty else { return .needsFetching(missing) }
+        let errors = Spec.validate(sources, registry: registry, limits: limits, remoteIncludes: remote)
         guard errors.isEmpty else { throw .invalid(errors) }
         let url = directory.appending(path: path)
         do {
@@ -88,7 +104,7 @@ actor SpecStore {
         } catch {
             throw .fileSystem(error.description)
         }
-        return WriteResult(path: path, etag: data.map { EntityTag(of: $0) }, created: current == nil)
+        return .written(WriteResult(path: path, etag: data.map { EntityTag(of: $0) }, created: current == nil))
     }
 
     private static func validated(_ rawPath: String) throws(PushError) -> String {

@@ -45,7 +45,9 @@ extension DaemonRoutes {
         }
         do {
             let ifMatch = EntityTagCondition(headerValues: request.headers[values: .ifMatch])
-            let result = try await store.put(rawPath, data: data, ifMatch: ifMatch)
+            let result = try await changeFetchingIncludes { remote throws(PushError) in
+                try await store.put(rawPath, data: data, ifMatch: ifMatch, remote: remote)
+            }
             metrics.pushes.increment()
             logger.notice("spec pushed", metadata: ["path": "\(result.path)", "bytes": "\(data.count)", "created": "\(result.created)"])
             let etag = result.etag?.description ?? ""
@@ -66,7 +68,9 @@ extension DaemonRoutes {
         guard let rawPath = specPath(of: request) else { return badEncoding() }
         do {
             let ifMatch = EntityTagCondition(headerValues: request.headers[values: .ifMatch])
-            let result = try await store.delete(rawPath, ifMatch: ifMatch)
+            let result = try await changeFetchingIncludes { remote throws(PushError) in
+                try await store.delete(rawPath, ifMatch: ifMatch, remote: remote)
+            }
             metrics.pushes.increment()
             logger.notice("spec deleted", metadata: ["path": "\(result.path)"])
             return Response(status: .noContent)

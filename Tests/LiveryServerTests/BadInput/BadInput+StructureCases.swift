@@ -70,12 +70,12 @@ extension BadInput {
             "forbiddenPath", "include 'shared/palette.yaml' goes through 'shared', a symbolic link to a folder",
             setUp: linkOutsideFolder),
         BadInput("include of an http URL", "bad.yaml", "include: [\"http://example.com/x.yaml\"]\nspecs: {}\n", (1, 11),
-            "forbiddenPath", "remote include 'http://example.com/x.yaml' is not allowed; include files of the specs folder"),
+            "forbiddenPath", "remote includes are off: 'http://example.com/x.yaml' is not fetched; enable it with --allow-include http://example.com/"),
         BadInput("include of an https URL (cloud metadata)", "bad.json",
             #"{"include": ["https://169.254.169.254/latest.json"], "specs": {}}"#, (1, 14), "forbiddenPath",
-            "remote include 'https://169.254.169.254/latest.json' is not allowed; include files of the specs folder"),
+            "remote includes are off: 'https://169.254.169.254/latest.json' is not fetched; enable it with --allow-include https://169.254.169.254/"),
         BadInput("include of a file URL", "bad.yaml", "include: [\"file:///etc/x.yaml\"]\nspecs: {}\n", (1, 11),
-            "forbiddenPath", "remote include 'file:///etc/x.yaml' is not allowed; include files of the specs folder"),
+            "forbiddenPath", "remote include 'file:///etc/x.yaml' uses the scheme 'file'; only http and https URLs can be included"),
     ]
 
     /// 50 MiB: a valid start, then comment lines. Made once; each use shares the bytes.

@@ -1,0 +1,36 @@
+import Foundation
+import Livery
+import Logging
+
+extension FolderWatcher where Value == SpecFolderLoader.Stage {
+    /// Starts watching a specs folder that `loader` reads; turn each update into a spec with
+    /// ``Update/completed(by:)``, which fetches the allowed remote includes.
+    ///
+    /// The watcher's own scans only read files: the network I/O happens in the task that
+    /// iterates, never in the watcher (nor on the thread that owns inotify).
+    public convenience init(
+        directory: URL,
+        loader: SpecFolderLoader,
+        configuration: WatchConfiguration = WatchConfiguration(),
+        logger: Logger? = nil
+    ) {
+        self.init(directory: directory, configuration: configuration, logger: logger) { try loader.read($0) }
+    }
+}
+
+extension Update where Value == SpecFolderLoader.Stage {
+    /// The update as a spec: its remote includes fetched (again: every reload re-fetches) and
+    /// resolved, or the errors that keep it from loading.
+    public func completed(by loader: SpecFolderLoader) async -> Update<Spec> {
+        switch self {
+        case .loaded(let stage, let hash):
+            do {
+                return .loaded(try await loader.complete(stage), hash)
+            } catch {
+                return .failed(error)
+            }
+        case .failed(let error):
+            return .failed(error)
+        }
+    }
+}
