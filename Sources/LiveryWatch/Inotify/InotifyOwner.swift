@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The one thread of the process that talks to libinotifytools, shared by every watcher.
@@ -37,6 +38,17 @@ final class InotifyOwner: Sendable {
         var idleLinger = Duration.seconds(1)
     }
 
+    /// Shared between the owner thread, which updates it, and the engines, which ask whether
+    /// events are still on their way to them.
+    struct ReadingState: Sendable {
+        /// The library's inotify descriptor while it is open. Cleared before it is closed, under
+        /// the lock, so a descriptor read under the lock is never closed (nor its number reused)
+        /// before the lock is released.
+        var descriptor: Int32?
+        /// Whether the owner thread is between reading events and handing them to the sessions.
+        var isDraining = false
+    }
+
     /// Test hooks; see ``InotifyOwner/Faults``.
     struct Faults: Sendable {
         /// Adding a watch under any of these folders fails with `ENOSPC`, as if
@@ -46,6 +58,8 @@ final class InotifyOwner: Sendable {
 
     let state = Mutex(State())
     let faults = Mutex(Faults())
+    /// What the owner thread is doing with the events, for ``mayHoldUndeliveredEvents()``.
+    let reading = Mutex(ReadingState())
     let wake: Result<WakeSignal, WatchError> = WakeSignal.make()
 
     private init() {}
@@ -93,6 +107,26 @@ final class InotifyOwner: Sendable {
         let idle = state.withLock { $0.phase == .idle && $0.queue.isEmpty }
         if idle { return .zero }
         return await withCheckedContinuation { send(.countWatches(reply: $0)) }
+    }
+
+    /// Whether inotify events may exist that no session has been handed yet: queued in the kernel
+    /// (`FIONREAD` on the descriptor), or read by the owner thread and not yet delivered. `true`
+    /// when it cannot tell. The queue is shared by every session, so another session's events
+    /// count too: a conservative answer.
+    ///
+    /// A session that gets `false` and then finds its own delivery counter caught up has seen every
+    /// event up to the call: one the owner thread read before the call was delivered (and counted)
+    /// before ``ReadingState/isDraining`` was cleared.
+    func mayHoldUndeliveredEvents() -> Bool {
+        reading.withLock { reading in
+            guard !reading.isDraining, let descriptor = reading.descriptor else { return true }
+            // Under the lock: the owner thread cannot close the descriptor meanwhile (see
+            // ``ReadingState/descriptor``). FIONREAD on an open inotify descriptor cannot fail;
+            // if it ever did, not knowing means "maybe".
+            var queued: Int32 = 0
+            guard case .success = retryingInterrupts({ ioctl(descriptor, UInt(FIONREAD), &queued) }) else { return true }
+            return queued > 0
+        }
     }
 
     /// Whether no owner thread is running.

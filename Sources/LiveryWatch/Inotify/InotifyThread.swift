@@ -141,11 +141,15 @@ final class InotifyThread {
     private func openLibrary() -> Result<InotifyLibrary, WatchError> {
         if let library { return .success(library) }
         let opened = InotifyLibrary.open()
-        if case .success(let library) = opened { self.library = library }
+        if case .success(let library) = opened {
+            self.library = library
+            owner.reading.withLock { $0.descriptor = library.descriptor }
+        }
         return opened
     }
 
     private func closeLibrary() {
+        owner.reading.withLock { $0.descriptor = nil }
         if let duplicate = library?.close() { retired.append(duplicate) }
         library = nil
         watches.removeAll()
@@ -169,6 +173,10 @@ extension InotifyThread {
     /// Reads every pending event (the descriptor is non-blocking) and hands each session its own.
     private func drainEvents() {
         guard let library, draining else { return }
+        // Set before the first read and cleared only after every delivery is counted: see
+        // ``InotifyOwner/mayHoldUndeliveredEvents()``.
+        owner.reading.withLock { $0.isDraining = true }
+        defer { owner.reading.withLock { $0.isDraining = false } }
         var deliveries: [WatcherID: [InotifyRecord]] = [:]
         var overflowed = false
         reading: while true {
