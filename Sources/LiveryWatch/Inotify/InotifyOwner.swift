@@ -45,7 +45,8 @@ final class InotifyOwner: Sendable {
         /// the lock, so a descriptor read under the lock is never closed (nor its number reused)
         /// before the lock is released.
         var descriptor: Int32?
-        /// Whether the owner thread is between reading events and handing them to the sessions.
+        /// Whether the owner thread is between its first read of a drain and announcing what it
+        /// read to the sessions (see ``InotifySink``).
         var isDraining = false
     }
 
@@ -73,7 +74,7 @@ final class InotifyOwner: Sendable {
     }
 
     /// Registers a session; `sink` is called on the owner thread with its events.
-    func register(_ watcher: WatcherID, sink: @escaping @Sendable (InotifyDelivery) -> Void) {
+    func register(_ watcher: WatcherID, sink: InotifySink) {
         send(.register(watcher, sink))
     }
 
@@ -114,9 +115,9 @@ final class InotifyOwner: Sendable {
     /// when it cannot tell. The queue is shared by every session, so another session's events
     /// count too: a conservative answer.
     ///
-    /// A session that gets `false` and then finds its own delivery counter caught up has seen every
-    /// event up to the call: one the owner thread read before the call was delivered (and counted)
-    /// before ``ReadingState/isDraining`` was cleared.
+    /// A session that gets `false` and then finds its own delivery count caught up has been handed
+    /// every event up to the call: one the owner thread read before the call was counted (see
+    /// ``InotifySink``) before ``ReadingState/isDraining`` was cleared.
     func mayHoldUndeliveredEvents() -> Bool {
         reading.withLock { reading in
             guard !reading.isDraining, let descriptor = reading.descriptor else { return true }
