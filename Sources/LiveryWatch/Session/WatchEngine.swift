@@ -126,8 +126,8 @@ final class WatchEngine<Value: Sendable> {
 
     /// Starts (or, after any event, restarts) the completion grace when a spec file was
     /// completed: see ``WatchConfiguration/completionGrace``. A completion that is the last event
-    /// of its delivery, with nothing behind it in the kernel queue, ends the grace at once: the
-    /// writer is done, and waiting would only add latency.
+    /// of its delivery, with nothing behind it (``everythingDelivered``), skips the grace: the
+    /// writer looks done, and the fast path checks again before it publishes.
     private func noteCompletions(in records: [InotifyRecord]) async {
         guard configuration.completionGrace != nil else { return }
         guard records.contains(where: completesSpecFile) || graceTimer != nil else { return }
