@@ -14,10 +14,18 @@ public struct WatchConfiguration: Sendable, Hashable {
     /// the dot. Hidden files (leading dot) never count.
     public var fileExtensions: Set<String>
     /// The fast path. When an event completes a spec file (closed after writing, or renamed into
-    /// place — the last step of every save) and nothing else happens for this long, the folder
-    /// is scanned at once rather than a settle window later, and a good result is published.
-    /// A result that does not load waits for the settle window, so a writer that is not done
-    /// yet is never reported. 1 ms by default; nil turns the fast path off.
+    /// place — the last step of every save), the folder is scanned without waiting for the
+    /// settle window, and a good result is published if no further event came in meanwhile:
+    ///
+    /// - If that event is the last one the watcher has, with nothing queued behind it in the
+    ///   kernel, the writer is done: the folder is scanned at once.
+    /// - Otherwise (the writer is still going: another file is on its way), the scan waits until
+    ///   nothing has happened for this long, so a burst of saves is published once.
+    ///
+    /// Events that arrive while the fast path scans and loads cancel its publish and restart the
+    /// grace, so a save that goes on is never published half-done. A result that does not load
+    /// waits for the settle window, so a writer that is not done yet is never reported. 1 ms by
+    /// default; nil turns the fast path off (every change waits for the settle window).
     public var completionGrace: Duration?
 
     /// Creates a configuration; every parameter has the default described on its property.

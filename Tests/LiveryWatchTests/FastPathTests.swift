@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import LiveryWatch
 import Testing
 
@@ -37,6 +38,75 @@ extension WatchIOTests {
             }
         }
 
+        @Test func aCompletionWithNothingBehindItSkipsTheGrace() async throws {
+            // The grace is a second: a value published sooner did not wait for it. An event of
+            // another session in the shared kernel queue (other suites run in parallel) sends a
+            // save to the grace, so a few saves are allowed to find a quiet moment.
+            let configuration = WatchConfiguration(
+                settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: .seconds(1))
+            try await withWatchedFolder(configuration: configuration) { folder, recorder in
+                var quickest = Duration.seconds(60)
+                for step in 2...4 where quickest >= .seconds(1) {
+                    let saved = ContinuousClock.now
+                    try folder.saveAtomically("card.yaml", "card: \(step)\n")
+                    try await recorder.waitForValue(["card.yaml": "card: \(step)\n"], timeout: .seconds(4))
+                    quickest = min(quickest, ContinuousClock.now - saved)
+                }
+                #expect(quickest < .seconds(1))
+            }
+        }
+
+        @Test func aCompletionWithMoreEventsBehindItWaitsForTheGrace() async throws {
+            let grace = Duration.milliseconds(300)
+            let configuration = WatchConfiguration(settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: grace)
+            try await withWatchedFolder(configuration: configuration) { folder, recorder in
+                // The owner thread stops reading, so the save and the writer's next step reach the
+                // engine as one delivery that does not end with a completion.
+                await InotifyOwner.shared.setDraining(false)
+                do {
+                    try folder.saveAtomically("card.yaml", "card: 2\n")
+                    try folder.write("other.yaml.partial", "still being written")
+                } catch {
+                    await InotifyOwner.shared.setDraining(true)
+                    throw error
+                }
+                let released = ContinuousClock.now
+                await InotifyOwner.shared.setDraining(true)
+                try await recorder.waitForValue(["card.yaml": "card: 2\n"], timeout: .seconds(4))
+                #expect(ContinuousClock.now - released >= grace)
+                #expect(recorder.count == 2)
+            }
+        }
+
+        @Test func aWriterThatGoesOnWhileTheFastPathLoadsIsPublishedOnce() async throws {
+            // The loader's second call (the save's fast scan) lets the writer save its next file
+            // after the folder was read: that load is half of the save and must not be published.
+            let folder = try TemporaryFolder()
+            try folder.write("card.yaml", "card: 1\n")
+            let loads = LoadCounter()
+            let watcher = FolderWatcher(
+                directory: folder.url,
+                configuration: WatchConfiguration(settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: .milliseconds(50)),
+                logger: testLogger
+            ) { url in
+                let content = try TestLoader.load(url)
+                if loads.next() == 2 { try folder.saveAtomically("second.yaml", "second: 1\n") }
+                return content
+            }
+            let recorder = UpdateRecorder(watcher)
+            do {
+                try await recorder.waitForValue(["card.yaml": "card: 1\n"])
+                try folder.saveAtomically("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 2\n", "second.yaml": "second: 1\n"], timeout: .seconds(4))
+                #expect(recorder.count == 2, "\(recorder.describe())")
+                #expect(loads.count >= 3)
+            } catch {
+                await recorder.stop()
+                throw error
+            }
+            await recorder.stop()
+        }
+
         @Test func offMeansEverythingWaitsForTheWindow() async throws {
             var configuration = Self.slowWindow
             configuration.completionGrace = nil
@@ -49,4 +119,14 @@ extension WatchIOTests {
             }
         }
     }
+}
+
+/// Counts a loader's calls from whichever task runs it.
+private final class LoadCounter: Sendable {
+    private let calls = Atomic<Int>(0)
+
+    /// Counts a call; returns its number, from 1.
+    func next() -> Int { calls.add(1, ordering: .relaxed).newValue }
+
+    var count: Int { calls.load(ordering: .relaxed) }
 }

@@ -20,6 +20,17 @@ enum InotifyDelivery: Sendable {
     case failure(WatchError)
 }
 
+/// How the owner thread hands a session its deliveries. It first counts every delivery of a
+/// drain as on its way (`announce`), then tells ``InotifyOwner/mayHoldUndeliveredEvents()`` that
+/// it holds no more events, and only then hands them over (`deliver`): a session that finds its
+/// count caught up after that call was told has every event read before it.
+struct InotifySink: Sendable {
+    /// Counts one delivery as on its way.
+    var announce: @Sendable () -> Void
+    /// Hands it over.
+    var deliver: @Sendable (InotifyDelivery) -> Void
+}
+
 /// Why a watch could not be placed.
 enum AddWatchFailure: Error, Sendable {
     /// The session stopped before the request was handled; nothing was placed.
@@ -46,7 +57,7 @@ struct InotifyWatchCounts: Hashable, Sendable {
 
 /// A request to the owner thread. Every reply is resumed exactly once, on that thread.
 enum InotifyCommand: Sendable {
-    case register(WatcherID, @Sendable (InotifyDelivery) -> Void)
+    case register(WatcherID, InotifySink)
     case addWatch(WatcherID, path: String, reply: CheckedContinuation<Result<PlacedWatch, AddWatchFailure>, Never>)
     case removeWatch(WatcherID, descriptor: Int32)
     case unregister(WatcherID, reply: CheckedContinuation<Void, Never>?)

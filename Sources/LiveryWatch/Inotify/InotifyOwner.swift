@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The one thread of the process that talks to libinotifytools, shared by every watcher.
@@ -37,6 +38,18 @@ final class InotifyOwner: Sendable {
         var idleLinger = Duration.seconds(1)
     }
 
+    /// Shared between the owner thread, which updates it, and the engines, which ask whether
+    /// events are still on their way to them.
+    struct ReadingState: Sendable {
+        /// The library's inotify descriptor while it is open. Cleared before it is closed, under
+        /// the lock, so a descriptor read under the lock is never closed (nor its number reused)
+        /// before the lock is released.
+        var descriptor: Int32?
+        /// Whether the owner thread is between its first read of a drain and announcing what it
+        /// read to the sessions (see ``InotifySink``).
+        var isDraining = false
+    }
+
     /// Test hooks; see ``InotifyOwner/Faults``.
     struct Faults: Sendable {
         /// Adding a watch under any of these folders fails with `ENOSPC`, as if
@@ -46,6 +59,8 @@ final class InotifyOwner: Sendable {
 
     let state = Mutex(State())
     let faults = Mutex(Faults())
+    /// What the owner thread is doing with the events, for ``mayHoldUndeliveredEvents()``.
+    let reading = Mutex(ReadingState())
     let wake: Result<WakeSignal, WatchError> = WakeSignal.make()
 
     private init() {}
@@ -59,7 +74,7 @@ final class InotifyOwner: Sendable {
     }
 
     /// Registers a session; `sink` is called on the owner thread with its events.
-    func register(_ watcher: WatcherID, sink: @escaping @Sendable (InotifyDelivery) -> Void) {
+    func register(_ watcher: WatcherID, sink: InotifySink) {
         send(.register(watcher, sink))
     }
 
@@ -93,6 +108,26 @@ final class InotifyOwner: Sendable {
         let idle = state.withLock { $0.phase == .idle && $0.queue.isEmpty }
         if idle { return .zero }
         return await withCheckedContinuation { send(.countWatches(reply: $0)) }
+    }
+
+    /// Whether inotify events may exist that no session has been handed yet: queued in the kernel
+    /// (`FIONREAD` on the descriptor), or read by the owner thread and not yet delivered. `true`
+    /// when it cannot tell. The queue is shared by every session, so another session's events
+    /// count too: a conservative answer.
+    ///
+    /// A session that gets `false` and then finds its own delivery count caught up has been handed
+    /// every event up to the call: one the owner thread read before the call was counted (see
+    /// ``InotifySink``) before ``ReadingState/isDraining`` was cleared.
+    func mayHoldUndeliveredEvents() -> Bool {
+        reading.withLock { reading in
+            guard !reading.isDraining, let descriptor = reading.descriptor else { return true }
+            // Under the lock: the owner thread cannot close the descriptor meanwhile (see
+            // ``ReadingState/descriptor``). FIONREAD on an open inotify descriptor cannot fail;
+            // if it ever did, not knowing means "maybe".
+            var queued: Int32 = 0
+            guard case .success = retryingInterrupts({ ioctl(descriptor, UInt(FIONREAD), &queued) }) else { return true }
+            return queued > 0
+        }
     }
 
     /// Whether no owner thread is running.

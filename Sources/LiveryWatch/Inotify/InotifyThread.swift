@@ -12,7 +12,7 @@ final class InotifyThread {
 
     private let owner: InotifyOwner
     private var library: InotifyLibrary?
-    private var sinks: [WatcherID: @Sendable (InotifyDelivery) -> Void] = [:]
+    private var sinks: [WatcherID: InotifySink] = [:]
     private var watches: [Int32: Watch] = [:]
     private var watchByFolder: [FileID: Int32] = [:]
     private var draining = true
@@ -141,11 +141,15 @@ final class InotifyThread {
     private func openLibrary() -> Result<InotifyLibrary, WatchError> {
         if let library { return .success(library) }
         let opened = InotifyLibrary.open()
-        if case .success(let library) = opened { self.library = library }
+        if case .success(let library) = opened {
+            self.library = library
+            owner.reading.withLock { $0.descriptor = library.descriptor }
+        }
         return opened
     }
 
     private func closeLibrary() {
+        owner.reading.withLock { $0.descriptor = nil }
         if let duplicate = library?.close() { retired.append(duplicate) }
         library = nil
         watches.removeAll()
@@ -169,7 +173,10 @@ extension InotifyThread {
     /// Reads every pending event (the descriptor is non-blocking) and hands each session its own.
     private func drainEvents() {
         guard let library, draining else { return }
+        // Set before the first read, cleared once every delivery is announced: see ``InotifySink``.
+        owner.reading.withLock { $0.isDraining = true }
         var deliveries: [WatcherID: [InotifyRecord]] = [:]
+        var failure: WatchError?
         var overflowed = false
         reading: while true {
             let count = retryingInterrupts { read(library.descriptor, buffer.baseAddress, buffer.count) }
@@ -183,13 +190,21 @@ extension InotifyThread {
             case .failure(let error) where error.rawValue == EAGAIN:
                 break reading
             case .failure(let error):
-                reset(after: WatchError(.inotify, path: "inotify", "cannot read events", error), into: &deliveries)
+                failure = WatchError(.inotify, path: "inotify", "cannot read events", error)
+                reset(into: &deliveries)
                 break reading
             }
         }
         if overflowed { pruneDeadWatches(into: &deliveries) }
-        for (watcher, records) in deliveries { sinks[watcher]?(.events(records)) }
-        if overflowed { for sink in sinks.values { sink(.overflow) } }
+        var outgoing: [(InotifySink, InotifyDelivery)] = []
+        if let failure { outgoing += sinks.values.map { ($0, .failure(failure)) } }
+        for (watcher, records) in deliveries {
+            if let sink = sinks[watcher] { outgoing.append((sink, .events(records))) }
+        }
+        if overflowed { outgoing += sinks.values.map { ($0, .overflow) } }
+        for (sink, _) in outgoing { sink.announce() }
+        owner.reading.withLock { $0.isDraining = false }
+        for (sink, delivery) in outgoing { sink.deliver(delivery) }
     }
 
     private func route(_ record: InotifyRecord, into deliveries: inout [WatcherID: [InotifyRecord]], overflowed: inout Bool) {
@@ -215,9 +230,9 @@ extension InotifyThread {
         }
     }
 
-    /// Reading failed for good: close the instance, tell every session its watches are gone (they
-    /// rescan and place them again on a fresh instance) and why.
-    private func reset(after error: WatchError, into deliveries: inout [WatcherID: [InotifyRecord]]) {
+    /// Reading failed for good: close the instance and tell every session its watches are gone
+    /// (they rescan and place them again on a fresh instance); the caller tells them why.
+    private func reset(into deliveries: inout [WatcherID: [InotifyRecord]]) {
         for (descriptor, watch) in watches {
             for watcher in watch.users.keys {
                 deliveries[watcher, default: []].append(InotifyRecord(descriptor: descriptor, event: .watchRemoved))
@@ -225,7 +240,6 @@ extension InotifyThread {
         }
         closeLibrary()
         releaseRetiredInstances()  // its watches are still in the kernel: release them now
-        for sink in sinks.values { sink(.failure(error)) }
     }
 
     /// Sleeps until the wake-up eventfd or the inotify descriptor is readable, or `limit` passed.

@@ -95,7 +95,7 @@ final class WatchEngine<Value: Sendable> {
             }
             noteActivity()
             if case .events(let records) = delivery {
-                noteCompletions(in: records)
+                await noteCompletions(in: records)
             }
         case .settleTimer(let generation):
             guard generation == settleGeneration else { return }  // superseded
@@ -109,7 +109,8 @@ final class WatchEngine<Value: Sendable> {
         case .graceTimer(let generation):
             guard generation == graceGeneration else { return }  // more events came in since
             graceTimer = nil
-            await scanEagerly()
+            // Still busy: coalesce its next step too, until it pauses or the settled scan runs.
+            if await !scanEagerly() { armGraceTimer() }
         case .rescanTimer:
             // Ticks that queued up behind a slow scan (or loader) are one rescan, not several.
             if let lastScan, ContinuousClock.now - lastScan < configuration.rescanInterval / 2 { return }
@@ -124,16 +125,22 @@ final class WatchEngine<Value: Sendable> {
     }
 
     /// Starts (or, after any event, restarts) the completion grace when a spec file was
-    /// completed: see ``WatchConfiguration/completionGrace``.
-    private func noteCompletions(in records: [InotifyRecord]) {
+    /// completed: see ``WatchConfiguration/completionGrace``. A completion that is the last event
+    /// of its delivery, with nothing behind it (``everythingDelivered``), skips the grace: the
+    /// writer looks done, and the fast path checks again before it publishes.
+    private func noteCompletions(in records: [InotifyRecord]) async {
+        guard configuration.completionGrace != nil else { return }
+        guard records.contains(where: completesSpecFile) || graceTimer != nil else { return }
+        graceTimer?.cancel()
+        graceTimer = nil
+        graceGeneration += 1
+        if let last = records.last, completesSpecFile(last), everythingDelivered, await scanEagerly() { return }
+        armGraceTimer()
+    }
+
+    /// Arms the completion grace (if the fast path is on); it fires unless an event rearms it.
+    private func armGraceTimer() {
         guard let grace = configuration.completionGrace else { return }
-        let completes = records.contains { record in
-            switch record.event {
-            case .closedAfterWriting(let name), .movedIn(let name, _, false): isSpecFile(name)
-            default: false
-            }
-        }
-        guard completes || graceTimer != nil else { return }
         graceTimer?.cancel()
         graceGeneration += 1
         let generation = graceGeneration
@@ -144,28 +151,47 @@ final class WatchEngine<Value: Sendable> {
         }
     }
 
+    /// Whether the event ends writing a spec file: closed after writing, or renamed into place.
+    private func completesSpecFile(_ record: InotifyRecord) -> Bool {
+        switch record.event {
+        case .closedAfterWriting(let name), .movedIn(let name, _, false): isSpecFile(name)
+        default: false
+        }
+    }
+
     private func isSpecFile(_ name: String) -> Bool {
         guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
         return configuration.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
+    /// Whether every inotify event so far has reached this engine: none queued in the kernel or
+    /// held by the owner thread (in this order: see ``InotifyOwner/mayHoldUndeliveredEvents()``),
+    /// none waiting in the engine's input. Events of other sessions make it `false` too.
+    private var everythingDelivered: Bool {
+        !session.owner.mayHoldUndeliveredEvents()
+            && session.deliveries.load(ordering: .acquiring) == consumedDeliveries
+    }
+
     /// The fast path: scans now and publishes only good content. Everything else (a load error,
-    /// a missing folder) is left to the settled scan, which stays armed.
-    private func scanEagerly() async {
+    /// a missing folder) is left to the settled scan, which stays armed. Returns `false` if the
+    /// folder changed again while it scanned and loaded (the caller restarts the grace, so the
+    /// writer's next step is coalesced), `true` when it is done.
+    private func scanEagerly() async -> Bool {
         session.statistics.withLock { $0.fastScans += 1 }
         let snapshot = await scanAndWatch()
         guard !Task.isCancelled, case .present = snapshot.state, snapshot.problems.isEmpty,
             case .success(let hash) = snapshot.contentHash(), hash != lastPublished
-        else { return }
+        else { return true }
         do {
             let value = try loader(directory)
-            // A writer that started again while we read (its events are already on their way)
-            // may have left us a half-written state: the settled scan will see the end of it.
-            guard session.deliveries.load(ordering: .acquiring) == consumedDeliveries else { return }
+            // A writer that started again while we read may have left us a half-written state:
+            // its events are queued, on their way, or already in our input.
+            guard everythingDelivered else { return false }
             publish(.loaded(value, hash), hash: hash)
         } catch {
             logger?.debug("fast path: load failed, waiting for the folder to settle: \(error)", metadata: metadata)
         }
+        return true
     }
 
     private func armSettleTimer(at deadline: ContinuousClock.Instant) {
@@ -184,6 +210,10 @@ final class WatchEngine<Value: Sendable> {
         settleTimer?.cancel()
         settleTimer = nil
         settleGeneration += 1
+        // A full scan sees everything a pending fast path would: it supersedes it.
+        graceTimer?.cancel()
+        graceTimer = nil
+        graceGeneration += 1
         overflowPending = false
         uncountedScan = reason
         defer {

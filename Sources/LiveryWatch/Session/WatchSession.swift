@@ -42,10 +42,13 @@ final class WatchSession: Sendable {
 
     /// Registers with the owner thread; its events become engine input.
     func register() {
-        owner.register(id) { [self] delivery in
-            deliveries.add(1, ordering: .releasing)
-            input.yield(.inotify(delivery))
-        }
+        owner.register(
+            id,
+            sink: InotifySink(
+                announce: { [self] in deliveries.add(1, ordering: .releasing) },
+                deliver: { [self] delivery in input.yield(.inotify(delivery)) }
+            )
+        )
     }
 
     /// Hands over the engine's task, so stopping can cancel it.
