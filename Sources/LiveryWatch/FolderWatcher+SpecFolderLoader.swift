@@ -21,7 +21,11 @@ extension FolderWatcher where Value == SpecFolderLoader.Stage {
 extension Update where Value == SpecFolderLoader.Stage {
     /// The update as a spec: its remote includes fetched (again: every reload re-fetches) and
     /// resolved, or the errors that keep it from loading.
-    public func completed(by loader: SpecFolderLoader) async -> Update<Spec> {
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): a folder without remote
+    /// includes is complete already, and `provider.follow(directory:)` must not hop off the
+    /// provider's actor and back for it on every reload (figure 1 of the benchmarks).
+    public nonisolated(nonsending) func completed(by loader: SpecFolderLoader) async -> Update<Spec> {
         switch self {
         case .loaded(let stage, let hash):
             do {
