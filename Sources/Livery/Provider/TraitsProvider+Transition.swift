@@ -16,8 +16,13 @@ extension TraitsProvider {
         // Capabilities are known before anything is touched: check them all first, so the
         // common mistake costs no rollback.
         for group in work.groups {
+            // Same class, same traits, same verdict: a group's targets are mostly of one class.
+            var checkedClass: ObjectIdentifier?
             for (entry, object, _) in work.targets[group.range] {
+                let objectClass = ObjectIdentifier(type(of: object))
+                guard objectClass != checkedClass else { continue }
                 try checkCapabilities(group.traits, entry: entry, object: object)
+                checkedClass = objectClass
             }
         }
 
@@ -26,9 +31,10 @@ extension TraitsProvider {
         for group in work.groups {
             for index in group.range {
                 let (entry, object, _) = work.targets[index]
-                reverted += entry.revertAll(on: object)
                 do {
-                    applied += try apply(group.traits, to: entry, object: object)
+                    let counts = try apply(group.traits, to: entry, object: object, revertingFirst: true)
+                    applied += counts.applied
+                    reverted += counts.reverted
                 } catch {
                     rollBack(work.targets[...index], to: previous)
                     throw error
@@ -103,34 +109,50 @@ extension TraitsProvider {
     }
 
     /// Applies `traits` in order, recording reversals; on failure reverts this target's part.
+    /// With `revertingFirst`, the target's current traits are reverted first (newest first).
     @discardableResult
-    func apply(_ traits: [ResolvedTrait], to entry: RegisteredTarget, object: AnyObject) throws(SpecError) -> Int {
-        // Appended to a local copy and stored once: each access to a class's stored property is
-        // checked for exclusivity.
-        var kept = entry.reversals
-        entry.reversals = []
-        kept.reserveCapacity(kept.count + traits.count)
-        // By index: `for resolved in traits` would copy (and retain) every resolved trait.
-        for index in traits.indices {
-            do {
-                guard let reversal = try traits[index].applyErased(to: object) else {
-                    let resolved = traits[index]
-                    throw SpecError(.missingCapability, at: resolved.location,
-                        "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
-                }
-                kept.append(reversal)
-            } catch {
-                // This target's part is undone before the error goes up.
-                entry.reversals = kept
-                entry.revertAll(on: object)
-                if let error = error as? SpecError { throw error }
-                let resolved = traits[index]
-                throw SpecError(.applyFailed, at: resolved.location,
-                    "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(Self.typeName(of: object))): \(error)")
+    func apply(
+        _ traits: [ResolvedTrait], to entry: RegisteredTarget, object: AnyObject, revertingFirst: Bool = false
+    ) throws(SpecError) -> (applied: Int, reverted: Int) {
+        // Worked on in a local array, taken and stored once: each access to a class's stored
+        // property is checked for exclusivity, which cost more than the traits' own work.
+        var kept: [ErasedReversal] = []
+        swap(&kept, &entry.reversals)
+        var reverted = 0
+        if revertingFirst {
+            reverted = kept.count
+            while let reversal = kept.popLast() {
+                reversal.revert(object)
             }
         }
+        kept.reserveCapacity(kept.count + traits.count)
+        // Through a buffer: `traits[index]` or `for resolved in traits` would copy each
+        // resolved trait (and its existential) before calling it.
+        let failure: SpecError? = traits.withUnsafeBufferPointer { traits in
+            for index in traits.indices {
+                do {
+                    guard let reversal = try traits[index].applyErased(to: object) else {
+                        let resolved = traits[index]
+                        return SpecError(.missingCapability, at: resolved.location,
+                            "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(Self.typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
+                    }
+                    kept.append(reversal)
+                } catch {
+                    if let error = error as? SpecError { return error }
+                    let resolved = traits[index]
+                    return SpecError(.applyFailed, at: resolved.location,
+                        "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(Self.typeName(of: object))): \(error)")
+                }
+            }
+            return nil
+        }
         entry.reversals = kept
-        return traits.count
+        if let failure {
+            // This target's part is undone before the error goes up.
+            entry.revertAll(on: object)
+            throw failure
+        }
+        return (traits.count, reverted)
     }
 
     /// The class name of a target, for messages.
