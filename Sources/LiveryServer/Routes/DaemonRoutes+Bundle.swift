@@ -7,6 +7,12 @@ extension DaemonRoutes {
     /// A long-poll holds the request only while the client already has the current bundle
     /// (its `If-None-Match` matches); it ends with 200 and the new bundle as soon as one is
     /// published, or with 304 when the wait (±10 % jitter) runs out or the daemon shuts down.
+    ///
+    /// Most of these requests never get here: `RawBundleHandler` and `BundleRequestHandler`
+    /// answer them ahead of the router by the same rules. This route answers the rest: no bundle
+    /// loaded yet, a `wait=` that does not parse, and requests pipelined behind one the router is
+    /// still answering. A change of the rules goes into both places (`BundleFastPathTests` and
+    /// `LongPollTests` exercise each).
     func bundle(_ request: Request) async throws -> Response {
         let condition = EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])
         var wait: Duration?
