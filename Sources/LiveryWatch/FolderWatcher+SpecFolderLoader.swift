@@ -6,15 +6,18 @@ extension FolderWatcher where Value == SpecFolderLoader.Stage {
     /// Starts watching a specs folder that `loader` reads; turn each update into a spec with
     /// ``Update/completed(by:)``, which fetches the allowed remote includes.
     ///
-    /// The watcher's own scans only read files: the network I/O happens in the task that
-    /// iterates, never in the watcher (nor on the thread that owns inotify).
+    /// The watcher's own scans only read files, and `loader` reads the bytes they read: the
+    /// network I/O happens in the task that iterates, never in the watcher (nor on the thread
+    /// that owns inotify).
     public convenience init(
         directory: URL,
         loader: SpecFolderLoader,
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger) { try loader.read($0) }
+        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { content in
+            try loader.read(content.specSources(limits: loader.limits))
+        })
     }
 }
 

@@ -51,11 +51,23 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
     ///   - logger: Where to log what the watcher does; nothing is logged without one.
     ///   - loader: Builds a value from the folder. Called from a task after each content change;
     ///     what it throws is yielded as ``Update/failed(_:)``.
-    public init(
+    public convenience init(
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil,
         loader: @escaping @Sendable (URL) throws -> Value
+    ) {
+        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { _ in
+            try loader(directory)
+        })
+    }
+
+    /// Starts watching `directory`, building each value from the bytes the scan read.
+    init(
+        directory: URL,
+        configuration: WatchConfiguration,
+        logger: Logger?,
+        contentLoader loader: @escaping @Sendable (FolderContent) throws -> Value
     ) {
         let (updates, output) = AsyncStream.makeStream(of: Update<Value>.self)
         let (inputs, input) = AsyncStream.makeStream(of: EngineInput.self)

@@ -16,15 +16,16 @@ import Logging
 public typealias SpecWatcher = FolderWatcher<Spec>
 
 extension FolderWatcher where Value == Spec {
-    /// Starts watching a specs folder; each content change is loaded with
-    /// ``Livery/Spec/init(directory:)``.
+    /// Starts watching a specs folder; each content change is loaded as
+    /// ``Livery/Spec/init(directory:registry:limits:)`` would load it, from the bytes the
+    /// watcher's scan read.
     public convenience init(
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger) { folder in
-            try Spec(directory: folder)
-        }
+        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { content in
+            try Spec(sources: content.specSources(limits: .default))
+        })
     }
 }

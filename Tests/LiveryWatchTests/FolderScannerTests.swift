@@ -76,13 +76,13 @@ import Testing
 
     @Test func theHashCoversPathsAndBytes() throws {
         try folder.write("a.yaml", "x")
-        let first = try scanner.scan().contentHash().get()
+        let first = try scanner.scan().readContent().get().hash
         try folder.write("a.yaml", "x")
-        #expect(try scanner.scan().contentHash().get() == first)  // same bytes, same hash
+        #expect(try scanner.scan().readContent().get().hash == first)  // same bytes, same hash
         try folder.write("a.yaml", "y")
-        #expect(try scanner.scan().contentHash().get() != first)
+        #expect(try scanner.scan().readContent().get().hash != first)
         try folder.write("a.yaml", "x")
         try folder.rename("a.yaml", to: "b.yaml")
-        #expect(try scanner.scan().contentHash().get() != first)  // same bytes, other path
+        #expect(try scanner.scan().readContent().get().hash != first)  // same bytes, other path
     }
 }

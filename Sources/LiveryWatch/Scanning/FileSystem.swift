@@ -54,14 +54,48 @@ enum FileSystem {
         return .success(names.sorted())
     }
 
+    /// What ``contents(of:largest:)`` found.
+    enum Contents {
+        /// The whole file.
+        case bytes([UInt8])
+        /// The file is larger than asked for, and was not read; its status.
+        case tooLarge(stat)
+    }
+
     /// The whole content of a file, following symbolic links.
     static func contents(of path: String) -> Result<[UInt8], Errno> {
+        contents(of: path, largest: .max).map { contents in
+            guard case .bytes(let bytes) = contents else { return [] }  // nothing is larger than .max
+            return bytes
+        }
+    }
+
+    /// The whole content of a file, following symbolic links, unless it is over `largest` bytes.
+    static func contents(of path: String, largest: Int) -> Result<Contents, Errno> {
         let opened = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
-        guard case .success(let descriptor) = opened else { return opened.map { _ in [] } }
+        guard case .success(let descriptor) = opened else { return opened.map { _ in .bytes([]) } }
         // Linux releases the descriptor even when close fails (even with EINTR), so there is
         // nothing to retry and nothing useful to report for a read-only file.
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
+        var info = stat()
+        if case .failure(let error) = retryingInterrupts({ fstat(descriptor, &info) }) { return .failure(error) }
+        guard Int(info.st_size) <= largest else { return .success(.tooLarge(info)) }
+        // Sized by the status, one byte over to see the end in the same call; a file that grows
+        // meanwhile (or reports no size, as /proc does) is read on in chunks.
+        var failure: Errno?
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(Int(info.st_size), 0) + 1) { buffer, count in
+            while count < buffer.count {
+                switch retryingInterrupts({ read(descriptor, buffer.baseAddress! + count, buffer.count - count) }) {
+                case .failure(let error):
+                    failure = error
+                    return
+                case .success(0): return
+                case .success(let read): count += read
+                }
+            }
+        }
+        if let failure { return .failure(failure) }
+        guard bytes.count > info.st_size else { return .success(.bytes(bytes)) }  // the end was seen
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
@@ -69,7 +103,7 @@ enum FileSystem {
             }
             switch count {
             case .failure(let error): return .failure(error)
-            case .success(0): return .success(bytes)
+            case .success(0): return .success(.bytes(bytes))
             case .success(let count): bytes.append(contentsOf: chunk[0..<count])
             }
         }

@@ -49,8 +49,11 @@ struct FolderScanner: Sendable {
             walk.watchNearestFolder(from: FileSystem.parent(of: root))
         }
         walk.folder(path: root, relative: "", real: real, id: rootID)
+        walk.followLinks()
         walk.files.sort { $0.relativePath < $1.relativePath }
-        return FolderSnapshot(state: .present, folders: walk.folders, files: walk.files, problems: walk.problems)
+        return FolderSnapshot(
+            state: .present, folders: walk.folders, files: walk.files, linkedFolders: walk.linkedFolders,
+            problems: walk.problems)
     }
 
     private func unavailable(_ error: WatchError) -> FolderSnapshot {
@@ -65,8 +68,11 @@ private struct Walk {
     let fileExtensions: Set<String>
     var folders: [String: FileID] = [:]
     var files: [FolderSnapshot.ContentFile] = []
+    var linkedFolders: [String] = []
     var problems: [WatchError] = []
     private var visited: Set<FileID> = []
+    /// Links met in the folders walked so far, followed once the real folders are all walked.
+    private var links: [(path: String, relative: String, name: String)] = []
 
     init(fileExtensions: Set<String>) { self.fileExtensions = fileExtensions }
 
@@ -96,10 +102,25 @@ private struct Walk {
                 case .regular where isContent(name):
                     files.append(.init(relativePath: childRelative, path: child))
                 case .symbolicLink:
-                    link(path: child, relative: childRelative, name: name)
+                    links.append((child, childRelative, name))
                 case .regular, .other:
                     continue
                 }
+            }
+        }
+    }
+
+    /// Follows the links met so far, and those in the folders they lead to.
+    ///
+    /// Links come after every real folder, so a folder that is both in the tree and linked to is
+    /// walked (and its files named) where it really is, whichever name sorts first: a specs
+    /// folder loads its real folders, not the links to them.
+    mutating func followLinks() {
+        while !links.isEmpty {
+            let pending = links
+            links = []
+            for (path, relative, name) in pending {
+                link(path: path, relative: relative, name: name)
             }
         }
     }
@@ -108,6 +129,7 @@ private struct Walk {
         switch FileSystem.status(of: path, followingLinks: true) {
         case .success(let target) where target.kind == .directory:
             guard case .success(let real) = FileSystem.realPath(path) else { return }  // re-pointed meanwhile
+            linkedFolders.append(relative)
             folder(path: path, relative: relative, real: real, id: target.id)
         case .success(let target) where target.kind == .regular && isContent(name):
             files.append(.init(relativePath: relative, path: path))

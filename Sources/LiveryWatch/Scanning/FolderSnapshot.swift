@@ -25,6 +25,8 @@ struct FolderSnapshot: Sendable {
     var folders: [String: FileID] = [:]
     /// The content files, sorted by relative path.
     var files: [ContentFile] = []
+    /// Links to folders below the watched one, by relative path (their files are in ``files``).
+    var linkedFolders: [String] = []
     /// Entries that exist but could not be read; any of them makes the scan a failure.
     var problems: [WatchError] = []
 }
@@ -36,34 +38,35 @@ extension FolderSnapshot {
     /// cause another scan.
     ///
     /// A file over ``largestHashedFile`` is fingerprinted by its size, inode and modification
-    /// time instead of its bytes: no spec is that large (the loader refuses it unread), and
-    /// reading a multi-gigabyte file dropped into the folder by mistake would cost its size in
-    /// memory at every scan.
-    func contentHash() -> Result<ContentHash, WatchError> {
+    /// time instead of its bytes, and not read: no spec is that large (the loader refuses it),
+    /// and reading a multi-gigabyte file dropped into the folder by mistake would cost its size
+    /// in memory at every scan.
+    func readContent() -> Result<FolderContent, WatchError> {
         var hasher = FNV1a64()
+        var read: [FolderContent.File] = []
+        read.reserveCapacity(files.count)
         for file in files {
-            var info = stat()
-            if stat(file.path, &info) == 0, Int(info.st_size) > Self.largestHashedFile {
+            switch FileSystem.contents(of: file.path, largest: Self.largestHashedFile) {
+            case .success(.bytes(let bytes)):
+                hasher.combine(file.relativePath.utf8)
+                hasher.combine(CollectionOfOne(0))
+                hasher.combine(UInt64(bytes.count))
+                hasher.combine(bytes)
+                read.append(.init(relativePath: file.relativePath, bytes: bytes, size: bytes.count))
+            case .success(.tooLarge(let info)):
                 hasher.combine(file.relativePath.utf8)
                 hasher.combine(CollectionOfOne(1))
                 for number in [info.st_size, Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec] {
                     hasher.combine(UInt64(truncatingIfNeeded: number))
                 }
-                continue
-            }
-            switch FileSystem.contents(of: file.path) {
-            case .success(let bytes):
-                hasher.combine(file.relativePath.utf8)
-                hasher.combine(CollectionOfOne(0))
-                hasher.combine(UInt64(bytes.count))
-                hasher.combine(bytes)
+                read.append(.init(relativePath: file.relativePath, bytes: nil, size: Int(info.st_size)))
             case .failure(let error) where error.isVanished:
                 continue
             case .failure(let error):
                 return .failure(WatchError(.io, path: file.path, "cannot read file", error))
             }
         }
-        return .success(hasher.hash)
+        return .success(FolderContent(files: read, linkedFolders: linkedFolders, hash: hasher.hash))
     }
 }
 

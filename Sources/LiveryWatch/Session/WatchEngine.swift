@@ -20,7 +20,8 @@ final class WatchEngine<Value: Sendable> {
     let scanner: FolderScanner
     let configuration: WatchConfiguration
     let logger: Logger?
-    let loader: @Sendable (URL) throws -> Value
+    /// Builds the value from what the scan read.
+    let loader: @Sendable (FolderContent) throws -> Value
     let output: AsyncStream<Update<Value>>.Continuation
 
     /// The watches this session placed, by real folder path.
@@ -52,7 +53,7 @@ final class WatchEngine<Value: Sendable> {
         directory: URL,
         configuration: WatchConfiguration,
         logger: Logger?,
-        loader: @escaping @Sendable (URL) throws -> Value,
+        loader: @escaping @Sendable (FolderContent) throws -> Value,
         output: AsyncStream<Update<Value>>.Continuation
     ) {
         self.session = session
@@ -180,14 +181,14 @@ final class WatchEngine<Value: Sendable> {
         session.statistics.withLock { $0.fastScans += 1 }
         let snapshot = await scanAndWatch()
         guard !Task.isCancelled, case .present = snapshot.state, snapshot.problems.isEmpty,
-            case .success(let hash) = snapshot.contentHash(), hash != lastPublished
+            case .success(let content) = snapshot.readContent(), content.hash != lastPublished
         else { return true }
         do {
-            let value = try loader(directory)
+            let value = try loader(content)
             // A writer that started again while we read may have left us a half-written state:
             // its events are queued, on their way, or already in our input.
             guard everythingDelivered else { return false }
-            publish(.loaded(value, hash), hash: hash)
+            publish(.loaded(value, content.hash), hash: content.hash)
         } catch {
             logger?.debug("fast path: load failed, waiting for the folder to settle: \(error)", metadata: metadata)
         }
@@ -231,20 +232,21 @@ final class WatchEngine<Value: Sendable> {
                 publish(.failed(problem), hash: .unavailable(problem))
                 return
             }
-            switch snapshot.contentHash() {
+            switch snapshot.readContent() {
             case .failure(let error):
                 publish(.failed(error), hash: .unavailable(error))
-            case .success(let hash) where hash == lastPublished:
+            case .success(let content) where content.hash == lastPublished:
                 logger?.trace("content unchanged", metadata: metadata)
-            case .success(let hash):
-                load(hash: hash, reason: reason)
+            case .success(let content):
+                load(content, reason: reason)
             }
         }
     }
 
-    private func load(hash: ContentHash, reason: Reason) {
+    private func load(_ content: FolderContent, reason: Reason) {
+        let hash = content.hash
         do {
-            publish(.loaded(try loader(directory), hash), hash: hash)
+            publish(.loaded(try loader(content), hash), hash: hash)
         } catch {
             // A writer still busy (its events are already on their way) may have left the folder
             // half-written: wait for the scan those events cause. A capped burst never settles,

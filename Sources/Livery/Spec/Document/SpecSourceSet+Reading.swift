@@ -16,6 +16,23 @@ extension SpecSourceSet {
         try walk(root: root, relative: "", limits: limits)
     }
 
+    /// Adds a file found in a specs folder by the rules of ``init(directory:limits:)``: a file
+    /// that is not a spec format is skipped, one over `limits.maxBytes` is refused before
+    /// `contents` reads it.
+    ///
+    /// For callers that list and read a folder themselves, such as a folder watcher that has
+    /// already read every file to fingerprint it. Unlike ``set(_:to:)``, `path` is taken as
+    /// listed (relative, `/`-separated, hidden entries already skipped), not validated.
+    public mutating func addListed(
+        _ path: String, size: Int, limits: ReaderLimits, contents: () throws(SpecError) -> Data
+    ) throws(SpecError) {
+        guard let format = SpecPath.format(of: path) else { return }
+        guard size <= limits.maxBytes else {
+            throw SpecError(.limitExceeded, at: .start(of: path), "file is \(size) bytes; the limit is \(limits.maxBytes) bytes")
+        }
+        files[path] = File(path: path, data: try contents(), format: format)
+    }
+
     private mutating func walk(root: String, relative: String, limits: ReaderLimits) throws(SpecError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         let names: [String]
@@ -31,14 +48,12 @@ extension SpecSourceSet {
             case .folder: try walk(root: root, relative: path, limits: limits)
             case .linkToFolder: linkedFolders.insert(path)
             case .file(let size):
-                guard let format = SpecPath.format(of: path) else { continue }
-                guard size <= limits.maxBytes else {
-                    throw SpecError(.limitExceeded, at: .start(of: path), "file is \(size) bytes; the limit is \(limits.maxBytes) bytes")
+                try addListed(path, size: size, limits: limits) { () throws(SpecError) in
+                    guard let data = FileManager.default.contents(atPath: full) else {
+                        throw SpecError(.io, at: .start(of: path), "cannot read '\(full)'")
+                    }
+                    return data
                 }
-                guard let data = FileManager.default.contents(atPath: full) else {
-                    throw SpecError(.io, at: .start(of: path), "cannot read '\(full)'")
-                }
-                files[path] = File(path: path, data: data, format: format)
             case .other:
                 continue
             }

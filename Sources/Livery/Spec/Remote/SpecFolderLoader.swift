@@ -43,7 +43,11 @@ public struct SpecFolderLoader: Sendable {
 
     /// Reads the folder: no network I/O, cheap enough for a watcher's scan.
     public func read(_ folder: URL) throws -> Stage {
-        let sources = try SpecSourceSet(directory: folder, limits: limits)
+        try read(SpecSourceSet(directory: folder, limits: limits))
+    }
+
+    /// Reads files already in memory (a folder someone else listed and read).
+    public func read(_ sources: SpecSourceSet) throws -> Stage {
         let remote = RemoteIncludes(allowList: allowList)
         if !allowList.isEmpty,
             !Spec.missingRemoteIncludes(sources, limits: limits, remoteIncludes: remote).isEmpty

@@ -1,0 +1,87 @@
+import Foundation
+import Livery
+@testable import LiveryWatch
+import Testing
+
+/// The watcher loads the bytes its scan read: they must make the same spec files as reading the
+/// folder (`SpecSourceSet(directory:)`) does. Plain files, no inotify.
+@Suite struct FolderContentTests {
+    let folder: TemporaryFolder
+    let scanner: FolderScanner
+
+    init() throws {
+        folder = try TemporaryFolder()
+        scanner = FolderScanner(root: folder.path, fileExtensions: ["json", "yaml", "yml"])
+    }
+
+    private func scannedSources(limits: ReaderLimits = .default) throws -> SpecSourceSet {
+        try scanner.scan().readContent().get().specSources(limits: limits)
+    }
+
+    private func readSources(limits: ReaderLimits = .default) throws -> SpecSourceSet {
+        try SpecSourceSet(directory: URL(filePath: folder.path), limits: limits)
+    }
+
+    private func summary(_ sources: SpecSourceSet) -> [String] {
+        sources.sortedPaths.map { "\($0)=\(String(decoding: sources.files[$0]!.data, as: UTF8.self))" }
+            + sources.linkedFolders.sorted().map { "link:\($0)" }
+    }
+
+    @Test func makesTheSameFilesAsReadingTheFolder() throws {
+        let elsewhere = try TemporaryFolder()
+        try elsewhere.write("shared.yaml", "shared")
+        try elsewhere.makeFolder("themes")
+        try elsewhere.write("themes/dark.yaml", "dark")
+        try elsewhere.makeFolder("themes/inner")
+        try elsewhere.write("themes/inner/deep.yml", "deep")
+        try folder.write("card.yaml", "card")
+        try folder.write("Theme.JSON", "theme")
+        try folder.write("notes.txt", "notes")
+        try folder.write(".hidden.yaml", "hidden")
+        try folder.makeFolder("sub")
+        try folder.write("sub/b.yml", "b")
+        try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))  // a linked file loads
+        try folder.link("themes", to: elsewhere.at("themes"))  // a linked folder does not
+        try folder.link("sub/themes", to: elsewhere.at("themes/inner"))  // nor a link inside it
+        let scanned = try scannedSources()
+        #expect(summary(scanned) == ["Theme.JSON=theme", "card.yaml=card", "shared.yaml=shared", "sub/b.yml=b", "link:sub/themes", "link:themes"])
+        #expect(summary(scanned) == summary(try readSources()))
+    }
+
+    /// `a` sorts before `b`, which `a` links to: `b`'s files are named where they really are.
+    @Test func namesAFolderLinkedFromInsideTheTreeWhereItIs() throws {
+        try folder.makeFolder("b")
+        try folder.write("b/x.yaml", "x")
+        try folder.link("a", to: "b")
+        try folder.makeFolder("m")
+        try folder.link("m/up", to: "../z")  // a link met before the folder it points to
+        try folder.makeFolder("z")
+        try folder.write("z/y.yaml", "y")
+        let scanned = try scannedSources()
+        #expect(summary(scanned) == ["b/x.yaml=x", "z/y.yaml=y", "link:a", "link:m/up"])
+        #expect(summary(scanned) == summary(try readSources()))
+    }
+
+    @Test func refusesAFileOverTheLimitAsReadingTheFolderDoes() throws {
+        try folder.write("big.yaml", String(repeating: "x", count: 200))
+        let limits = ReaderLimits(maxBytes: 100)
+        let scanned = #expect(throws: SpecError.self) { try scannedSources(limits: limits) }
+        let read = #expect(throws: SpecError.self) { try readSources(limits: limits) }
+        #expect(scanned?.description == "big.yaml:1:1: error: file is 200 bytes; the limit is 100 bytes")
+        #expect(scanned?.description == read?.description)
+    }
+
+    @Test func fingerprintsWithoutReadingAFileOverTheLargestHashed() throws {
+        let big = folder.at("huge.yaml")
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: UInt64(FolderSnapshot.largestHashedFile + 1))
+        try handle.close()
+        let content = try scanner.scan().readContent().get()
+        #expect(content.files.map(\.relativePath) == ["huge.yaml"])
+        #expect(content.files.first?.bytes == nil)
+        #expect(content.files.first?.size == FolderSnapshot.largestHashedFile + 1)
+        let error = #expect(throws: SpecError.self) { try content.specSources(limits: .default) }
+        #expect(error?.code == .limitExceeded)
+    }
+}
