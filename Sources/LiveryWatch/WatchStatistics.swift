@@ -13,6 +13,10 @@ public struct WatchStatistics: Sendable, Hashable {
     /// Fast-path scans (see ``WatchConfiguration/completionGrace``). Not included in ``scans``,
     /// which counts the scans that settle the folder.
     public var fastScans = 0
+    /// Fast-path scans that re-read the files of the last listing instead of listing the folder
+    /// again, because every event since was a write or a rename into place of a listed file (or
+    /// touched only hidden files). Included in ``fastScans``.
+    public var listingsReused = 0
     /// Folders currently watched through inotify.
     public var watchedFolders = 0
     /// Whether the watcher currently relies on periodic rescans (see

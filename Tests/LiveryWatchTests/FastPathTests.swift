@@ -107,6 +107,56 @@ extension WatchIOTests {
             await recorder.stop()
         }
 
+        // The fast path re-reads the last listing only while the events since allow it
+        // (KnownListingTests has the rules); otherwise it lists the folder again. The window is
+        // 2 s: a change the fast path missed would only show after it.
+
+        @Test func anAtomicSaveOfAListedFileReusesTheListing() async throws {
+            try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
+                try folder.saveAtomically("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 2\n"], timeout: .seconds(1))
+                #expect(recorder.watcher.statistics.listingsReused == 1)
+            }
+        }
+
+        @Test func aFileMovedInUnderANewNameIsListed() async throws {
+            try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
+                try folder.saveAtomically("new.yaml", "new: 1\n")
+                try await recorder.waitForValue(["card.yaml": "card: 1\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
+                #expect(recorder.watcher.statistics.listingsReused == 0)
+            }
+        }
+
+        @Test func aFileCreatedBeforeASaveIsListed() async throws {
+            // The new file's own completion comes first; saving another file after it must
+            // still see it (its listing includes it, or is made again).
+            try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
+                try folder.write("new.yaml", "new: 1\n")
+                try folder.saveAtomically("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 2\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
+            }
+        }
+
+        @Test func aSaveInASubfolderIsListed() async throws {
+            try await withWatchedFolder(["card.yaml": "card: 1\n", "sub/b.yaml": "b: 1\n"], configuration: Self.slowWindow) { folder, recorder in
+                try folder.saveAtomically("sub/b.yaml", "b: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 1\n", "sub/b.yaml": "b: 2\n"], timeout: .seconds(1))
+                #expect(recorder.watcher.statistics.listingsReused == 0)
+            }
+        }
+
+        @Test func aFolderWithLinksIsAlwaysListed() async throws {
+            let elsewhere = try TemporaryFolder()
+            try elsewhere.write("shared.yaml", "shared: 1\n")
+            try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
+                try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))
+                try await recorder.waitForValue(["card.yaml": "card: 1\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(4))
+                try folder.saveAtomically("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(["card.yaml": "card: 2\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(1))
+                #expect(recorder.watcher.statistics.listingsReused == 0)
+            }
+        }
+
         @Test func offMeansEverythingWaitsForTheWindow() async throws {
             var configuration = Self.slowWindow
             configuration.completionGrace = nil

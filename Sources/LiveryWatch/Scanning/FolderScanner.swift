@@ -47,13 +47,14 @@ struct FolderScanner: Sendable {
         {
             // The root is a link: watch where the link lives, so re-pointing it is seen.
             walk.watchNearestFolder(from: FileSystem.parent(of: root))
+            walk.hasLinks = true
         }
         walk.folder(path: root, relative: "", real: real, id: rootID)
         walk.followLinks()
         walk.files.sort { $0.relativePath < $1.relativePath }
         return FolderSnapshot(
-            state: .present, folders: walk.folders, files: walk.files, linkedFolders: walk.linkedFolders,
-            problems: walk.problems)
+            state: .present, root: real, folders: walk.folders, files: walk.files, linkedFolders: walk.linkedFolders,
+            hasLinks: walk.hasLinks, problems: walk.problems)
     }
 
     private func unavailable(_ error: WatchError) -> FolderSnapshot {
@@ -69,6 +70,7 @@ private struct Walk {
     var folders: [String: FileID] = [:]
     var files: [FolderSnapshot.ContentFile] = []
     var linkedFolders: [String] = []
+    var hasLinks = false
     var problems: [WatchError] = []
     private var visited: Set<FileID> = []
     /// Links met in the folders walked so far, followed once the real folders are all walked.
@@ -102,6 +104,7 @@ private struct Walk {
                 case .regular where isContent(name):
                     files.append(.init(relativePath: childRelative, path: child))
                 case .symbolicLink:
+                    hasLinks = true
                     links.append((child, childRelative, name))
                 case .regular, .other:
                     continue

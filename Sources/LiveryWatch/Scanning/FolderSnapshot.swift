@@ -21,12 +21,16 @@ struct FolderSnapshot: Sendable {
 
     /// Whether the folder could be scanned.
     var state: State
+    /// The real path of the watched folder, when it is present.
+    var root: String?
     /// The real paths of the folders to watch, with the identity each had when scanned.
     var folders: [String: FileID] = [:]
     /// The content files, sorted by relative path.
     var files: [ContentFile] = []
     /// Links to folders below the watched one, by relative path (their files are in ``files``).
     var linkedFolders: [String] = []
+    /// Whether the folder is a link, or has links of any kind anywhere below it.
+    var hasLinks = false
     /// Entries that exist but could not be read; any of them makes the scan a failure.
     var problems: [WatchError] = []
 }

@@ -37,6 +37,8 @@ final class WatchEngine<Value: Sendable> {
     private var consumedDeliveries: UInt64 = 0
     private var overflowPending = false
     private var lastPublished: ContentHash?
+    /// The last listing, while the events since show it still holds.
+    private var listing: KnownListing?
     /// When the last scan finished.
     private var lastScan: ContinuousClock.Instant?
     /// The scan in progress, until it is counted in the statistics.
@@ -83,15 +85,18 @@ final class WatchEngine<Value: Sendable> {
             consumedDeliveries += 1
             switch delivery {
             case .events(let records):
+                if let known = listing, !records.allSatisfy(known.survives) { listing = nil }
                 for record in records where record.event == .watchRemoved {
                     // The kernel dropped it (folder deleted or moved away): place it again if needed.
                     watched = watched.filter { $0.value.descriptor != record.descriptor }
                 }
             case .overflow:
+                listing = nil
                 overflowPending = true
                 session.statistics.withLock { $0.overflows += 1 }
                 logger?.warning("inotify queue overflowed; rescanning", metadata: metadata)
             case .failure(let error):
+                listing = nil
                 logger?.error("\(error)", metadata: metadata)
             }
             noteActivity()
@@ -178,8 +183,17 @@ final class WatchEngine<Value: Sendable> {
     /// folder changed again while it scanned and loaded (the caller restarts the grace, so the
     /// writer's next step is coalesced), `true` when it is done.
     private func scanEagerly() async -> Bool {
-        session.statistics.withLock { $0.fastScans += 1 }
-        let snapshot = await scanAndWatch()
+        let snapshot: FolderSnapshot
+        if let known = listing {
+            snapshot = known.snapshot
+            session.statistics.withLock {
+                $0.fastScans += 1
+                $0.listingsReused += 1
+            }
+        } else {
+            session.statistics.withLock { $0.fastScans += 1 }
+            snapshot = await list()
+        }
         guard !Task.isCancelled, case .present = snapshot.state, snapshot.problems.isEmpty,
             case .success(let content) = snapshot.readContent(), content.hash != lastPublished
         else { return true }
@@ -222,7 +236,7 @@ final class WatchEngine<Value: Sendable> {
             countScan()
         }
         logger?.trace("scanning (\(reason))", metadata: metadata)
-        let snapshot = await scanAndWatch()
+        let snapshot = await list()
         guard !Task.isCancelled else { return }
         switch snapshot.state {
         case .unavailable(let error):
@@ -241,6 +255,15 @@ final class WatchEngine<Value: Sendable> {
                 load(content, reason: reason)
             }
         }
+    }
+
+    /// Lists the folder (placing the watches it needs) and remembers the listing.
+    private func list() async -> FolderSnapshot {
+        let snapshot = await scanAndWatch()
+        listing = KnownListing(
+            snapshot, rootDescriptor: snapshot.root.flatMap { watched[$0]?.descriptor },
+            fileExtensions: configuration.fileExtensions)
+        return snapshot
     }
 
     private func load(_ content: FolderContent, reason: Reason) {

@@ -118,7 +118,13 @@ func withWatchedFolder(
     _ body: (TemporaryFolder, UpdateRecorder) async throws -> Void
 ) async throws {
     let folder = try TemporaryFolder()
-    for (path, content) in files { try folder.write(path, content) }
+    for (path, content) in files {
+        if path.contains("/") {
+            try FileManager.default.createDirectory(
+                atPath: folder.at(String(path[..<path.lastIndex(of: "/")!])), withIntermediateDirectories: true)
+        }
+        try folder.write(path, content)
+    }
     let recorder = UpdateRecorder(watching: folder, configuration: configuration)
     do {
         try await recorder.waitForValue(TestLoader.load(folder.url))
