@@ -115,7 +115,9 @@ extension WatchIOTests {
             try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
                 try folder.saveAtomically("card.yaml", "card: 2\n")
                 try await recorder.waitForValue(["card.yaml": "card: 2\n"], timeout: .seconds(1))
-                #expect(recorder.watcher.statistics.listingsReused == 1)
+                // At least once: events of other suites' watchers can send the fast path to its
+                // grace, and it runs again after it.
+                #expect(recorder.watcher.statistics.listingsReused >= 1)
             }
         }
 
