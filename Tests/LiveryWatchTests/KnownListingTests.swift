@@ -26,6 +26,7 @@ import Testing
         #expect(survives(.created(".card.yaml.swp", isDirectory: false)))
         #expect(survives(.modified(".card.yaml.swp")))
         #expect(survives(.closedAfterWriting(".card.yaml.swp")))
+        #expect(survives(.attributesChanged(".card.yaml.livery-1.tmp")))  // the daemon's fchmod
         #expect(survives(.movedOut(".card.yaml.swp", cookie: 1, isDirectory: false)))
         #expect(survives(.deleted(".card.yaml.swp", isDirectory: false)))
         // A visible temporary file that is not a spec file: a plain file, or gone already.
@@ -34,6 +35,7 @@ import Testing
         #expect(survives(.created("card.yaml.tmp-2", isDirectory: false)))
         #expect(survives(.modified("card.yaml.tmp-1")))
         #expect(survives(.closedAfterWriting("card.yaml.tmp-1")))
+        #expect(survives(.attributesChanged("card.yaml.tmp-1")))
         #expect(survives(.movedOut("card.yaml.tmp-1", cookie: 1, isDirectory: false)))
         #expect(survives(.movedIn("card.yaml", cookie: 1, isDirectory: false)))
         #expect(survives(.deleted("card.yaml~", isDirectory: false)))

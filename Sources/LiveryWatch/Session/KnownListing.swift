@@ -10,12 +10,13 @@
 ///
 /// - a listed spec file written, or a plain file renamed into its place;
 /// - a hidden entry that is not a folder (the scan skips those), or a file that is not a spec
-///   file (an editor's `card.yaml.tmp-1234`) written, renamed, or deleted. Such a file that
+///   file (an editor's `card.yaml.tmp-1234`) written, renamed, deleted, or its permissions set. Such a file that
 ///   appears is looked at (`lstat`) when its event is handled, after it appeared: a link could
 ///   lead to a folder of spec files, so only a plain file, or one already gone, keeps the listing.
 ///
 /// Anything else — a spec file created, deleted, moved out or moved in under a new name, a
-/// folder event, an attribute change, an event in a subfolder, a lost event — means the folder
+/// folder event, an attribute change of a spec file or of the folder, an event in a subfolder,
+/// a lost event — means the folder
 /// must be listed again. The settled scan lists the folder whatever happens, once the burst is
 /// over.
 struct KnownListing {
@@ -51,8 +52,10 @@ struct KnownListing {
             return isHidden(name) || ((!isContent(name) || topLevelFiles.contains(name)) && isPlainFileOrGone(name))
         case .created(let name, isDirectory: false):
             return isHidden(name) || (!isContent(name) && isPlainFileOrGone(name))
-        case .movedOut(let name, _, isDirectory: false), .deleted(let name, isDirectory: false):
+        case .movedOut(let name, _, isDirectory: false), .deleted(let name, isDirectory: false),
+            .attributesChanged(let name?):
             // Not a link: the listing had none, and a link made since would have dropped it.
+            // (The daemon sets its temporary file's permissions before writing it.)
             return isHidden(name) || !isContent(name)
         default:
             return false
