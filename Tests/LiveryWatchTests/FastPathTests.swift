@@ -159,6 +159,34 @@ extension WatchIOTests {
             }
         }
 
+        @Test func aFolderLeftUnwatchedIsAlwaysListed() async throws {
+            // No watch on sub/ (the watch limit, through the test hook): a file written there
+            // sends no event, so only a fresh listing sees it. Rescans are 30 s apart.
+            let folder = try TemporaryFolder()
+            try folder.write("card.yaml", "card: 1\n")
+            try folder.makeFolder("sub")
+            try folder.write("sub/b.yaml", "b: 1\n")
+            let owner = InotifyOwner.shared
+            owner.faults.withLock { $0.watchLimitPrefixes.append(folder.at("sub")) }
+            defer { owner.faults.withLock { $0.watchLimitPrefixes.removeAll { $0 == folder.at("sub") } } }
+            var configuration = Self.slowWindow
+            configuration.rescanInterval = .seconds(30)
+            let recorder = UpdateRecorder(watching: folder, configuration: configuration)
+            do {
+                try await recorder.waitForValue(["card.yaml": "card: 1\n", "sub/b.yaml": "b: 1\n"])
+                #expect(recorder.watcher.statistics.isRescanningPeriodically)
+                try folder.write("sub/c.yaml", "c: 1\n")
+                try folder.saveAtomically("card.yaml", "card: 2\n")
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 2\n", "sub/b.yaml": "b: 1\n", "sub/c.yaml": "c: 1\n"], timeout: .seconds(1))
+                #expect(recorder.watcher.statistics.listingsReused == 0)
+            } catch {
+                await recorder.stop()
+                throw error
+            }
+            await recorder.stop()
+        }
+
         @Test func offMeansEverythingWaitsForTheWindow() async throws {
             var configuration = Self.slowWindow
             configuration.completionGrace = nil

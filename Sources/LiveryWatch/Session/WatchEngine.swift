@@ -257,10 +257,11 @@ final class WatchEngine<Value: Sendable> {
         }
     }
 
-    /// Lists the folder (placing the watches it needs) and remembers the listing.
+    /// Lists the folder (placing the watches it needs) and remembers the listing, unless a folder
+    /// is left unwatched: changes there would send no event to drop it.
     private func list() async -> FolderSnapshot {
         let snapshot = await scanAndWatch()
-        listing = KnownListing(
+        listing = coverage != .complete ? nil : KnownListing(
             snapshot, rootDescriptor: snapshot.root.flatMap { watched[$0]?.descriptor },
             fileExtensions: configuration.fileExtensions)
         return snapshot
