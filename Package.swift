@@ -164,6 +164,7 @@ let package = Package(
                 "LiveryTesting",
                 "LiveryTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),

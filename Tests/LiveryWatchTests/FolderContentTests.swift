@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 @testable import LiveryWatch
+import PropertyBased
 import Testing
 
 /// The watcher loads the bytes its scan read: they must make the same spec files as reading the
@@ -83,5 +84,73 @@ import Testing
         #expect(content.files.first?.size == FolderSnapshot.largestHashedFile + 1)
         let error = #expect(throws: SpecError.self) { try content.specSources(limits: .default) }
         #expect(error?.code == .limitExceeded)
+    }
+}
+
+/// For random trees of files, folders, hidden entries and links (to files and folders, inside
+/// and outside the tree, dangling, cyclic), the scanned bytes make the same spec files as
+/// reading the folder.
+@Suite struct FolderContentPropertyTests {
+    static let names = ["a.yaml", "b.yml", "C.JSON", "notes.txt", ".hidden.yaml", "sub", "themes", ".data", "x.yaml~", "d.json"]
+
+    /// Builds a tree from numbers (so shrinking works on plain integers): each entry takes three.
+    static func build(_ seeds: [Int], in folder: TemporaryFolder, elsewhere: TemporaryFolder) throws {
+        try elsewhere.write("outside.yaml", "outside: 1\n")
+        try elsewhere.makeFolder("d")
+        try elsewhere.write("d/inner.yml", "inner: 1\n")
+        try elsewhere.makeFolder("d/e")
+        try elsewhere.write("d/e/deep.json", "{}")
+        var folders = [""]
+        for index in stride(from: 0, to: seeds.count - 2, by: 3) {
+            let parent = folders[seeds[index] % folders.count]
+            let relative = (parent.isEmpty ? "" : parent + "/") + names[seeds[index + 1] % names.count]
+            guard !exists(folder.at(relative)) else { continue }
+            switch seeds[index + 2] % 8 {
+            case 0, 1: try folder.write(relative, "\(relative): \(seeds[index + 2])\n")
+            case 2:
+                try folder.makeFolder(relative)
+                folders.append(relative)
+            case 3: try folder.link(relative, to: elsewhere.at("outside.yaml"))
+            case 4: try folder.link(relative, to: elsewhere.at("d"))
+            case 5:  // to a folder of the tree, other than the top one when there is one
+                let target = folders.count == 1 ? "" : folders[1 + seeds[index + 2] / 8 % (folders.count - 1)]
+                try folder.link(relative, to: folder.at(target))
+            case 6: try folder.link(relative, to: elsewhere.at("missing.yaml"))
+            default: try folder.link(relative, to: parent.isEmpty ? "." : "..")  // a cycle
+            }
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func summary(_ sources: Result<SpecSourceSet, any Error>) -> [String] {
+        switch sources {
+        case .success(let sources):
+            sources.sortedPaths.map { "\($0)=\(String(decoding: sources.files[$0]!.data, as: UTF8.self))" }
+                + sources.linkedFolders.sorted().map { "link:\($0)" }
+        case .failure(let error):
+            ["error: \(error)"]
+        }
+    }
+
+    @Test func scannedBytesMakeTheSameSpecFilesAsReadingTheFolder() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 3...36)) { seeds in
+            do {
+                let folder = try TemporaryFolder()
+                let elsewhere = try TemporaryFolder()
+                try Self.build(seeds, in: folder, elsewhere: elsewhere)
+                let scanner = FolderScanner(root: folder.path, fileExtensions: ["json", "yaml", "yml"])
+                let scanned = Result { () throws -> SpecSourceSet in
+                    try scanner.scan().readContent().get().specSources(limits: .default)
+                }
+                let read = Result { () throws -> SpecSourceSet in try SpecSourceSet(directory: folder.url) }
+                #expect(Self.summary(scanned) == Self.summary(read), "tree from \(seeds)")
+            } catch {
+                Issue.record("could not build the tree from \(seeds): \(error)")
+            }
+        }
     }
 }
