@@ -8,14 +8,14 @@ extension FolderWatcher where Value == SpecFolderLoader.Stage {
     ///
     /// The watcher's own scans only read files, and `loader` reads the bytes they read: the
     /// network I/O happens in the task that iterates, never in the watcher (nor on the thread
-    /// that owns inotify).
+    /// that owns inotify). Links to folders are not entered, as in ``SpecWatcher``.
     public convenience init(
         directory: URL,
         loader: SpecFolderLoader,
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { content in
+        self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
             try loader.read(content.specSources(limits: loader.limits))
         })
     }

@@ -57,16 +57,18 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
         logger: Logger? = nil,
         loader: @escaping @Sendable (URL) throws -> Value
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { _ in
-            try loader(directory)
-        })
+        self.init(
+            directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: true,
+            contentLoader: { _ in try loader(directory) })
     }
 
-    /// Starts watching `directory`, building each value from the bytes the scan read.
+    /// Starts watching `directory`, building each value from the bytes the scan read; with
+    /// `entersLinkedFolders` false, links to folders are noted but neither walked nor watched.
     init(
         directory: URL,
         configuration: WatchConfiguration,
         logger: Logger?,
+        entersLinkedFolders: Bool,
         contentLoader loader: @escaping @Sendable (FolderContent) throws -> Value
     ) {
         let (updates, output) = AsyncStream.makeStream(of: Update<Value>.self)
@@ -84,6 +86,7 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
                     directory: directory,
                     configuration: configuration,
                     logger: logger,
+                    entersLinkedFolders: entersLinkedFolders,
                     loader: loader,
                     output: output
                 )

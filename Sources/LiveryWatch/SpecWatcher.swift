@@ -19,12 +19,17 @@ extension FolderWatcher where Value == Spec {
     /// Starts watching a specs folder; each content change is loaded as
     /// ``Livery/Spec/init(directory:registry:limits:)`` would load it, from the bytes the
     /// watcher's scan read.
+    ///
+    /// Like that initialiser, it does not enter links to folders: they are neither walked nor
+    /// watched, so a link to a large tree costs nothing. Links to files are followed, and the
+    /// folders of their targets watched. A link to a folder that comes or goes reloads the
+    /// folder, since includes cannot reach through one.
     public convenience init(
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger, contentLoader: { content in
+        self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
             try Spec(sources: content.specSources(limits: .default))
         })
     }

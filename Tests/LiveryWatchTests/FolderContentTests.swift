@@ -142,12 +142,15 @@ import Testing
                 let folder = try TemporaryFolder()
                 let elsewhere = try TemporaryFolder()
                 try Self.build(seeds, in: folder, elsewhere: elsewhere)
-                let scanner = FolderScanner(root: folder.path, fileExtensions: ["json", "yaml", "yml"])
-                let scanned = Result { () throws -> SpecSourceSet in
-                    try scanner.scan().readContent().get().specSources(limits: .default)
-                }
                 let read = Result { () throws -> SpecSourceSet in try SpecSourceSet(directory: folder.url) }
-                #expect(Self.summary(scanned) == Self.summary(read), "tree from \(seeds)")
+                for entersLinkedFolders in [true, false] {
+                    let scanner = FolderScanner(
+                        root: folder.path, fileExtensions: ["json", "yaml", "yml"], entersLinkedFolders: entersLinkedFolders)
+                    let scanned = Result { () throws -> SpecSourceSet in
+                        try scanner.scan().readContent().get().specSources(limits: .default)
+                    }
+                    #expect(Self.summary(scanned) == Self.summary(read), "tree from \(seeds), entering linked folders: \(entersLinkedFolders)")
+                }
             } catch {
                 Issue.record("could not build the tree from \(seeds): \(error)")
             }

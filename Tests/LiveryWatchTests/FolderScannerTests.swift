@@ -42,6 +42,26 @@ import Testing
         #expect(Set(snapshot.folders.keys) == [folder.path, elsewhere.path, elsewhere.at("themes")])
     }
 
+    @Test func aSpecsFolderScanNotesLinksToFoldersWithoutEnteringThem() throws {
+        let elsewhere = try TemporaryFolder()
+        try elsewhere.write("shared.yaml", "")
+        try elsewhere.makeFolder("themes")
+        try elsewhere.write("themes/dark.yaml", "")
+        try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))
+        try folder.link("themes", to: elsewhere.at("themes"))
+        var specsScanner = scanner
+        specsScanner.entersLinkedFolders = false
+        let snapshot = specsScanner.scan()
+        #expect(relativePaths(snapshot) == ["shared.yaml"])
+        #expect(snapshot.linkedFolders == ["themes"])
+        // The linked file's folder is watched (edits of it are content); the linked folder is not.
+        #expect(Set(snapshot.folders.keys) == [folder.path, elsewhere.path])
+        // Where the links to folders are counts: one more changes the fingerprint.
+        let before = try snapshot.readContent().get().hash
+        try folder.link("more", to: elsewhere.at("themes"))
+        #expect(try specsScanner.scan().readContent().get().hash != before)
+    }
+
     @Test func walksALinkCycleOnce() throws {
         try folder.makeFolder("a")
         try folder.write("a/x.yaml", "")

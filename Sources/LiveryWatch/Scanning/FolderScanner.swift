@@ -15,6 +15,10 @@ struct FolderScanner: Sendable {
     var root: String
     /// Content extensions, lowercased.
     var fileExtensions: Set<String>
+    /// Whether links to folders are walked (and what they lead to watched). A specs folder does
+    /// not load through them, so its watchers only note where they are: a link to a large tree
+    /// is then neither walked nor watched.
+    var entersLinkedFolders = true
 
     /// Scans the folder now.
     func scan() -> FolderSnapshot {
@@ -41,7 +45,7 @@ struct FolderScanner: Sendable {
         case .failure(let error):
             return unavailable(WatchError(.io, path: root, "cannot resolve the watched folder", error))
         }
-        var walk = Walk(fileExtensions: fileExtensions)
+        var walk = Walk(fileExtensions: fileExtensions, entersLinkedFolders: entersLinkedFolders)
         if case .success(let status) = FileSystem.status(of: root, followingLinks: false),
             status.kind == .symbolicLink
         {
@@ -58,7 +62,7 @@ struct FolderScanner: Sendable {
     }
 
     private func unavailable(_ error: WatchError) -> FolderSnapshot {
-        var walk = Walk(fileExtensions: fileExtensions)
+        var walk = Walk(fileExtensions: fileExtensions, entersLinkedFolders: entersLinkedFolders)
         walk.watchNearestFolder(from: FileSystem.parent(of: root))
         return FolderSnapshot(state: .unavailable(error), folders: walk.folders)
     }
@@ -67,6 +71,7 @@ struct FolderScanner: Sendable {
 /// The mutable state of one walk.
 private struct Walk {
     let fileExtensions: Set<String>
+    let entersLinkedFolders: Bool
     var folders: [String: FileID] = [:]
     var files: [FolderSnapshot.ContentFile] = []
     var linkedFolders: [String] = []
@@ -76,7 +81,10 @@ private struct Walk {
     /// Links met in the folders walked so far, followed once the real folders are all walked.
     private var links: [(path: String, relative: String, name: String)] = []
 
-    init(fileExtensions: Set<String>) { self.fileExtensions = fileExtensions }
+    init(fileExtensions: Set<String>, entersLinkedFolders: Bool) {
+        self.fileExtensions = fileExtensions
+        self.entersLinkedFolders = entersLinkedFolders
+    }
 
     mutating func folder(path: String, relative: String, real: String, id: FileID) {
         // A folder reached twice (a link cycle, or one folder linked twice) is walked once.
@@ -131,8 +139,10 @@ private struct Walk {
     private mutating func link(path: String, relative: String, name: String) {
         switch FileSystem.status(of: path, followingLinks: true) {
         case .success(let target) where target.kind == .directory:
-            guard case .success(let real) = FileSystem.realPath(path) else { return }  // re-pointed meanwhile
             linkedFolders.append(relative)
+            guard entersLinkedFolders,
+                case .success(let real) = FileSystem.realPath(path)  // fails if re-pointed meanwhile
+            else { return }
             folder(path: path, relative: relative, real: real, id: target.id)
         case .success(let target) where target.kind == .regular && isContent(name):
             files.append(.init(relativePath: relative, path: path))

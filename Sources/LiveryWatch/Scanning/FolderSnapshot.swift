@@ -36,7 +36,8 @@ struct FolderSnapshot: Sendable {
 }
 
 extension FolderSnapshot {
-    /// Reads the content files and fingerprints their relative paths and bytes.
+    /// Reads the content files and fingerprints their relative paths and bytes, and the relative
+    /// paths of the links to folders.
     ///
     /// A file deleted since the listing is skipped: its deletion event is already queued and will
     /// cause another scan.
@@ -69,6 +70,11 @@ extension FolderSnapshot {
             case .failure(let error):
                 return .failure(WatchError(.io, path: file.path, "cannot read file", error))
             }
+        }
+        // Where links to folders are counts too: a spec's includes cannot reach through them.
+        for folder in linkedFolders {
+            hasher.combine(folder.utf8)
+            hasher.combine(CollectionOfOne(2))
         }
         return .success(FolderContent(files: read, linkedFolders: linkedFolders, hash: hasher.hash))
     }

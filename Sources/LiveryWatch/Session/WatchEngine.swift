@@ -55,12 +55,15 @@ final class WatchEngine<Value: Sendable> {
         directory: URL,
         configuration: WatchConfiguration,
         logger: Logger?,
+        entersLinkedFolders: Bool,
         loader: @escaping @Sendable (FolderContent) throws -> Value,
         output: AsyncStream<Update<Value>>.Continuation
     ) {
         self.session = session
         self.directory = directory
-        self.scanner = FolderScanner(root: Self.path(of: directory), fileExtensions: configuration.fileExtensions)
+        self.scanner = FolderScanner(
+            root: Self.path(of: directory), fileExtensions: configuration.fileExtensions,
+            entersLinkedFolders: entersLinkedFolders)
         self.configuration = configuration
         self.logger = logger
         self.loader = loader
