@@ -30,25 +30,26 @@ import Testing
         #expect(snapshot.problems.isEmpty)
     }
 
-    @Test func followsLinksAndWatchesWhereTheyPoint() throws {
+    /// Links `shared.yaml` and `themes/` (holding `dark.yaml`) to a folder elsewhere, returned.
+    private func linkElsewhere() throws -> TemporaryFolder {
         let elsewhere = try TemporaryFolder()
         try elsewhere.write("shared.yaml", "")
         try elsewhere.makeFolder("themes")
         try elsewhere.write("themes/dark.yaml", "")
         try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))
         try folder.link("themes", to: elsewhere.at("themes"))
+        return elsewhere
+    }
+
+    @Test func followsLinksAndWatchesWhereTheyPoint() throws {
+        let elsewhere = try linkElsewhere()
         let snapshot = scanner.scan()
         #expect(relativePaths(snapshot) == ["shared.yaml", "themes/dark.yaml"])
         #expect(Set(snapshot.folders.keys) == [folder.path, elsewhere.path, elsewhere.at("themes")])
     }
 
     @Test func aSpecsFolderScanNotesLinksToFoldersWithoutEnteringThem() throws {
-        let elsewhere = try TemporaryFolder()
-        try elsewhere.write("shared.yaml", "")
-        try elsewhere.makeFolder("themes")
-        try elsewhere.write("themes/dark.yaml", "")
-        try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))
-        try folder.link("themes", to: elsewhere.at("themes"))
+        let elsewhere = try linkElsewhere()
         var specsScanner = scanner
         specsScanner.entersLinkedFolders = false
         let snapshot = specsScanner.scan()
