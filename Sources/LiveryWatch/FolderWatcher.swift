@@ -17,7 +17,7 @@ import Logging
 /// at once. After that, every burst of file-system events is coalesced by a settle window
 /// (``WatchConfiguration/settleWindow``), the folder is rescanned, and the loader runs only if
 /// the relative paths or bytes of the content files (see ``WatchConfiguration/fileExtensions``;
-/// hidden files excluded) changed. Saving the same bytes again publishes nothing; a bad state is
+/// hidden files excluded), or the places of links to folders, changed. Saving the same bytes again publishes nothing; a bad state is
 /// reported once, as ``Update/failed(_:)``, and never replaces the last good value, which stays
 /// with the consumer.
 ///
