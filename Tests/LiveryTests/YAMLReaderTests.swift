@@ -4,6 +4,17 @@ import Testing
 @testable import Livery
 
 @Suite struct YAMLReaderTests {
+    /// Found by Fuzz/FuzzSpecFolder: a mapping that repeats both a plain key and a mapping key
+    /// (`? ` keys) got one of two errors, depending on the order of a dictionary inside Yams,
+    /// which changes from one read to the next. Now the first problem in document order.
+    @Test func repeatedKeysOfDifferentKindsGetTheSameErrorEveryTime() {
+        let text = "spegs:\n? crpegs:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n"
+        let errors = Set((0..<50).map { _ in readerError(text, .yaml) })
+        #expect(errors == ["t.yaml:2:3: error: expected a string key, found a mapping"])
+        let scalarsFirst = "k: 1\nk: 2\n? {x: 1}\n: a\n? {x: 1}\n: b\n"
+        #expect(Set((0..<50).map { _ in readerError(scalarsFirst, .yaml) }) == ["t.yaml:2:1: error: duplicate key 'k' (first at t.yaml:1:1)"])
+    }
+
     func read(_ text: String, limits: ReaderLimits = .default) throws -> SpecNode {
         try SpecReader.read(Data(text.utf8), format: .yaml, source: "t.yaml", limits: limits)
     }
@@ -17,6 +28,10 @@ import Testing
         ("- {é: 1, é: 2}\n", "1:10: error: duplicate key 'é' (first at t.yaml:1:4)"),
         ("'a': 1\n'a': 2\n'a': 3\n", "2:1: error: duplicate key 'a' (first at t.yaml:1:1)"),
         ("8: x\n\"8\": y\n", "2:1: error: duplicate key '8' (first at t.yaml:1:1)"),
+        // Several repeated keys on one line: the first repeat in document order, its places in
+        // the text as written.
+        ("{b: 1, a: 2, b: 3, a: 4, b: 5}", "1:14: error: duplicate key 'b' (first at t.yaml:1:2)"),
+        ("{a: 1, b: 2, a: 3, b: 4, a: 5}", "1:14: error: duplicate key 'a' (first at t.yaml:1:2)"),
         ("a: 1\n\tb: 2\n",
          "2:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at t.yaml:1:4)"),
         ("a: @b\n",

@@ -42,7 +42,7 @@ extension YAMLConverter {
             let name = Self.displayName(ofTag: scalar.tag.description)
             throw SpecError(.invalidValue, at: location, "tag '\(name)' cannot be used on a scalar")
         case let name:
-            if let markerTag, name == markerTag { return .string(text) }
+            if markers != nil, YAMLKeyMarkers.isMarker(name) { return .string(text) }
             throw SpecError(.invalidValue, at: location, Self.unsupportedTagMessage(name))
         }
     }
@@ -61,7 +61,7 @@ extension YAMLConverter {
                 throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
             }
         case Self.strTag, "!": break
-        case let name where name == markerTag: break
+        case let name where markers != nil && YAMLKeyMarkers.isMarker(name): break
         default: _ = try value(of: scalar, at: location)
         }
         return scalar.string

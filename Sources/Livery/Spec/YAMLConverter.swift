@@ -29,14 +29,15 @@ struct YAMLConverter {
 
     let source: String
     let limits: ReaderLimits
-    /// A tag the reader put on a key to learn where its duplicate is; read as a plain string.
-    let markerTag: String?
+    /// Tags the reader put before keys to find where they repeat: a key with one reads as a
+    /// plain string, and places are given in the text without them.
+    let markers: YAMLKeyMarkers?
     private var nodeCount = 0
 
-    init(source: String, limits: ReaderLimits, markerTag: String? = nil) {
+    init(source: String, limits: ReaderLimits, markers: YAMLKeyMarkers? = nil) {
         self.source = source
         self.limits = limits
-        self.markerTag = markerTag
+        self.markers = markers
     }
 
     /// Converts `root` and everything under it.
@@ -155,6 +156,7 @@ struct YAMLConverter {
 
     func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return .start(of: source) }
-        return SourceLocation(file: source, line: mark.line, column: mark.column)
+        let column = markers?.originalColumn(line: mark.line, column: mark.column) ?? mark.column
+        return SourceLocation(file: source, line: mark.line, column: column)
     }
 }

@@ -21,10 +21,6 @@ enum YAMLReader {
         }
     }()
 
-    /// The tag put on the first of two duplicate keys to find the second: see
-    /// ``duplicateKeyError(key:firstMark:yaml:text:limits:)``.
-    static let markerTag = "tag:livery.dev,2025:first-occurrence"
-
     /// Parses `text` (already checked to be UTF-8) as one YAML document.
     static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
         try YAMLNestingScan.check(text, limits: limits)
@@ -43,7 +39,7 @@ enum YAMLReader {
         case .success(nil):
             throw SpecError(.syntax, at: .start(of: text.source), "empty document: expected a YAML value")
         case .failure(.duplicatedKeysInMapping(let duplicates, let context)):
-            throw duplicateKeyError(key: duplicates.first ?? "", firstMark: context.mark, yaml: yaml, text: text, limits: limits)
+            throw duplicateKeyError(key: duplicates.first ?? "", firstMark: context.mark, text: text, limits: limits)
         case .failure(let error):
             throw specError(for: error, in: text, limits: limits)
         }
@@ -73,40 +69,39 @@ enum YAMLReader {
         }
     }
 
-    /// The error for two equal keys, naming both places.
+    /// The error for two equal keys, naming both places: the first repeat in document order.
     ///
-    /// Yams reports only the first of them. To find the second, the document is composed again
-    /// with a private tag put before the first key: Yams then sees two different keys and the
-    /// converter, which reads that tag as a plain string, finds the duplicate itself. The tag
-    /// shifts later columns on the first key's line, which is undone.
-    private static func duplicateKeyError(
-        key: String, firstMark: Mark, yaml: String, text: SpecText, limits: ReaderLimits
-    ) -> SpecError {
+    /// Yams refuses the document and names one repeated key (not always the same one: see
+    /// ``YAMLKeyMarkers``). Each round puts a private tag before the key it names and composes
+    /// again, until Yams composes the document; then the converter, which reads those tags as
+    /// plain keys, finds the first repeat itself, and the places it gives are in the text
+    /// without the tags. A key that cannot take a tag (an alias) or a document that keeps
+    /// repeating gets the error for the key Yams named.
+    private static func duplicateKeyError(key: String, firstMark: Mark, text: SpecText, limits: ReaderLimits) -> SpecError {
         let first = SourceLocation(file: text.source, line: firstMark.line, column: firstMark.column)
         let fallback = SpecError(.duplicateKey, at: first, "duplicate key '\(key)' (it appears again later in this mapping)")
-        guard let offset = text.offset(ofLine: firstMark.line, column: firstMark.column) else { return fallback }
-        let marker = "!<\(markerTag)> "
-        let bytes = Array(text.bytes[..<offset]) + Array(marker.utf8) + Array(text.bytes[offset...])
-        let shift = marker.unicodeScalars.count
-        func unshift(_ location: SourceLocation) -> SourceLocation {
-            guard location.line == first.line, location.column > first.column else { return location }
-            return SourceLocation(file: location.file, line: location.line, column: location.column - shift)
-        }
-        switch compose(String(decoding: bytes, as: UTF8.self)) {
-        case .failure(.duplicatedKeysInMapping(let duplicates, let context)) where duplicates.first == key:
-            // A third occurrence: Yams now reports the second.
-            let second = unshift(SourceLocation(file: text.source, line: context.mark.line, column: context.mark.column))
-            return SpecError(.duplicateKey, at: second, "duplicate key '\(key)' (first at \(first))")
-        case .success(let composed?):
-            var converter = YAMLConverter(source: text.source, limits: limits, markerTag: markerTag)
-            do {
-                _ = try converter.convert(composed.root)
+        var markers = YAMLKeyMarkers()
+        var mark = firstMark
+        for _ in 0..<maximumMarkingRounds {
+            guard markers.mark(line: mark.line, column: mark.column, in: text) else { return fallback }
+            switch compose(markers.markedText(text)) {
+            case .failure(.duplicatedKeysInMapping(_, let context)):
+                mark = context.mark
+            case .success(let composed?):
+                var converter = YAMLConverter(source: text.source, limits: limits, markers: markers)
+                do {
+                    _ = try converter.convert(composed.root)
+                } catch {
+                    return error
+                }
                 return fallback
-            } catch {
-                return SpecError(error.code, at: unshift(error.location), error.message)
+            default:
+                return fallback
             }
-        default:
-            return fallback
         }
+        return fallback
     }
+
+    /// Keys marked at most to find a repeat: each round composes the whole document again.
+    private static let maximumMarkingRounds = 32
 }
