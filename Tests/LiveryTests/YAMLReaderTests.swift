@@ -11,6 +11,10 @@ import Testing
         let text = "spegs:\n? crpegs:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n"
         let errors = Set((0..<50).map { _ in readerError(text, .yaml) })
         #expect(errors == ["t.yaml:2:3: error: expected a string key, found a mapping"])
+        // And with empty explicit keys (`? ` alone) among the repeats: a second finding.
+        let emptyKeys = "pegs:\n? cr\na:adDus:s:\n? crpegs:gs:\n? cr\na:adDus:s:\n? crpegs:\n? \n? crpegs::s\n? \n? crpegs::s:\n? crpegs:\n?:\n"
+        #expect(Set((0..<50).map { _ in readerError(emptyKeys, .yaml) }) == ["t.yaml:4:3: error: expected a string key, found a mapping"])
+        #expect(readerError("k: 1\n? \n: a\n? \n: b\nk: 2\n", .yaml) == "t.yaml:2:3: error: expected a string key, found an empty key")
         let scalarsFirst = "k: 1\nk: 2\n? {x: 1}\n: a\n? {x: 1}\n: b\n"
         #expect(Set((0..<50).map { _ in readerError(scalarsFirst, .yaml) }) == ["t.yaml:2:1: error: duplicate key 'k' (first at t.yaml:1:1)"])
     }

@@ -61,7 +61,11 @@ extension YAMLConverter {
                 throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
             }
         case Self.strTag, "!": break
-        case let name where markers != nil && YAMLKeyMarkers.isMarker(name): break
+        case let name where markers != nil && YAMLKeyMarkers.isMarker(name):
+            // A key the reader marked reads as it would unmarked.
+            if scalar.style == .plain, scalar.string.isEmpty {
+                throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
+            }
         default: _ = try value(of: scalar, at: location)
         }
         return scalar.string

@@ -32,10 +32,15 @@ struct YAMLKeyMarkers {
     /// that key has one already (marking it again would change nothing), or the place is not
     /// in the text.
     mutating func mark(line: Int, column: Int, in text: SpecText) -> Bool {
-        let original = originalColumn(line: line, column: column)
-        guard let offset = text.offset(ofLine: line, column: original),
-            !markers.contains(where: { $0.offset == offset })
-        else { return false }
+        var original = originalColumn(line: line, column: column)
+        guard var offset = text.offset(ofLine: line, column: original) else { return false }
+        // An empty key (`? ` alone) is placed on the blank after its indicator: the tag goes
+        // after the blanks, where it tags the empty key instead of gluing onto the `?`.
+        while offset < text.bytes.count, text.bytes[offset] == UInt8(ascii: " ") {
+            offset += 1
+            original += 1
+        }
+        guard !markers.contains(where: { $0.offset == offset }) else { return false }
         let tag = "!<\(Self.tagPrefix)\(markers.count)> "
         markers.append(Marker(line: line, column: original, offset: offset, text: tag, length: tag.unicodeScalars.count))
         markers.sort { $0.offset < $1.offset }
