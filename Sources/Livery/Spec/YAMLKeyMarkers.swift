@@ -15,7 +15,8 @@ struct YAMLKeyMarkers {
         var column: Int
         var offset: Int
         var text: String
-        var length: Int
+        /// Its length in columns (it is ASCII).
+        var length: Int { text.utf8.count }
     }
 
     private static let tagPrefix = "tag:livery.dev,2025:first-occurrence-"
@@ -42,7 +43,7 @@ struct YAMLKeyMarkers {
         }
         guard !markers.contains(where: { $0.offset == offset }) else { return false }
         let tag = "!<\(Self.tagPrefix)\(markers.count)> "
-        markers.append(Marker(line: line, column: original, offset: offset, text: tag, length: tag.unicodeScalars.count))
+        markers.append(Marker(line: line, column: original, offset: offset, text: tag))
         markers.sort { $0.offset < $1.offset }
         return true
     }
@@ -50,7 +51,7 @@ struct YAMLKeyMarkers {
     /// The text with every marker in place.
     func markedText(_ text: SpecText) -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.bytes.count + markers.reduce(0) { $0 + $1.text.utf8.count })
+        bytes.reserveCapacity(text.bytes.count + markers.reduce(0) { $0 + $1.length })
         var start = 0
         for marker in markers {
             bytes += text.bytes[start..<marker.offset]

@@ -20,6 +20,13 @@ struct FolderScanner: Sendable {
     /// is then neither walked nor watched.
     var entersLinkedFolders = true
 
+    /// Whether a file named `name` is content: not hidden, and with one of `fileExtensions`
+    /// (lowercased), compared case-insensitively.
+    static func isContent(_ name: String, fileExtensions: Set<String>) -> Bool {
+        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
+        return fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
     /// Scans the folder now.
     func scan() -> FolderSnapshot {
         switch FileSystem.status(of: root, followingLinks: true) {
@@ -187,7 +194,6 @@ private struct Walk {
     }
 
     private func isContent(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-        return fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+        FolderScanner.isContent(name, fileExtensions: fileExtensions)
     }
 }

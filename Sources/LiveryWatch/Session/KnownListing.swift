@@ -10,15 +10,15 @@
 ///
 /// - a listed spec file written, or a plain file renamed into its place;
 /// - a hidden entry that is not a folder (the scan skips those), or a file that is not a spec
-///   file (an editor's `card.yaml.tmp-1234`) written, renamed, deleted, or its permissions set. Such a file that
-///   appears is looked at (`lstat`) when its event is handled, after it appeared: a link could
-///   lead to a folder of spec files, so only a plain file, or one already gone, keeps the listing.
+///   file (an editor's `card.yaml.tmp-1234`) written, renamed, deleted, or its permissions
+///   set. Such a file that appears is looked at (`lstat`) when its event is handled, after it
+///   appeared: a link could lead to a folder of spec files, so only a plain file, or one
+///   already gone, keeps the listing.
 ///
 /// Anything else — a spec file created, deleted, moved out or moved in under a new name, a
 /// folder event, an attribute change of a spec file or of the folder, an event in a subfolder,
-/// a lost event — means the folder
-/// must be listed again. The settled scan lists the folder whatever happens, once the burst is
-/// over.
+/// a lost event — means the folder must be listed again. The settled scan lists the folder
+/// whatever happens, once the burst is over.
 struct KnownListing {
     /// The listing.
     let snapshot: FolderSnapshot
@@ -65,8 +65,7 @@ struct KnownListing {
     private func isHidden(_ name: String) -> Bool { name.hasPrefix(".") }
 
     private func isContent(_ name: String) -> Bool {
-        guard let dot = name.lastIndex(of: ".") else { return false }
-        return fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+        FolderScanner.isContent(name, fileExtensions: fileExtensions)
     }
 
     private func isPlainFileOrGone(_ name: String) -> Bool {

@@ -163,14 +163,10 @@ final class WatchEngine<Value: Sendable> {
     /// Whether the event ends writing a spec file: closed after writing, or renamed into place.
     private func completesSpecFile(_ record: InotifyRecord) -> Bool {
         switch record.event {
-        case .closedAfterWriting(let name), .movedIn(let name, _, false): isSpecFile(name)
+        case .closedAfterWriting(let name), .movedIn(let name, _, false):
+            FolderScanner.isContent(name, fileExtensions: scanner.fileExtensions)
         default: false
         }
-    }
-
-    private func isSpecFile(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-        return configuration.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Whether every inotify event so far has reached this engine: none queued in the kernel or
@@ -186,17 +182,12 @@ final class WatchEngine<Value: Sendable> {
     /// folder changed again while it scanned and loaded (the caller restarts the grace, so the
     /// writer's next step is coalesced), `true` when it is done.
     private func scanEagerly() async -> Bool {
-        let snapshot: FolderSnapshot
-        if let known = listing {
-            snapshot = known.snapshot
-            session.statistics.withLock {
-                $0.fastScans += 1
-                $0.listingsReused += 1
-            }
-        } else {
-            session.statistics.withLock { $0.fastScans += 1 }
-            snapshot = await list()
+        let known = listing?.snapshot
+        session.statistics.withLock {
+            $0.fastScans += 1
+            if known != nil { $0.listingsReused += 1 }
         }
+        let snapshot = if let known { known } else { await list() }
         guard !Task.isCancelled, case .present = snapshot.state, snapshot.problems.isEmpty,
             case .success(let content) = snapshot.readContent(), content.hash != lastPublished
         else { return true }
@@ -266,7 +257,7 @@ final class WatchEngine<Value: Sendable> {
         let snapshot = await scanAndWatch()
         listing = coverage != .complete ? nil : KnownListing(
             snapshot, rootDescriptor: snapshot.root.flatMap { watched[$0]?.descriptor },
-            fileExtensions: configuration.fileExtensions)
+            fileExtensions: scanner.fileExtensions)
         return snapshot
     }
 
