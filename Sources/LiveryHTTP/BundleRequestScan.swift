@@ -1,9 +1,9 @@
-/// Recognises, in the raw bytes a client sent, one whole `GET /v1/spec HTTP/1.1` request head
-/// of the plainest kind: what a polling client sends over and over. The daemon answers those
+/// Recognises, in the raw bytes a client sent, one whole `GET /v1/spec HTTP/1.1` (or `HEAD`)
+/// request head of the plainest kind: what a polling client sends over and over. The daemon answers those
 /// from pre-built bytes without running the HTTP parser (figure 3 of the benchmarks).
 ///
 /// Anything out of the ordinary is ``Result/other``, and the full HTTP stack takes over: a
-/// query (`?wait=`), another method, path or version, a body (`Content-Length`,
+/// query (`?wait=`), another method (but `HEAD`), path or version, a body (`Content-Length`,
 /// `Transfer-Encoding`), `Expect`, `Upgrade`, more than one `If-None-Match` line, a folded or
 /// malformed header line, a control character, a head over `maxHeadBytes`. So this reader
 /// needs to be right only about what it accepts, and it accepts little.
@@ -11,18 +11,22 @@ public enum BundleRequestScan {
     /// What the bytes start with.
     public enum Result: Equatable, Sendable {
         /// A whole plain request head of `length` bytes. `ifNoneMatch` is the range of the
-        /// `If-None-Match` value within the bytes, trimmed; `closes` is `Connection: close`.
-        case bundle(length: Int, ifNoneMatch: Range<Int>?, closes: Bool)
+        /// `If-None-Match` value within the bytes, trimmed; `closes` is `Connection: close`;
+        /// `isHead` is a `HEAD` request.
+        case bundle(length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false)
         /// The start of what may be such a request, with its end not arrived yet.
         case incomplete
         /// Anything else.
         case other
     }
 
-    static let requestLine = Array("GET /v1/spec HTTP/1.1\r\n".utf8)
+    static let getLine = Array("GET /v1/spec HTTP/1.1\r\n".utf8)
+    static let headLine = Array("HEAD /v1/spec HTTP/1.1\r\n".utf8)
 
     /// Reads the request head at the start of `bytes`.
     public static func scan(_ bytes: UnsafeRawBufferPointer, maxHeadBytes: Int) -> Result {
+        let isHead = bytes.first == UInt8(ascii: "H")
+        let requestLine = isHead ? headLine : getLine
         let limit = min(bytes.count, maxHeadBytes)
         guard limit >= requestLine.count else {
             return bytes.count < requestLine.count && requestLine.starts(with: bytes) ? .incomplete : .other
@@ -37,7 +41,9 @@ public enum BundleRequestScan {
                 return limit == bytes.count && bytes.count < maxHeadBytes ? .incomplete : .other
             }
             guard lineEnd >= 0 else { return .other }
-            if lineEnd == lineStart { return .bundle(length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes) }
+            if lineEnd == lineStart {
+                return .bundle(length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead)
+            }
             guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
             case .contentLength, .transferEncoding, .expect, .upgrade:

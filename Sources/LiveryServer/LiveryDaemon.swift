@@ -59,7 +59,7 @@ public final class LiveryDaemon: Service, Sendable {
 
     /// Runs the watcher and the server until graceful shutdown (or cancellation).
     public func run() async throws {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         routes.register(on: router)
         if !configuration.isLoopback {
             logger.warning(

@@ -16,9 +16,17 @@ import Testing
         #expect(scan("GET /v1/spec HTTP/1.1\r\n\r\n") == .bundle(length: 25, ifNoneMatch: nil, closes: false))
     }
 
+    @Test func aHeadRequestIsReadLikeAGet() {
+        let head = "HEAD /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\n"
+        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: 48..<53, closes: false, isHead: true))
+        #expect(scan("HEAD /v1/spec HTTP/1.1\r\n") == .incomplete)
+        #expect(scan("HEAD /v1/spec?wait=1s HTTP/1.1\r\n\r\n") == .other)
+        #expect(scan("HEAT /v1/spec HTTP/1.1\r\n\r\n") == .other)
+    }
+
     @Test func theConditionValueIsFoundTrimmedWhateverTheNameCase() {
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nif-NONE-match: \t\"abc\" \r\n\r\n"
-        guard case .bundle(_, let range?, false) = scan(head) else {
+        guard case .bundle(_, let range?, false, false) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }
@@ -40,7 +48,7 @@ import Testing
         "GET /v1/spec?wait=30s HTTP/1.1\r\n\r\n",  // a query: a long-poll
         "GET /v1/specs HTTP/1.1\r\n\r\n",
         "GET /v1/spec/ HTTP/1.1\r\n\r\n",
-        "HEAD /v1/spec HTTP/1.1\r\n\r\n",
+        "OPTIONS /v1/spec HTTP/1.1\r\n\r\n",
         "get /v1/spec HTTP/1.1\r\n\r\n",
         "GET /v1/spec HTTP/1.0\r\n\r\n",
         "GET  /v1/spec HTTP/1.1\r\n\r\n",

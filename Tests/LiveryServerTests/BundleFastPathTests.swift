@@ -83,6 +83,24 @@ import Testing
         }
     }
 
+    /// The event-loop handler holds a long-poll that arrives behind a request the router is
+    /// answering until that answer is out, then waits it out itself.
+    @Test func aLongPollPipelinedBehindARoutedRequestWaitsItsTurnAndItsTime() async throws {
+        try await TestDaemon.with { server in
+            let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""
+            let connection = try RawConnection(port: server.port)
+            let start = ContinuousClock.now
+            try await connection.send(
+                "GET /v1/specs HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /v1/spec?wait=1s HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nConnection: close\r\n\r\n")
+            let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(5))
+            #expect(closed)
+            let answers = Self.split(text)
+            #expect(answers.map(\.status) == [200, 304], "\(text)")
+            #expect(ContinuousClock.now - start >= .milliseconds(850))
+        }
+    }
+
     @Test func requestsAnsweredOnTheFastPathKeepTheConnectionAlive() async throws {
         try await TestDaemon.with(configure: { $0.idleTimeout = .seconds(1) }) { server in
             let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""

@@ -2,7 +2,7 @@ import FuzzSupport
 import LiveryHTTP
 
 /// The contract of the daemon's raw reader of plain bundle requests (BundleRequestScan): what
-/// it accepts is one whole `GET /v1/spec HTTP/1.1` head without a body, a control character or
+/// it accepts is one whole `GET /v1/spec HTTP/1.1` (or `HEAD`) head without a body, a control character or
 /// a second `If-None-Match`, and it reads nothing past that head.
 enum BundleScanChecks {
     static let maxHeadBytes = 512
@@ -10,12 +10,16 @@ enum BundleScanChecks {
     static func check(_ bytes: UnsafeRawBufferPointer) {
         let result = BundleRequestScan.scan(bytes, maxHeadBytes: maxHeadBytes)
         switch result {
-        case .bundle(let length, let tag, _):
+        case .bundle(let length, let tag, _, let isHead):
             fuzzCheck(length <= bytes.count && length <= maxHeadBytes, "accepted \(length) bytes of \(bytes.count)")
             let head = Array(bytes[0..<length])
-            fuzzCheck(head.starts(with: Array("GET /v1/spec HTTP/1.1\r\n".utf8)), "accepted another request line")
+            let requestLine = Array("\(isHead ? "HEAD" : "GET") /v1/spec HTTP/1.1\r\n".utf8)
+            fuzzCheck(head.starts(with: requestLine), "accepted another request line")
             fuzzCheck(head.suffix(4).elementsEqual([13, 10, 13, 10]), "accepted a head that does not end with an empty line")
-            if let tag { fuzzCheck(tag.lowerBound >= 23 && tag.upperBound <= length - 4, "tag range \(tag) outside the head") }
+            if let tag {
+                fuzzCheck(
+                    tag.lowerBound >= requestLine.count && tag.upperBound <= length - 4, "tag range \(tag) outside the head")
+            }
             checkLines(of: head)
             // Nothing past the head was read: the same head followed by anything reads the same.
             let longer = head + Array("X".utf8)

@@ -13,11 +13,11 @@ import NIOHTTPTypes
 /// pre-built head written from the event loop, and a waiting long-poll is one small
 /// ``LongPollWaiter`` in the hub and one timer.
 ///
-/// What this handler does not take goes on to the router, whose `/v1/spec` route answers by
-/// the same rules: other paths and methods, heads over the limits, a `wait=` that does not
-/// parse, no bundle loaded yet. Responses leave in request order: while a request handed to
-/// the router is unanswered, later ones go to the router too, and requests pipelined behind
-/// one answered here wait until it is.
+/// Every `GET` and `HEAD` of `/v1/spec` is answered here, by ``BundleDecision``: 200, 304,
+/// long-polls, 400 for a bad `wait=`, 503 before the first bundle. What goes on to the router
+/// is everything else, and heads over the daemon's limits. Responses leave in request order: a
+/// request for the bundle pipelined behind requests the router is still answering waits for
+/// their answers, and parts pipelined behind one answered here wait until it is.
 final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -86,14 +86,19 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// The router's responses: count their ends, so the order of answers is kept.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { routedPending -= 1 }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        routedPending -= 1
         context.write(data, promise: promise)
+        // The request for the bundle that waited behind the router's answers goes next.
+        if routedPending == 0, let request = current, request.isRead, !request.isStarted {
+            start(context: context)
+        }
     }
 
     private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
-            if routedPending == 0, let request = BundleRequest(head, limits: limits) {
+            if let request = BundleRequest(head, limits: limits) {
                 current = request
             } else {
                 routedPending += 1
@@ -109,7 +114,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 passToRouter(part, context: context)
             } else if current != nil {
                 current?.isRead = true
-                answer(context: context)
+                if routedPending == 0 { start(context: context) }
             }
         }
     }
@@ -119,31 +124,21 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelRead(wrapInboundOut(part))
     }
 
-    /// The request is read whole: answer it now, or start its long-poll.
-    private func answer(context: ChannelHandlerContext) {
+    /// The request is read whole and its turn has come: answer it now, or start its long-poll.
+    private func start(context: ChannelHandlerContext) {
         guard let request = current else { return }
-        guard let snapshot = hub.snapshot else {
-            // No bundle yet: the router's answer (503 naming the folder's errors) applies.
-            current = nil
-            routedPending += 1
-            passToRouter(.head(request.head), context: context)
-            passToRouter(.end(nil), context: context)
-            return
-        }
-        guard request.condition?.matchesWeakly(snapshot.etag) == true else {
-            return respond(.ok, with: snapshot, context: context)
-        }
-        guard let wait = request.wait, wait > .zero else {
-            return respond(.notModified, with: snapshot, context: context)
+        current?.isStarted = true
+        guard case .wait(let wait) = BundleDecision.decide(request.query, state: hub.bundleState, mayWait: true) else {
+            return respond(BundleDecision.respond(to: request.query, state: hub.bundleState), context: context)
         }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler) }) else {
-            return respond(.notModified, with: snapshot, context: context)  // shutting down
+            return waitEnded(waiter: nil)  // shutting down
         }
         current?.waiter = waiter
-        // Read again at subscription time: a bundle published in between must not be missed.
-        if let now, request.condition?.matchesWeakly(now.etag) != true {
-            return respond(.ok, with: now, context: context)
+        // Decided again at subscription time: a bundle published in between must not be missed.
+        if let now, case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(now), mayWait: true) {
+            return respond(answer, context: context)
         }
         current?.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(WaitDuration.jittered(wait))) {
             [self] in waitEnded(waiter: waiter.id)
@@ -153,28 +148,29 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The hub published a bundle while long-poll `id` waited.
     func bundlePublished(_ snapshot: BundleSnapshot, waiter id: Int) {
         guard let context, let request = current, request.waiter?.id == id else { return }
-        guard request.condition?.matchesWeakly(snapshot.etag) == true else {
-            return respond(.ok, with: snapshot, context: context)
+        if case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(snapshot), mayWait: true) {
+            respond(answer, context: context)
         }
     }
 
-    /// Long-poll `id` ran out of time, or the daemon is shutting down: 304 if the client still
-    /// has the current bundle, the bundle otherwise.
-    func waitEnded(waiter id: Int) {
-        guard let context, let request = current, request.waiter?.id == id, let snapshot = hub.snapshot else { return }
-        let status: HTTPResponse.Status = request.condition?.matchesWeakly(snapshot.etag) == true ? .notModified : .ok
-        respond(status, with: snapshot, context: context)
+    /// Long-poll `id` ran out of time, or the daemon is shutting down (`id` is `nil` when it
+    /// was before the request could wait): the answer without waiting.
+    func waitEnded(waiter id: Int?) {
+        guard let context, let request = current, request.waiter?.id == id else { return }
+        respond(BundleDecision.respond(to: request.query, state: hub.bundleState), context: context)
     }
 
-    private func respond(_ status: HTTPResponse.Status, with snapshot: BundleSnapshot, context: ChannelHandlerContext) {
+    private func respond(_ answer: BundleResponse, context: ChannelHandlerContext) {
         guard let request = current else { return }
         endCurrent()
-        var fields = status == .ok ? snapshot.bundleFields : snapshot.notModifiedFields
+        var fields = answer.fields
         fields[.date] = date.now()
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
-        if status == .ok { context.write(wrapOutboundOut(.body(snapshot.bytes)), promise: nil) }
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        metrics.recordRequest(route: "/v1/spec", method: "GET", status: status.code, duration: .now - request.start)
+        metrics.recordRequest(
+            route: "/v1/spec", method: request.query.isHead ? "HEAD" : "GET", status: answer.status.code,
+            duration: .now - request.start)
         if request.closesConnection {
             context.close(promise: nil)
         } else {

@@ -1,15 +1,16 @@
 import Hummingbird
 import NIOCore
 
-/// Answers a connection's plain `GET /v1/spec` requests straight from the bytes the client
-/// sent, with pre-built answers, before the HTTP parser runs; from the first request of any
-/// other kind on, it hands the connection's bytes to the parser and stands aside for good.
+/// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` requests straight from the bytes
+/// the client sent, before the HTTP parser runs; from the first request of any other kind on,
+/// it hands the connection's bytes to the parser and stands aside for good.
 ///
 /// Why: a fleet of polling clients sends the same conditional GET thousands of times a second,
-/// and through NIO's parser, the HTTP types and the handlers each one cost more than twice what
-/// the kernel spends on its two system calls (figure 3: 0.43–0.48× nginx's rate). Here a
+/// and through NIO's parser, the HTTP types and the handlers each one costs more than twice
+/// what the kernel spends on its two system calls (Benchmarks/README.md, figure 3). Here a
 /// request is recognised by ``BundleRequestScan``, which accepts only the plainest heads, and
-/// answered with bytes made once a second per connection.
+/// answered by ``BundleDecision`` like every other request for the bundle; only the bytes of
+/// each answer's head are kept, made once a second per connection.
 ///
 /// The connection's idle timeout still sees these requests: each batch answered is reported
 /// to the connection's ``IdleTimeoutHandler`` (a direct call: both live on the connection's
@@ -23,13 +24,15 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let answeredNotModified: RequestSeries.Series
     private let answeredBundle: RequestSeries.Series
     private var handedOver = false
-    private var answers: BundleAnswerBytes?
+    private var heads = RenderedHeads()
+    private let metrics: ServerMetrics
     /// Told of every batch answered, so that it does not take the connection for idle.
     private let idleTimeout: IdleTimeoutHandler?
 
     init(hub: BundleHub, metrics: ServerMetrics, maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?) {
         self.hub = hub
         self.idleTimeout = idleTimeout
+        self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
         answeredNotModified = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 304)
         answeredBundle = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 200)
@@ -45,23 +48,23 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         while buffer.readableBytes > 0, let snapshot = hub.snapshot {
             let start = ContinuousClock.now
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
-            guard case .bundle(let length, let tag, let closes) = scan else { break }
-            let notModified = tag.map { range in
-                buffer.withUnsafeReadableBytes { Self.condition(UnsafeRawBufferPointer(rebasing: $0[range]), matches: snapshot) }
-            } ?? false
+            guard case .bundle(let length, let tag, let closes, let isHead) = scan else { break }
+            let condition = tag.flatMap { range in
+                buffer.withUnsafeReadableBytes { Self.condition(UnsafeRawBufferPointer(rebasing: $0[range]), for: snapshot) }
+            }
+            let answer = BundleDecision.respond(
+                to: BundleQuery(isHead: isHead, condition: condition), state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered = true
+            let head = closes ? RenderedHead.bytes(of: answer, closing: true) : heads.head(of: answer)
+            context.write(wrapInboundOut(head), promise: nil)
+            if let body = answer.body { context.write(wrapInboundOut(body), promise: nil) }
+            record(answer.status, isHead: isHead, since: start)
             if closes {
-                let head = BundleAnswerBytes.head(for: snapshot, notModified: notModified, closing: true)
-                respond(head: head, snapshot: snapshot, notModified: notModified, context: context)
-                record(notModified: notModified, since: start)
                 context.flush()
                 context.close(promise: nil)
                 return
             }
-            let answers = currentAnswers(for: snapshot)
-            respond(head: notModified ? answers.notModified : answers.bundleHead, snapshot: snapshot, notModified: notModified, context: context)
-            record(notModified: notModified, since: start)
         }
         if answered {
             context.flush()
@@ -69,7 +72,7 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         if buffer.readableBytes > 0 {
             handedOver = true
-            answers = nil
+            heads = RenderedHeads()
             context.fireChannelRead(wrapInboundOut(buffer))
         }
     }
@@ -80,64 +83,56 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         if handedOver { context.fireChannelReadComplete() }
     }
 
-    private func respond(head: ByteBuffer, snapshot: BundleSnapshot, notModified: Bool, context: ChannelHandlerContext) {
-        context.write(wrapInboundOut(head), promise: nil)
-        if !notModified { context.write(wrapInboundOut(snapshot.bytes), promise: nil) }
-    }
-
-    private func record(notModified: Bool, since start: ContinuousClock.Instant) {
-        let series = notModified ? answeredNotModified : answeredBundle
+    private func record(_ status: HTTPResponse.Status, isHead: Bool, since start: ContinuousClock.Instant) {
+        let series =
+            switch (status, isHead) {
+            case (.notModified, false): answeredNotModified
+            case (.ok, false): answeredBundle
+            default: metrics.requestSeries(route: "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
+            }
         series.count.increment()
         series.latency.record(.now - start)
     }
 
-    /// The answers for `snapshot` this second, made again when either changes.
-    private func currentAnswers(for snapshot: BundleSnapshot) -> BundleAnswerBytes {
-        let second = HTTPDateText.currentSecond()
-        if let answers, answers.second == second, answers.etag == snapshot.etag { return answers }
-        let made = BundleAnswerBytes(snapshot: snapshot, second: second)
-        answers = made
-        return made
-    }
-
-    /// Whether an `If-None-Match` value matches the bundle: compared as bytes to its tag first,
-    /// the way every client that echoes the tag sends it; read as a list otherwise.
-    private static func condition(_ value: UnsafeRawBufferPointer, matches snapshot: BundleSnapshot) -> Bool {
-        if value.elementsEqual(snapshot.etagText.utf8) { return true }
-        let text = String(decoding: value, as: UTF8.self)
-        return EntityTagCondition(headerValues: [text])?.matchesWeakly(snapshot.etag) == true
+    /// The `If-None-Match` value as a condition: a value that is exactly the bundle's tag, the
+    /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
+    private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition? {
+        if value.elementsEqual(snapshot.etagText.utf8) { return snapshot.identity.echoedCondition }
+        return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
     }
 }
 
-/// The bytes of the two answers to a plain GET of one bundle during one second (the second is
-/// in the `Date` header).
-struct BundleAnswerBytes {
-    let etag: EntityTag
-    let second: Int
-    /// `304 Not Modified`, whole.
-    let notModified: ByteBuffer
-    /// The head of `200 OK`; the body is the bundle's bytes.
-    let bundleHead: ByteBuffer
+/// The heads of the answers a connection sent during one second (the second is in the `Date`
+/// header), each rendered once from ``BundleResponse`` fields and reused while the bundle and
+/// the second stay the same.
+struct RenderedHeads {
+    private var second = -1
+    private var heads: [(status: Int, etag: String?, bytes: ByteBuffer)] = []
 
-    init(snapshot: BundleSnapshot, second: Int) {
-        etag = snapshot.etag
-        self.second = second
-        let date = HTTPDateText.format(secondsSince1970: second)
-        notModified = Self.head(for: snapshot, notModified: true, date: date, closing: false)
-        bundleHead = Self.head(for: snapshot, notModified: false, date: date, closing: false)
+    /// The head of `answer`, rendered now if it was not yet this second.
+    mutating func head(of answer: BundleResponse) -> ByteBuffer {
+        let now = HTTPDateText.currentSecond()
+        if now != second {
+            second = now
+            heads.removeAll(keepingCapacity: true)
+        }
+        let etag = answer.fields[.eTag]
+        if let found = heads.first(where: { $0.status == answer.status.code && $0.etag == etag }) { return found.bytes }
+        let bytes = RenderedHead.bytes(of: answer, second: now, closing: false)
+        // A few answers a second at most (200 and 304 of the current bundle); more means the
+        // bundle changed within the second, and the old ones can go.
+        if heads.count >= 4 { heads.removeFirst() }
+        heads.append((answer.status.code, etag, bytes))
+        return bytes
     }
+}
 
-    /// The head of an answer, with the current date.
-    static func head(for snapshot: BundleSnapshot, notModified: Bool, closing: Bool) -> ByteBuffer {
-        head(for: snapshot, notModified: notModified, date: HTTPDateText.format(secondsSince1970: HTTPDateText.currentSecond()), closing: closing)
-    }
-
-    /// The same fields, in the same order, as the router's answers (BundleSnapshot's fields).
-    private static func head(for snapshot: BundleSnapshot, notModified: Bool, date: String, closing: Bool) -> ByteBuffer {
-        let fields = notModified ? snapshot.notModifiedFields : snapshot.bundleFields
-        var text = notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n"
-        for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
-        text += "Date: \(date)\r\n"
+/// A response head as bytes, the way NIO's encoder writes the same fields.
+enum RenderedHead {
+    static func bytes(of answer: BundleResponse, second: Int = HTTPDateText.currentSecond(), closing: Bool) -> ByteBuffer {
+        var text = "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n"
+        for field in answer.fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        text += "Date: \(HTTPDateText.format(secondsSince1970: second))\r\n"
         if closing { text += "Connection: close\r\n" }
         text += "\r\n"
         return ByteBuffer(string: text)

@@ -2,10 +2,20 @@ import Foundation
 import Hummingbird
 
 extension DaemonRoutes {
-    /// `GET /v1/specs`: `{"files": [{"path", "etag", "size"}]}`, sorted by path.
-    func listFiles() async -> Response {
+    /// `GET /v1/specs`: `{"files": [{"path", "etag", "size"}]}`, sorted by path, with a strong
+    /// ETag of the listing; 304 on a matching `If-None-Match`.
+    func listFiles(_ request: Request) async -> Response {
         do {
-            return JSONBody.response(FileList(files: try await store.list()), headers: [.cacheControl: "no-cache"])
+            let body = JSONBody.encode(FileList(files: try await store.list()))
+            let etag = EntityTag(of: body.readableBytesView)
+            var headers = HTTPFields()
+            headers[.eTag] = etag.description
+            headers[.cacheControl] = "no-cache"
+            if EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(etag) == true {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
         } catch {
             return error.problem.response()
         }

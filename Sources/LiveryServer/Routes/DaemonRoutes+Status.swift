@@ -33,7 +33,7 @@ extension DaemonRoutes {
     func renderMetrics() -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
     }
 }

@@ -11,33 +11,37 @@ struct DaemonRoutes: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
 
-    /// Adds every route, and the request metrics, to `router`.
-    func register(on router: Router<BasicRequestContext>) {
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
-        router.get("/v1/spec") { request, _ in try await self.bundle(request) }
-        router.get("/v1/events") { request, _ in self.events(request) }
-        router.get("/v1/specs") { _, _ in await self.listFiles() }
-        router.get("/v1/specs/**") { request, _ in await self.getFile(request) }
-        router.put("/v1/specs/**") { request, _ in await self.putFile(request) }
-        router.delete("/v1/specs/**") { request, _ in await self.deleteFile(request) }
-        router.get("/v1/status") { _, _ in self.status() }
-        router.get("/healthz") { _, _ in self.health() }
-        router.get("/metrics") { _, _ in self.renderMetrics() }
+    /// A route: what answers `method` on `path` (a router pattern).
+    typealias Route = (method: HTTPRequest.Method, path: String, handler: @Sendable (Request) async -> Response)
+
+    /// Every route of the daemon. `HEAD` of each `GET` route is the `GET` without its body
+    /// (the router's own rule); `OPTIONS` and the 405s come from this table.
+    var routes: [Route] {
+        [
+            (.get, "/v1/spec", { self.bundle($0) }),
+            (.get, "/v1/events", { self.events($0) }),
+            (.get, "/v1/specs", { await self.listFiles($0) }),
+            (.get, "/v1/specs/**", { await self.getFile($0) }),
+            (.put, "/v1/specs/**", { await self.putFile($0) }),
+            (.delete, "/v1/specs/**", { await self.deleteFile($0) }),
+            (.get, "/v1/status", { _ in self.status() }),
+            (.get, "/healthz", { _ in self.health() }),
+            (.get, "/metrics", { _ in self.renderMetrics() }),
+        ]
     }
 
-    /// 503 while the folder has never loaded, naming the errors that keep it from loading.
-    func unavailable() -> Response {
-        let errors = hub.errors
-        var headers = HTTPFields()
-        headers[.retryAfter] = "1"
-        return Problem(
-            kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
-            detail: errors.isEmpty
-                ? "the specs folder has not been read yet"
-                : "the specs folder does not load: \(errors[0].compilerStyle)",
-            errors: errors.isEmpty ? nil : errors
-        ).response(headers: headers)
+    /// Adds every route, the request metrics and limits, and the 405 and `OPTIONS` answers to
+    /// `router` (made with `.autoGenerateHeadEndpoints`).
+    func register(on router: Router<BasicRequestContext>) {
+        let routes = self.routes
+        var allowed = AllowedMethods()
+        for route in routes { allowed.add(route.method, route.path) }
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
+        router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
+        for route in routes {
+            router.on(RouterPath(route.path), method: route.method) { request, _ in await route.handler(request) }
+        }
     }
 
     /// The path after `/v1/specs/`, percent-decoded, exactly as the client sent it: the router

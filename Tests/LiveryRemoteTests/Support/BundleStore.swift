@@ -1,15 +1,16 @@
 import Foundation
-import LiveryRemote
+import LiveryServer
 import Synchronization
 
-/// The in-memory bundle the test daemon serves, changed by the tests.
+/// The in-memory bundle the test daemon serves, changed by the tests: any text, since the
+/// client must cope with a bundle that does not load.
 ///
-/// The ETag is a strong content hash, as `livery serve` makes it. Handlers subscribe to changes
-/// before they read the current bundle, so no change can slip between the two.
+/// Each bundle is a `BundleSnapshot`, with the tag and fields `livery serve` sends. Handlers
+/// subscribe to changes before they read the current bundle, so no change can slip between the
+/// two.
 final class BundleStore: Sendable {
     private struct State {
-        var bundle: String
-        var etag: String
+        var snapshot: BundleSnapshot
         var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextSubscriber = 0
     }
@@ -17,21 +18,22 @@ final class BundleStore: Sendable {
     private let state: Mutex<State>
 
     init(bundle: String) {
-        state = Mutex(State(bundle: bundle, etag: Self.etag(of: bundle)))
+        state = Mutex(State(snapshot: BundleSnapshot(bundleJSON: bundle)))
     }
 
-    static func etag(of bundle: String) -> String { "\"\(BodyDigest(Data(bundle.utf8)))\"" }
+    /// The current bundle.
+    var snapshot: BundleSnapshot { state.withLock { $0.snapshot } }
 
-    /// The current bundle and its ETag.
+    /// The current bundle's text and its ETag, as a header shows it.
     var current: (bundle: String, etag: String) {
-        state.withLock { ($0.bundle, $0.etag) }
+        let snapshot = self.snapshot
+        return (String(buffer: snapshot.bytes), snapshot.etag.description)
     }
 
     /// Replaces the bundle and wakes every subscriber.
     func set(_ bundle: String) {
         let subscribers = state.withLock { state in
-            state.bundle = bundle
-            state.etag = Self.etag(of: bundle)
+            state.snapshot = BundleSnapshot(bundleJSON: bundle)
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.yield() }

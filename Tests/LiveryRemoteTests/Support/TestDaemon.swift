@@ -3,9 +3,11 @@ import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
+import LiveryServer
 
-/// A minimal stand-in for `livery serve`: `GET /v1/spec?wait=` and `GET /v1/events` over a
-/// ``BundleStore``, with DESIGN.md's wire behaviour, on a loopback port.
+/// A stand-in for `livery serve` that tests can stop, restart on the same port and silence:
+/// `GET /v1/spec?wait=` answered by the daemon's own `BundleDecision`, and `GET /v1/events`,
+/// over a ``BundleStore``, on a loopback port.
 final class TestDaemon: Sendable {
     /// What the daemon has seen, for assertions.
     final class Traffic: Sendable {
@@ -50,7 +52,7 @@ final class TestDaemon: Sendable {
         let router = Router()
         router.get("v1/spec") { request, _ -> Response in
             traffic.recordSpecRequest()
-            return try await Self.bundle(request, store: store)
+            return await Self.bundle(request, store: store)
         }
         router.get("v1/events") { request, _ -> Response in
             let lastEventID = request.headers.first { $0.name.canonicalName == "last-event-id" }?.value
@@ -100,34 +102,31 @@ final class TestDaemon: Sendable {
 
     // MARK: Handlers
 
-    private static func bundle(_ request: Request, store: BundleStore) async throws -> Response {
-        let ifNoneMatch = request.headers[.ifNoneMatch]
-        let wait = request.uri.queryParameters["wait"].flatMap { Int($0.dropLast()) } ?? 0
+    /// `GET /v1/spec` by the daemon's own rules (`BundleDecision`), waiting in the store's
+    /// changes where a long-poll of `livery serve` waits in its hub.
+    private static func bundle(_ request: Request, store: BundleStore) async -> Response {
+        guard let query = BundleQuery(request.head) else { return Response(status: .notFound) }
         let changes = store.changes()  // subscribe first, then look
-        var current = store.current
-        if current.etag == ifNoneMatch, wait > 0 {
-            current = await withTaskGroup(of: (bundle: String, etag: String)?.self) { group in
-                group.addTask {
-                    for await _ in changes where store.current.etag != ifNoneMatch { return store.current }
-                    return nil
+        guard case .wait(let wait) = BundleDecision.decide(query, state: .loaded(store.snapshot), mayWait: true) else {
+            return BundleDecision.respond(to: query, state: .loaded(store.snapshot)).response
+        }
+        let published = await withTaskGroup(of: BundleResponse?.self) { group in
+            group.addTask {
+                for await _ in changes {
+                    let answer = BundleDecision.decide(query, state: .loaded(store.snapshot), mayWait: true)
+                    if case .respond(let response) = answer { return response }
                 }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(wait))  // the wait ends: 304 below
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first ?? store.current
+                return nil
             }
+            group.addTask {
+                try? await Task.sleep(for: wait)  // the wait ends: decided again below
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        guard current.etag != ifNoneMatch else {
-            return Response(status: .notModified, headers: [.eTag: current.etag])
-        }
-        return Response(
-            status: .ok,
-            headers: [.eTag: current.etag, .contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: current.bundle))
-        )
+        return (published ?? BundleDecision.respond(to: query, state: .loaded(store.snapshot))).response
     }
 
     private static func events(since lastEventID: String?, store: BundleStore, heartbeat: Duration?) -> Response {

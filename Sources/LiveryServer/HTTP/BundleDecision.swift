@@ -1,0 +1,102 @@
+import Hummingbird
+import NIOCore
+
+/// What the daemon holds for `GET /v1/spec`: a bundle, or the errors that keep the folder from
+/// loading (none yet when it has not been read).
+package enum BundleState: Sendable {
+    case loaded(BundleSnapshot)
+    case unavailable([Diagnostic])
+}
+
+/// One answer to a request for the bundle: status, header fields (all but `Date`) and body.
+package struct BundleResponse: Sendable {
+    package let status: HTTPResponse.Status
+    package let fields: HTTPFields
+    /// `nil` for `304` and for every answer to `HEAD`.
+    package let body: ByteBuffer?
+
+    /// The answer as the router sends it.
+    package var response: Response {
+        Response(status: status, headers: fields, body: body.map { .init(byteBuffer: $0) } ?? .init())
+    }
+}
+
+/// The rules of `GET /v1/spec` (and `HEAD`), in one place: every path that answers the bundle
+/// — the raw one, the event-loop handler, the router — reads the request into a
+/// ``BundleQuery`` and sends what this decides, so they cannot drift apart.
+///
+/// - A `wait=` that does not parse: 400.
+/// - The client does not have the current bundle (no `If-None-Match`, or none of its tags
+///   matches, weakly): 200 with the bundle.
+/// - The client has it and asked to wait, and the caller can still wait: hold the request;
+///   when a bundle is published, or the wait ends, decide again (the last time with
+///   `mayWait: false`).
+/// - The client has it: 304.
+/// - No bundle yet: wait for one when asked to, 503 naming the folder's errors otherwise.
+package enum BundleDecision {
+    /// What to do now, or ``BundleAnswer/wait(_:)``.
+    package static func decide(_ query: BundleQuery, state: BundleState, mayWait: Bool) -> BundleAnswer {
+        if mayWait, case .duration(let wait) = query.wait, wait > .zero, hasNothingNew(for: query, in: state) {
+            return .wait(wait)
+        }
+        return .respond(respond(to: query, state: state))
+    }
+
+    /// The answer once waiting is over (or was never asked for): the same rules without the wait.
+    package static func respond(to query: BundleQuery, state: BundleState) -> BundleResponse {
+        if case .invalid(let text) = query.wait {
+            return problem(
+                Problem(
+                    kind: "bad-wait", title: "Bad wait", status: .badRequest,
+                    detail: "wait=\(text) is not a duration such as 30s, 30, 500ms or 2m"),
+                query: query)
+        }
+        switch state {
+        case .loaded(let snapshot):
+            let representation = snapshot.identity
+            guard query.condition?.matchesWeakly(representation.etag) == true else {
+                return BundleResponse(
+                    status: .ok, fields: representation.okFields, body: query.isHead ? nil : representation.bytes)
+            }
+            return BundleResponse(status: .notModified, fields: representation.notModifiedFields, body: nil)
+        case .unavailable(let errors):
+            var extra = HTTPFields()
+            extra[.retryAfter] = "1"
+            return problem(
+                Problem(
+                    kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
+                    detail: errors.isEmpty
+                        ? "the specs folder has not been read yet"
+                        : "the specs folder does not load: \(errors[0].compilerStyle)",
+                    errors: errors.isEmpty ? nil : errors),
+                query: query, extra: extra)
+        }
+    }
+
+    /// Whether waiting could bring the client something: it has the current bundle, or there
+    /// is none yet.
+    private static func hasNothingNew(for query: BundleQuery, in state: BundleState) -> Bool {
+        switch state {
+        case .loaded(let snapshot): query.condition?.matchesWeakly(snapshot.identity.etag) == true
+        case .unavailable: true
+        }
+    }
+
+    /// A problem document as an answer, with the fields `Problem.response` gives it.
+    private static func problem(_ problem: Problem, query: BundleQuery, extra: HTTPFields = [:]) -> BundleResponse {
+        var fields = extra
+        fields[.contentType] = "application/problem+json"
+        fields[.cacheControl] = "no-store"
+        let body = JSONBody.encode(problem)
+        fields[.contentLength] = String(body.readableBytes)
+        return BundleResponse(status: HTTPResponse.Status(code: problem.status), fields: fields, body: query.isHead ? nil : body)
+    }
+}
+
+/// What ``BundleDecision`` says to do with a request for the bundle.
+package enum BundleAnswer: Sendable {
+    /// Send this now.
+    case respond(BundleResponse)
+    /// Hold the request for at most this long (before jitter), until the bundle changes.
+    case wait(Duration)
+}
