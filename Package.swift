@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LiveryHTTP", targets: ["LiveryHTTP"]),
         .library(name: "LiveryServer", targets: ["LiveryServer"]),
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
+        .library(name: "LiveryCLI", targets: ["LiveryCLI"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
@@ -121,11 +122,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "livery",
-            dependencies: ["LiveryCLI"],
+            dependencies: ["Livery", "LiveryCLI"],
             swiftSettings: strict
         ),
         // Helpers shared by the test targets (not a product: users get LiveryTesting).
-        .target(name: "LiveryTestSupport", path: "Tests/Support", swiftSettings: strict),
+        .target(name: "LiveryTestSupport", dependencies: ["Livery"], path: "Tests/Support", swiftSettings: strict),
         // The benchmarks of issue 6 (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
         // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
@@ -170,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryCLITests",
-            dependencies: ["LiveryCLI", "LiveryTesting"],
+            dependencies: ["LiveryCLI", "LiveryTesting", "LiveryTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
