@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LiveryServer", targets: ["LiveryServer"]),
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
         .library(name: "LiveryCLI", targets: ["LiveryCLI"]),
+        .library(name: "LiveryConfiguration", targets: ["LiveryConfiguration"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -120,6 +122,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "LiveryConfiguration",
+            dependencies: [
+                "Livery",
+                "LiveryWatch",
+                "LiveryRemote",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "livery",
             dependencies: ["Livery", "LiveryCLI"],
@@ -172,6 +186,20 @@ let package = Package(
         .testTarget(
             name: "LiveryCLITests",
             dependencies: ["LiveryCLI", "LiveryTesting", "LiveryTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryConfigurationTests",
+            dependencies: [
+                "LiveryConfiguration",
+                "LiveryServer",
+                "LiveryTesting",
+                "LiveryTestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
