@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "LiveryHTTP", targets: ["LiveryHTTP"]),
         .library(name: "LiveryServer", targets: ["LiveryServer"]),
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
+        .library(name: "LiveryCLI", targets: ["LiveryCLI"]),
+        .library(name: "LiveryConfiguration", targets: ["LiveryConfiguration"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
@@ -37,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -119,13 +122,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "LiveryConfiguration",
+            dependencies: [
+                "Livery",
+                "LiveryWatch",
+                "LiveryRemote",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "livery",
-            dependencies: ["LiveryCLI"],
+            dependencies: ["Livery", "LiveryCLI"],
             swiftSettings: strict
         ),
         // Helpers shared by the test targets (not a product: users get LiveryTesting).
-        .target(name: "LiveryTestSupport", path: "Tests/Support", swiftSettings: strict),
+        .target(name: "LiveryTestSupport", dependencies: ["Livery"], path: "Tests/Support", swiftSettings: strict),
         // The benchmarks of issue 6 (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
         // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
@@ -170,7 +185,21 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryCLITests",
-            dependencies: ["LiveryCLI", "LiveryTesting"],
+            dependencies: ["LiveryCLI", "LiveryTesting", "LiveryTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryConfigurationTests",
+            dependencies: [
+                "LiveryConfiguration",
+                "LiveryServer",
+                "LiveryTesting",
+                "LiveryTestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -14,12 +14,16 @@ enum Diagnostics {
         return error
     }
 
-    /// `error` as one or more lines for a terminal: spec errors in compiler style.
+    /// `error` as one or more lines for a terminal: spec errors in compiler style, then a note
+    /// for each trait type this `livery` does not know.
     static func describe(_ error: any Error, folder: String) -> String {
+        let errors: [SpecError]
         switch error {
-        case let error as SpecError: relative(error, toFolder: folder).description
-        case let errors as SpecErrors: errors.errors.map { relative($0, toFolder: folder).description }.joined(separator: "\n")
-        default: "livery: \(error)"
+        case let error as SpecError: errors = [error]
+        case let list as SpecErrors: errors = list.errors
+        default: return "livery: \(error)"
         }
+        let lines = errors.map { relative($0, toFolder: folder).description } + UnknownTraitNote.notes(for: errors)
+        return lines.joined(separator: "\n")
     }
 }

@@ -5,7 +5,7 @@ import Livery
 /// `livery identifiers [DIR]`: writes a Swift file with an enum of the identifiers in the specs,
 /// so code registers `Identifier.cardTitle` instead of the string "card.title" and a renamed
 /// identifier becomes a compile error instead of an unstyled object.
-struct IdentifiersCommand: ParsableCommand {
+struct IdentifiersCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "identifiers",
         abstract: "Write a Swift enum of the identifiers in the specs (register by name, not by string)."
@@ -24,10 +24,10 @@ struct IdentifiersCommand: ParsableCommand {
         guard IdentifierEnum.isValidTypeName(name) else { throw ValidationError("'\(name)' is not a Swift type name") }
     }
 
-    func run() throws {
+    func run(registry: TraitRegistry) throws {
         let spec: Spec
         do {
-            spec = try Spec(directory: URL(filePath: directory))
+            spec = try Spec(directory: URL(filePath: directory), registry: registry)
         } catch {
             FileHandle.standardError.write(Data((Diagnostics.describe(error, folder: directory) + "\n").utf8))
             throw ExitCode(1)

@@ -36,8 +36,8 @@ struct IncludeOptions: ParsableArguments {
         return HTTPIncludeFetcher(configuration: .init(timeout: .milliseconds(Int(includeTimeout * 1000)), limits: limits))
     }
 
-    /// How a specs folder is loaded with these options.
-    func loader() throws -> SpecFolderLoader {
-        SpecFolderLoader(allowList: try allowList(), fetcher: fetcher())
+    /// How a specs folder is loaded with these options and the trait types of `registry`.
+    func loader(registry: TraitRegistry) throws -> SpecFolderLoader {
+        SpecFolderLoader(registry: registry, allowList: try allowList(), fetcher: fetcher())
     }
 }

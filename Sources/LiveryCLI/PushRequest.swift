@@ -56,7 +56,9 @@ struct PushRequest {
             let text = String(decoding: body.prefix(500), as: UTF8.self)
             return ["error: the server answered \(status) \(reason)" + (text.isEmpty ? "" : ": \(text)")]
         }
-        var lines = (problem.errors ?? []).map(\.compilerStyle)
+        let errors = problem.errors ?? []
+        var lines = errors.map(\.compilerStyle)
+        lines += UnknownTraitNote.notes(for: errors.map { ($0.code, $0.message) }, knower: "the daemon")
         let hint = status == 401 ? " (check --token-file)" : status == 412 ? " (fetch the file again)" : ""
         lines.append("error: push refused, \(status) \(problem.title): \(problem.detail)\(hint)")
         return lines

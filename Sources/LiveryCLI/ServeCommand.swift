@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import Livery
 import LiveryServer
 import Logging
 
 /// `livery serve [DIR]`: watches a specs folder and serves the last good bundle over HTTP,
 /// accepting authorised pushes. SIGTERM or SIGINT shuts it down gracefully (exit status 0).
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Watch a specs folder and serve it over HTTP (bundle, long-poll, events, pushes)."
@@ -44,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
     }
 
-    func run() async throws {
+    func run(registry: TraitRegistry) async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let token = try options.loadToken(say: Self.say)
@@ -52,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
             requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+        configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         options.warnIfExposed(configuration)

@@ -4,7 +4,7 @@ import Livery
 
 /// `livery validate [PATH...]`: checks spec folders or files and prints every error in compiler
 /// style (or as JSON for tools). Exits 1 if there is any error.
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check spec files or folders and print every error as file:line:column."
@@ -22,17 +22,18 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @OptionGroup var includes: IncludeOptions
 
-    func run() async throws {
+    func run(registry: TraitRegistry) async throws {
         let allowList = try includes.allowList()
         let fetcher = includes.fetcher()
         var results: [(path: String, errors: [SpecError])] = []
         for path in paths {
-            results.append((path, await Self.errors(at: URL(filePath: path), allowList: allowList, fetcher: fetcher)))
+            results.append((path, await Self.errors(at: URL(filePath: path), registry: registry, allowList: allowList, fetcher: fetcher)))
         }
         let all = results.flatMap(\.errors)
         switch format {
         case .text:
             for error in all { print(error) }
+            for note in UnknownTraitNote.notes(for: all) { print(note) }
             if all.isEmpty {
                 print("\(paths.joined(separator: ", ")): ok")
             }
@@ -44,9 +45,11 @@ struct ValidateCommand: AsyncParsableCommand {
 
     /// Every error of a folder (all its files) or of one file (with its includes), with file
     /// names as the user wrote the path, so a terminal or editor can jump to them. Allowed remote
-    /// includes are fetched (and their documents checked) with `fetcher`.
+    /// includes are fetched (and their documents checked) with `fetcher`; trait types are looked
+    /// up in `registry`.
     static func errors(
-        at url: URL, allowList: IncludeAllowList = .none, fetcher: (any RemoteIncludeFetcher)? = nil
+        at url: URL, registry: TraitRegistry = .standard, allowList: IncludeAllowList = .none,
+        fetcher: (any RemoteIncludeFetcher)? = nil
     ) async -> [SpecError] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -59,7 +62,7 @@ struct ValidateCommand: AsyncParsableCommand {
             let roots = isFolder.boolValue ? nil : [url.lastPathComponent]
             var remote = RemoteIncludes(allowList: allowList)
             if let fetcher { await remote.fetchDocuments(for: sources, roots: roots, using: fetcher) }
-            errors = Spec.validate(sources, roots: roots, remoteIncludes: remote)
+            errors = Spec.validate(sources, roots: roots, registry: registry, remoteIncludes: remote)
         } catch {
             errors = [error]
         }

@@ -6,7 +6,7 @@ import LiveryWatch
 /// `livery watch [DIR]`: follows a specs folder and prints each reload (short content hash and
 /// the identifiers that changed) or each error in compiler style, for spec authors working in
 /// an editor. Runs until interrupted.
-struct WatchCommand: AsyncParsableCommand {
+struct WatchCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow a specs folder and print each reload or error as it happens."
@@ -28,10 +28,10 @@ struct WatchCommand: AsyncParsableCommand {
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more") }
     }
 
-    func run() async throws {
-        let provider = TraitsProvider()
+    func run(registry: TraitRegistry) async throws {
+        let provider = TraitsProvider(registry: registry)
         let configuration = WatchConfiguration(settleWindow: .milliseconds(settle))
-        let loader = try includes.loader()
+        let loader = try includes.loader(registry: registry)
         let watcher = FolderWatcher(directory: URL(filePath: directory), loader: loader, configuration: configuration)
         Console.line("watching \(directory) (Ctrl-C to stop)")
         for await update in watcher {

@@ -17,8 +17,8 @@ public typealias SpecWatcher = FolderWatcher<Spec>
 
 extension FolderWatcher where Value == Spec {
     /// Starts watching a specs folder; each content change is loaded as
-    /// ``Livery/Spec/init(directory:registry:limits:)`` would load it, from the bytes the
-    /// watcher's scan read.
+    /// ``Livery/Spec/init(directory:registry:limits:)`` would load it with `registry`, from the
+    /// bytes the watcher's scan read.
     ///
     /// Like that initialiser, it does not enter links to folders: they are neither walked nor
     /// watched, so a link to a large tree costs nothing. Links to files are followed, and the
@@ -27,10 +27,11 @@ extension FolderWatcher where Value == Spec {
     public convenience init(
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
+        registry: TraitRegistry = .standard,
         logger: Logger? = nil
     ) {
         self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
-            try Spec(sources: content.specSources(limits: .default))
+            try Spec(sources: content.specSources(limits: .default), registry: registry)
         })
     }
 }

@@ -16,9 +16,10 @@ extension TraitsProvider {
     /// ```
     ///
     /// - Parameters:
-    ///   - loader: How the folder is read: the registry and limits, and the allow-list and fetcher
-    ///     of remote includes (off by default). Remote includes are fetched in this task, after
-    ///     the watcher's scan, on every reload.
+    ///   - loader: How the folder is read: the limits, and the allow-list and fetcher of remote
+    ///     includes (off by default). Remote includes are fetched in this task, after the
+    ///     watcher's scan, on every reload. Its registry is replaced by this provider's: a spec is
+    ///     decoded with the trait types of the provider it loads into.
     ///   - onUpdate: called after each load (its report) or each rejected change (the error:
     ///     ``SpecErrors`` with file, line and column, or a ``WatchError``).
     public func follow(
@@ -29,6 +30,8 @@ extension TraitsProvider {
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
+        var loader = loader
+        loader.registry = registry
         let watcher = FolderWatcher(directory: directory, loader: loader, configuration: configuration, logger: logger)
         for await update in watcher {
             if Task.isCancelled { break }

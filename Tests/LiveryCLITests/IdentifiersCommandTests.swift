@@ -45,7 +45,11 @@ import Testing
         try folder.write("specs/ui.yaml", "specs: { a: [{ type: Nope }] }")
         let (status, output) = try LiveryProcess.run(["identifiers", "specs", "-o", "Identifier.swift"], in: folder.url)
         #expect(status == 1)
-        #expect(output == "specs/ui.yaml:1:22: error: unknown trait type 'Nope'\n")
+        #expect(output == """
+            specs/ui.yaml:1:22: error: unknown trait type 'Nope'
+            note: this livery knows no trait type 'Nope'; if your program registers it, build your own livery with LiveryCommand.main(registry:) on that registry (README, "Your own traits")
+
+            """)
         #expect(!FileManager.default.fileExists(atPath: folder.url("Identifier.swift").path))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Livery
 import LiveryServer
 import Logging
 import ServiceLifecycle
@@ -8,7 +9,7 @@ import ServiceLifecycle
 /// second terminal can `livery push`), and redraws a small terminal UI — a screen, a card with a
 /// title, body, badge and button — on every applied change. `t` switches the theme, `q` or
 /// Ctrl-C quits; a rejected change shows its error at the bottom while the last good look stays.
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Restyle a small terminal UI live from a specs folder, with the daemon running for pushes.",
@@ -36,13 +37,14 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(registry: TraitRegistry) async throws {
         let folder = try specsFolder()
         let token = try options.loadToken(say: Console.line)
         // The screen is the demo's output: the daemon's log would scribble over it.
         let quiet = Logger(label: "livery.demo") { _ in SwiftLogNoOpLogHandler() }
         let configuration = DaemonConfiguration(
-            directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port)
+            directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port,
+            registry: registry)
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: quiet)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [daemon], logger: quiet))
@@ -65,7 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let url = "http://\(options.host):\(listening)"
         Console.line("livery: serving \(folder) on \(url); push to it from another terminal")
-        try await DemoLoop(folder: folder, serverURL: url).run(events: events, sink: sink)
+        try await DemoLoop(folder: folder, serverURL: url, registry: registry).run(events: events, sink: sink)
         await services.triggerGracefulShutdown()
         await serving.value
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import LiveryWatch
 import UnixSignals
 
@@ -8,6 +9,7 @@ import UnixSignals
 struct DemoLoop {
     let folder: String
     let serverURL: String
+    let registry: TraitRegistry
 
     func run(events: AsyncStream<DemoEvent>, sink: AsyncStream<DemoEvent>.Continuation) async throws {
         // Trap the signals before raw mode, so no SIGTERM can kill the process with the terminal
@@ -16,7 +18,7 @@ struct DemoLoop {
         let signalling = Task {
             for await signal in signals { sink.yield(signal == .sigwinch ? .resize : .quit) }
         }
-        let watcher = SpecWatcher(directory: URL(filePath: folder, directoryHint: .isDirectory))
+        let watcher = SpecWatcher(directory: URL(filePath: folder, directoryHint: .isDirectory), registry: registry)
         let watching = Task {
             for await update in watcher { sink.yield(.specs(update)) }
         }
@@ -24,7 +26,7 @@ struct DemoLoop {
             signalling.cancel()
             watching.cancel()
         }
-        let session = DemoSession(folder: folder, serverURL: serverURL)
+        let session = DemoSession(folder: folder, serverURL: serverURL, registry: registry)
         let terminal = try Terminal()
         defer { terminal.restore() }
         KeyReader.start(deliver: { sink.yield(.key($0)) }, ended: { sink.yield(.quit) })

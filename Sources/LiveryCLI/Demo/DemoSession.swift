@@ -5,14 +5,15 @@ import LiveryWatch
 /// themes on `t`, and keeps the status (theme, content hash, last error) the renderer shows.
 /// No terminal here, so tests drive it with events and check the frames.
 package final class DemoSession {
-    package let provider = TraitsProvider()
+    package let provider: TraitsProvider
     package let scene = DemoScene()
     package private(set) var status: DemoStatus
     /// The specs folder as the user named it, so errors read `Specs/card.yaml:3:14: error: …`.
     private let folder: String
 
-    package init(folder: String, serverURL: String?) {
+    package init(folder: String, serverURL: String?, registry: TraitRegistry = .standard) {
         self.folder = folder
+        provider = TraitsProvider(registry: registry)
         status = DemoStatus(folder: folder, serverURL: serverURL)
         scene.register(on: provider)
     }

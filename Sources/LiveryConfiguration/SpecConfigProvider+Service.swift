@@ -1,0 +1,46 @@
+import Livery
+import LiveryRemote
+import LiveryWatch
+import ServiceLifecycle
+
+extension SpecConfigProvider: Service {
+    /// Follows the folder or the daemon and loads each change, until the task is cancelled or the
+    /// service group shuts down gracefully. A change that does not load is logged and kept in
+    /// ``lastError``; the last good values stay. A provider made from a fixed spec waits for the
+    /// shutdown.
+    public func run() async throws {
+        switch source {
+        case .fixed:
+            do {
+                try await gracefulShutdown()
+            } catch is CancellationError {
+                // Cancelled rather than shut down: the same end for a fixed spec.
+            }
+        case .folder(let directory, let loader, let watch):
+            let watcher = FolderWatcher(directory: directory, loader: loader, configuration: watch, logger: logger)
+            for await update in watcher.cancelOnGracefulShutdown() {
+                switch await update.completed(by: loader) {
+                case .loaded(let spec, _): apply(spec)
+                case .failed(let error): reject(error)
+                }
+            }
+            await watcher.stop()
+        case .remote(let remote):
+            for await update in remote.cancelOnGracefulShutdown() {
+                switch update {
+                case .loaded(let spec, _): apply(spec)
+                case .failed(let error): reject(error)
+                }
+            }
+        }
+    }
+
+    /// Loads a spec that arrived; the error, if any, is logged and kept by ``load(_:)``.
+    private func apply(_ spec: Spec) {
+        do {
+            try load(spec)
+        } catch {
+            // load(_:) has logged it and kept it in lastError; the last good values stay.
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Livery
+import LiveryRemote
+import LiveryWatch
+import Logging
+
+extension SpecConfigProvider {
+    /// A provider of a specs folder's values: reads the folder now; run it as a service to follow
+    /// the folder's changes (real inotify, through ``LiveryWatch/FolderWatcher``).
+    ///
+    /// - Parameters:
+    ///   - directory: The specs folder.
+    ///   - theme: The theme to start with (nil: none).
+    ///   - loader: The registry (the program's own trait types: a spec whose traits do not decode
+    ///     is refused as a whole), limits and remote includes.
+    /// - Throws: ``Livery/SpecErrors`` or ``Livery/SpecError``, located, when the folder does not
+    ///   load or its values do not resolve.
+    public convenience init(
+        directory: URL, theme: String? = nil, loader: SpecFolderLoader = SpecFolderLoader(),
+        watch: WatchConfiguration = WatchConfiguration(), providerName: String = "LiverySpec",
+        logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }
+    ) async throws {
+        let spec = try await loader.complete(try loader.read(directory))
+        try self.init(
+            spec: spec, theme: theme, providerName: providerName, source: .folder(directory, loader, watch), logger: logger)
+    }
+
+    /// A provider of the values a `livery serve` daemon (or, polling, any HTTP server) serves:
+    /// waits for the first spec; run it as a service to follow the daemon's changes.
+    ///
+    /// - Parameters:
+    ///   - url: The daemon's base URL, or for ``LiveryRemote/RemoteSpecSource/Mode/poll(interval:)``
+    ///     the spec file's URL.
+    ///   - registry: The program's trait types: a spec whose traits do not decode is refused whole.
+    /// - Throws: the first fetch's failure (a ``LiveryRemote/RemoteError`` or a located
+    ///   ``Livery/SpecError``), or a ``Livery/SpecError`` when the values do not resolve.
+    public convenience init(
+        url: URL, theme: String? = nil, mode: RemoteSpecSource.Mode = .longPoll,
+        configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
+        registry: TraitRegistry = .standard, providerName: String = "LiverySpec",
+        logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }
+    ) async throws {
+        let source = RemoteSpecSource(url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
+        let spec = try await Self.first(of: source)
+        try self.init(spec: spec, theme: theme, providerName: providerName, source: .remote(source), logger: logger)
+    }
+
+    /// The first spec `source` yields, or its first failure.
+    static func first(of source: RemoteSpecSource) async throws -> Spec {
+        for await update in source {
+            switch update {
+            case .loaded(let spec, _): return spec
+            case .failed(let error): throw error
+            }
+        }
+        throw CancellationError()
+    }
+
+    /// Reads the source again now: the folder, or one fetch from the daemon. Loads what it read
+    /// when it is good; otherwise records and throws the error, and the last good values stay.
+    func refresh() async throws {
+        let spec: Spec
+        do {
+            switch source {
+            case .fixed: return
+            case .folder(let directory, let loader, _): spec = try await loader.complete(try loader.read(directory))
+            case .remote(let remote): spec = try await Self.first(of: remote)
+            }
+        } catch {
+            reject(error)
+            throw error
+        }
+        try load(spec)
+    }
+}

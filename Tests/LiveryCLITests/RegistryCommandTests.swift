@@ -1,0 +1,50 @@
+import Foundation
+import Livery
+@testable import LiveryCLI
+import LiveryTestSupport
+import LiveryTesting
+import Testing
+
+/// The commands run with the registry `LiveryCommand.main(registry:)` hands them, so a team's own
+/// `livery` knows its own trait types (the example package in Examples/CustomLivery runs the
+/// whole loop as a process).
+@Suite(.timeLimit(.minutes(1))) struct RegistryCommandTests {
+    @Test func everyCommandThatReadsSpecsTakesTheRegistry() {
+        let without = LiveryCommand.configuration.subcommands.filter { !($0 is any RegistryCommand.Type) }
+        #expect(without.map { $0.configuration.commandName } == ["push"])
+    }
+
+    @Test func validateKnowsTheRegistrysTraits() async throws {
+        let folder = try TemporarySpecFolder()
+        try folder.write("lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
+        #expect(await ValidateCommand.errors(at: folder.url, registry: try Glow.registry()).isEmpty)
+        let standard = await ValidateCommand.errors(at: folder.url)
+        #expect(standard.map(\.description) == ["\(folder.url.relativePath)/lamp.yaml:2:18: error: unknown trait type 'Glow'"])
+        #expect(UnknownTraitNote.notes(for: standard) == [
+            "note: this livery knows no trait type 'Glow'; if your program registers it, build your own livery "
+                + "with LiveryCommand.main(registry:) on that registry (README, \"Your own traits\")"
+        ])
+    }
+
+    @Test func identifiersReadsWithTheRegistry() async throws {
+        let folder = try TemporarySpecFolder()
+        try folder.write("specs/lamp.yaml", "specs:\n  lamp.top: [{ type: Glow, radius: 3 }]\n")
+        let output = folder.url("Identifier.swift").path
+        var command = try #require(
+            try await LiveryCommand.asyncParseAsRoot(["identifiers", folder.url("specs").path, "-o", output])
+                as? any RegistryCommand)
+        try await command.run(registry: try Glow.registry())
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("case lampTop = \"lamp.top\""))
+    }
+
+    @Test func aNoteOnlyForNamesWithoutASuggestion() {
+        let errors = [
+            SpecError(.unknownTrait, at: .start(of: "a.yaml"), "unknown trait type 'Glw'; did you mean 'Glow'?"),
+            SpecError(.unknownTrait, at: .start(of: "a.yaml"), "unknown trait type 'Sparkle'"),
+            SpecError(.unknownTrait, at: .start(of: "b.yaml"), "unknown trait type 'Sparkle'"),
+            SpecError(.typeMismatch, at: .start(of: "b.yaml"), "unknown trait type 'Other'"),
+        ]
+        #expect(UnknownTraitNote.notes(for: errors).count == 1)
+        #expect(UnknownTraitNote.notes(for: errors).first?.contains("'Sparkle'") == true)
+    }
+}
