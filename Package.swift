@@ -73,6 +73,7 @@ let package = Package(
             name: "LiveryRemote",
             dependencies: [
                 "Livery",
+                "LiveryHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

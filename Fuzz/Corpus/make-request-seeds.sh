@@ -37,3 +37,7 @@ done
 for wait in 0 30 1.5s 10m 999999 -1 1e3 abc '' 5S; do
     seed "GET /v1/spec?wait=${wait} HTTP/1.1${crlf}If-None-Match: ${tag}${crlf}${crlf}"
 done
+# The Livery-Client header clients send (version mode), and shapes its parser must refuse or skip.
+seed "GET /v1/version?since=cbf29ce484222325&wait=30s HTTP/1.1${crlf}Livery-Client: name=\"shop\", instance=\"host-3:4121\", version=\"2.4.1\", applied=\"\\\\\"cbf29ce484222325\\\\\"\", skipped=(\"promo.banner\" \"card.badge\"), more=3${crlf}${crlf}"
+seed "GET /v1/spec/cbf29ce484222325 HTTP/1.1${crlf}Livery-Client: name=%\"caf%c3%a9\", instance=\"i\";p=1, x=:aGk=:, y=?1, z=-1.25, t=tok/en${crlf}${crlf}"
+seed "GET /v1/spec HTTP/1.1${crlf}Livery-Client: name=\"a\",instance=\"b\",, skipped=(\"c\" d), more=-1, name=%\"%ff\"${crlf}${crlf}"

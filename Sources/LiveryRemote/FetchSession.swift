@@ -11,14 +11,19 @@ import NIOCore
 /// ``run()``, and cancelling the task cancels the request in flight, ends the loop, shuts the
 /// client down and finishes the updates.
 final class FetchSession {
-    let url: URL
+    let endpoints: [URL]
+    /// Which endpoint requests go to now; a failure moves on to the next.
+    var endpointIndex = 0
     let mode: RemoteSpecSource.Mode
     let configuration: RemoteSpecSource.Configuration
     let logger: Logger?
     let client: HTTPClient
     let output: AsyncStream<RemoteUpdate>.Continuation
+    let appliedVersion: AppliedVersion
+    let cache: BundleCache?
     var gate: UpdateGate
-    /// Failures in a row; the backoff grows with it and a success resets it.
+    /// Failures in a row, on any endpoint; the backoff grows with the rounds of them (each
+    /// endpoint failed once) and a success resets it.
     var failures = 0
     /// The last `ETag` and `Last-Modified` seen, for conditional requests.
     var etag: String?
@@ -29,10 +34,14 @@ final class FetchSession {
     var reconnectionTime: Duration?
 
     init(source: RemoteSpecSource, output: AsyncStream<RemoteUpdate>.Continuation) {
-        url = source.url
+        endpoints = source.endpoints
         mode = source.mode
         configuration = source.configuration
         logger = source.logger
+        appliedVersion = source.appliedVersion
+        cache = source.configuration.cacheDirectory.map {
+            BundleCache(folder: $0, maxBytes: source.configuration.limits.maxBytes)
+        }
         self.output = output
         gate = UpdateGate(registry: source.registry, limits: source.configuration.limits)
         var http = HTTPClient.Configuration()
@@ -43,9 +52,13 @@ final class FetchSession {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
     }
 
+    /// The endpoint requests go to now.
+    var url: URL { endpoints[endpointIndex] }
+
     /// Fetches until the task is cancelled, then shuts the client down and ends the updates.
     func run() async {
-        logger?.info("following \(url) by \(mode)", metadata: metadata)
+        logger?.info("following a remote spec", metadata: metadata.merging(["livery.remote.mode": "\(mode)"]) { $1 })
+        startFromCache()
         while !Task.isCancelled {
             let delay: Duration
             do {
@@ -55,8 +68,11 @@ final class FetchSession {
                 let failure = RemoteError.wrapping(error, url: url.absoluteString)
                 failures += 1
                 delay = failureDelay()
-                logger?.warning("\(failure); retrying in \(delay)", metadata: metadata)
+                logger?.warning("request failed", metadata: metadata.merging([
+                    "livery.remote.error": "\(failure)", "livery.remote.retryIn": "\(delay)",
+                ]) { $1 })
                 output.yield(.failed(failure))
+                moveToNextEndpoint()
             }
             guard delay > .zero else { continue }
             do {
@@ -68,9 +84,9 @@ final class FetchSession {
         do {
             try await client.shutdown()
         } catch {
-            logger?.warning("could not shut the HTTP client down: \(error)", metadata: metadata)
+            logger?.warning("could not shut the HTTP client down", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
         }
-        logger?.info("stopped following \(url)", metadata: metadata)
+        logger?.info("stopped following a remote spec", metadata: metadata)
         output.finish()
     }
 
@@ -80,15 +96,28 @@ final class FetchSession {
         case .poll(let interval): try await poll(every: interval)
         case .longPoll(let wait): try await longPoll(wait: wait)
         case .serverSentEvents: try await followEvents()
+        case .version(let wait): try await followVersion(wait: wait)
         }
     }
 
-    /// The wait after a failure: the backoff, and for polling never less than the interval, so a
+    /// The wait after a failure: none while some endpoint has not failed in this round, else
+    /// the backoff for the number of rounds, and for polling never less than the interval, so a
     /// failing server is not asked more often than a healthy one.
     private func failureDelay() -> Duration {
-        let delay = configuration.backoff.delay(afterFailures: failures)
+        guard failures % endpoints.count == 0 else { return .zero }
+        let delay = configuration.backoff.delay(afterFailures: failures / endpoints.count)
         if case .poll(let interval) = mode.kind { return max(delay, interval) }
         return delay
+    }
+
+    /// Moves on to the next endpoint, keeping the validators: an unchanged bundle is a 304 there.
+    private func moveToNextEndpoint() {
+        guard endpoints.count > 1 else { return }
+        let from = url
+        endpointIndex = (endpointIndex + 1) % endpoints.count
+        logger?.notice("switching endpoint", metadata: [
+            "livery.remote.from": "\(from)", "livery.remote.url": "\(url)",
+        ])
     }
 
     // MARK: Helpers for the modes
@@ -98,6 +127,8 @@ final class FetchSession {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         for (name, value) in configuration.headers { request.headers.replaceOrAdd(name: name, value: value) }
+        request.headers.replaceOrAdd(
+            name: LiveryClientHeader.fieldName, value: appliedVersion.header(for: configuration.identity).fieldValue)
         return request
     }
 
@@ -118,21 +149,27 @@ final class FetchSession {
                     "the server answered \(response.status.code) \(response.status.reasonPhrase)")
     }
 
-    /// Publishes what the gate makes of a body, and logs it.
+    /// Publishes what the gate makes of a body, logs it, and keeps a spec that parsed in the
+    /// offline cache.
     func publish(
         _ body: Data, etag: String?, lastModified: String? = nil, format: SpecFormat, source: URL
     ) {
         guard let update = gate.consider(
-            body, etag: etag, lastModified: lastModified, format: format, source: source.absoluteString)
+            body, etag: etag, lastModified: lastModified, format: format, source: source.absoluteString,
+            endpoint: url)
         else {
             logger?.debug("content unchanged", metadata: metadata)
             return
         }
         switch update {
-        case .loaded(_, let version): logger?.info("loaded spec \(version)", metadata: metadata)
-        case .failed(let error): logger?.error("\(error)", metadata: metadata)
+        case .loaded(_, let version):
+            logger?.info("loaded spec", metadata: metadata.merging(["livery.remote.version": "\(version)"]) { $1 })
+            output.yield(update)
+            store(BundleCache.Entry(body: body, etag: etag, lastModified: lastModified, format: format))
+        case .failed(let error):
+            logger?.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+            output.yield(update)
         }
-        output.yield(update)
     }
 
     var metadata: Logger.Metadata { ["livery.remote.url": "\(url)"] }

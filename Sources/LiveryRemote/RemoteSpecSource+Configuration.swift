@@ -1,3 +1,4 @@
+import Foundation
 import Livery
 
 extension RemoteSpecSource {
@@ -17,6 +18,14 @@ extension RemoteSpecSource {
         public var limits: ReaderLimits
         /// Headers sent with every request, such as `Authorization` for a private bucket.
         public var headers: [String: String]
+        /// Who this client is, sent in the `Livery-Client` header of every request together with
+        /// the version applied (``RemoteSpecSource/appliedVersion``); this process by default.
+        public var identity: ClientIdentity
+        /// The folder of the offline cache: each spec that parses is kept there (atomically) with
+        /// its validators, and the next start applies it before the network answers and sends its
+        /// ETag, so an unchanged bundle is a 304. `nil` (the default) keeps no cache. One source
+        /// per folder.
+        public var cacheDirectory: URL?
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void
@@ -29,6 +38,8 @@ extension RemoteSpecSource {
             backoff: Backoff = Backoff(),
             limits: ReaderLimits = .default,
             headers: [String: String] = [:],
+            identity: ClientIdentity = .currentProcess(),
+            cacheDirectory: URL? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -37,13 +48,15 @@ extension RemoteSpecSource {
             self.backoff = backoff
             self.limits = limits
             self.headers = headers
+            self.identity = identity
+            self.cacheDirectory = cacheDirectory
             self.sleep = sleep
         }
 
         /// The read timeout for `mode`: the longest silence before a connection counts as dead.
         func readTimeout(for mode: Mode) -> Duration {
             switch mode.kind {
-            case .longPoll(let wait): wait + longPollMargin
+            case .longPoll(let wait), .version(let wait): wait + longPollMargin
             case .serverSentEvents(let heartbeat): heartbeat * 3
             case .poll: readTimeout
             }

@@ -5,6 +5,7 @@ extension RemoteSpecSource {
             case longPoll(wait: Duration)
             case serverSentEvents(heartbeat: Duration)
             case poll(interval: Duration)
+            case version(wait: Duration)
         }
 
         let kind: Kind
@@ -36,12 +37,28 @@ extension RemoteSpecSource {
             Mode(kind: .poll(interval: interval))
         }
 
+        /// Follows the version signal of `livery serve`, made to pass through HTTP caches:
+        /// `GET /v1/version?since={etag}&wait=30s` answers `{"etag": "…"}` once the version differs
+        /// from `since` (else 304 when the wait ends), then `GET /v1/spec/{etag}` fetches that
+        /// version's bundle, which never changes. In both URLs the ETag appears without its
+        /// quotes. The URL is the daemon's base URL.
+        ///
+        /// Not the default yet: the daemon does not serve these routes in this release.
+        public static let version = Mode(kind: .version(wait: .seconds(30)))
+
+        /// The version signal, asking the server to hold each request for up to `wait` (whole
+        /// seconds, at least one).
+        public static func version(wait: Duration) -> Mode {
+            Mode(kind: .version(wait: Swift.max(wait, .seconds(1))))
+        }
+
         /// The mode and its timing, for logs.
         public var description: String {
             switch kind {
             case .longPoll(let wait): "long-poll (wait \(wait))"
             case .serverSentEvents(let heartbeat): "server-sent events (heartbeat \(heartbeat))"
             case .poll(let interval): "poll (every \(interval))"
+            case .version(let wait): "version (wait \(wait))"
             }
         }
     }

@@ -14,8 +14,9 @@ import Logging
 /// }
 /// ```
 ///
-/// Three modes (see ``Mode``): long-polling `livery serve` (the default), its server-sent
-/// events, or polling any HTTP server with conditional GETs. In every mode:
+/// Four modes (see ``Mode``): long-polling `livery serve` (the default), its server-sent
+/// events, its cacheable version signal, or polling any HTTP server with conditional GETs. In
+/// every mode:
 ///
 /// - A spec is published only when its content changed: never the same ETag or the same bytes
 ///   twice in a row, however often the server repeats them.
@@ -25,6 +26,15 @@ import Logging
 /// - While the server is unreachable, times out or answers 5xx, every failed attempt is published
 ///   as a failure and retried after an exponential backoff with full jitter (``Backoff``), reset
 ///   by the first success; the source recovers by itself, across daemon restarts too.
+/// - With several endpoints (``init(urls:mode:configuration:registry:logger:)``), a failed
+///   request moves on to the next one at once, keeping the validators, so an unchanged bundle
+///   is a 304 there, not a second download; the backoff applies once every endpoint has failed
+///   in a row. ``RemoteVersion/endpoint`` says which one served each spec.
+/// - With a ``Configuration/cacheDirectory``, the last spec that parsed is kept there and
+///   published first at the next start, before the network answers. A corrupt or truncated
+///   file is published as a failure (a ``BundleCacheError``) and never applied.
+/// - Every request carries a `Livery-Client` header (``LiveryClientHeader``): the
+///   ``Configuration/identity`` and what ``appliedVersion`` records.
 ///
 /// Each iteration starts its own session with one `HTTPClient`. Cancelling the iterating task
 /// (or dropping the iterator) cancels the request in flight, shuts the client down and ends the
@@ -35,8 +45,13 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     /// Problems are updates, never thrown.
     public typealias Failure = Never
 
-    /// The spec file (``Mode/poll(interval:)``) or the daemon's base URL (long-poll, events).
-    public let url: URL
+    /// The endpoints in the order they are tried: spec files (``Mode/poll(interval:)``) or
+    /// daemons' base URLs (the other modes). Never empty.
+    public let endpoints: [URL]
+    /// The first endpoint.
+    public var url: URL { endpoints[0] }
+    /// What the consumer has applied, reported in the `Livery-Client` header.
+    public let appliedVersion: AppliedVersion
     /// How changes are learnt about.
     public let mode: Mode
     /// Timeouts, retries, limits and headers.
@@ -62,11 +77,35 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
         registry: TraitRegistry = .standard,
         logger: Logger? = nil
     ) {
-        self.url = url
+        self.init(urls: [url], mode: mode, configuration: configuration, registry: registry, logger: logger)
+    }
+
+    /// Describes a source with several endpoints serving the same spec, tried in turn when one
+    /// fails; nothing is fetched until it is iterated.
+    ///
+    /// - Parameters:
+    ///   - urls: The endpoints, in the order they are tried; at least one. Each is what `url`
+    ///     is for ``init(url:mode:configuration:registry:logger:)``.
+    ///   - mode: ``Mode/longPoll`` by default.
+    ///   - configuration: Timeouts, retries, limits, headers, identity and cache.
+    ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
+    ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
+    ///   - appliedVersion: Where the consumer records what it applied; a new one by default.
+    public init(
+        urls: [URL],
+        mode: Mode = .longPoll,
+        configuration: Configuration = Configuration(),
+        registry: TraitRegistry = .standard,
+        logger: Logger? = nil,
+        appliedVersion: AppliedVersion = AppliedVersion()
+    ) {
+        precondition(!urls.isEmpty, "a RemoteSpecSource needs at least one URL")
+        self.endpoints = urls
         self.mode = mode
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
+        self.appliedVersion = appliedVersion
     }
 
     /// Starts a session: fetching begins at once, in a task of its own.

@@ -33,18 +33,41 @@ extension TraitsProvider {
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
+        await follow(
+            urls: [url], mode: mode, configuration: configuration, logger: logger, onUpdate: onUpdate,
+            isolation: isolation)
+    }
+
+    /// Follows a remote spec served by several endpoints, moving on to the next when one fails
+    /// (see ``RemoteSpecSource/init(urls:mode:configuration:registry:logger:appliedVersion:)``),
+    /// and loads each new version into this provider, until the calling task is cancelled.
+    ///
+    /// Each version applied is recorded, so the source's `Livery-Client` header reports it.
+    /// The parameters are those of `follow(url:…)`, with `urls` (at least one) for `url`.
+    public func follow(
+        urls: [URL],
+        mode: RemoteSpecSource.Mode = .longPoll,
+        configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
+        logger: Logger? = nil,
+        onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
         let source = RemoteSpecSource(
-            url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
+            urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger)
         for await update in source {
             switch update {
             case .loaded(let spec, let version):
+                let metadata: Logger.Metadata = [
+                    "livery.remote.version": "\(version)", "livery.remote.url": "\(version.endpoint?.absoluteString ?? "cache")",
+                ]
                 do {
                     let report = try load(spec)
-                    logger?.info("applied spec \(version)", metadata: ["livery.remote.url": "\(url)"])
+                    source.appliedVersion.record(version)
+                    logger?.info("applied spec", metadata: metadata)
                     onUpdate?(.success(report))
                 } catch {
-                    logger?.error("spec \(version) not applied, keeping the last good one: \(error)",
-                                  metadata: ["livery.remote.url": "\(url)"])
+                    logger?.error("spec not applied, keeping the last good one",
+                                  metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
                     onUpdate?(.failure(error))
                 }
             case .failed(let error):

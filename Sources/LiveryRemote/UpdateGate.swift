@@ -21,9 +21,11 @@ struct UpdateGate {
 
     /// What to publish for `body`, or `nil` when it is what was published last.
     ///
-    /// - Parameter source: The name parse errors carry as their file: the URL.
+    /// - Parameters:
+    ///   - source: The name parse errors carry as their file: the URL.
+    ///   - endpoint: The endpoint that served it, or `nil` for the offline cache.
     mutating func consider(
-        _ body: Data, etag: String?, lastModified: String?, format: SpecFormat, source: String
+        _ body: Data, etag: String?, lastModified: String?, format: SpecFormat, source: String, endpoint: URL?
     ) -> RemoteUpdate? {
         if let etag, etag == lastETag { return nil }
         let digest = BodyDigest(body)
@@ -35,7 +37,7 @@ struct UpdateGate {
         lastDigest = digest
         do {
             let spec = try Spec(data: body, format: format, source: source, registry: registry, limits: limits)
-            return .loaded(spec, RemoteVersion(etag: etag, lastModified: lastModified, digest: digest))
+            return .loaded(spec, RemoteVersion(etag: etag, lastModified: lastModified, digest: digest, endpoint: endpoint))
         } catch {
             return .failed(error)
         }

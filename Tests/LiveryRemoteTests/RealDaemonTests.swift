@@ -10,30 +10,6 @@ import Testing
 /// port, serving a temporary specs folder watched with inotify.
 @Suite(.timeLimit(.minutes(1)), .inotifyShared)
 struct RealDaemonTests {
-    /// A running daemon; ``stop()`` cancels it, which shuts it down.
-    private struct Running {
-        let daemon: LiveryDaemon
-        let task: Task<Void, any Error>
-        let port: Int
-
-        var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
-
-        static func start(folder: TemporarySpecFolder, port: Int = 0) async throws -> Running {
-            let configuration = DaemonConfiguration(
-                directory: folder.url, port: port, heartbeatInterval: .milliseconds(300), retryHint: .milliseconds(100))
-            let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
-            let token = try BearerToken("test-token-0123456789abcdef")
-            let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
-            let task = Task { try await daemon.run() }
-            return Running(daemon: daemon, task: task, port: try await daemon.listeningPort())
-        }
-
-        func stop() async {
-            task.cancel()
-            _ = await task.result  // cancellation is how it stops; its error says nothing new
-        }
-    }
-
     private static let configuration = RemoteSpecSource.Configuration(
         connectTimeout: .seconds(2), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)))
 
@@ -45,7 +21,7 @@ struct RealDaemonTests {
     func bothModesSeeEdits() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")
         try folder.write("box.yaml", Self.yaml(radius: 1))
-        let running = try await Running.start(folder: folder)
+        let running = try await RunningDaemon.start(folder: folder)
         let longPoll = UpdateCollector(RemoteSpecSource(
             url: running.url, mode: .longPoll(wait: .seconds(5)), configuration: Self.configuration))
         let events = UpdateCollector(RemoteSpecSource(
@@ -73,13 +49,13 @@ struct RealDaemonTests {
     func restart() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")
         try folder.write("box.yaml", Self.yaml(radius: 1))
-        let first = try await Running.start(folder: folder)
+        let first = try await RunningDaemon.start(folder: folder)
         let events = UpdateCollector(RemoteSpecSource(
             url: first.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)), configuration: Self.configuration))
         try await events.waitForLoaded(1)
         await first.stop()
         try folder.atomicSave("box.yaml", Self.yaml(radius: 3))
-        let second = try await Running.start(folder: folder, port: first.port)
+        let second = try await RunningDaemon.start(folder: folder, port: first.port)
         try await events.waitForLoaded(2)
         await events.cancel()
         await second.stop()
@@ -90,7 +66,7 @@ struct RealDaemonTests {
     func follow() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")
         try folder.write("box.yaml", Self.yaml(radius: 4))
-        let running = try await Running.start(folder: folder)
+        let running = try await RunningDaemon.start(folder: folder)
         let provider = TraitsProvider()
         let box = StyledBox()
         provider.register(box, as: "box")

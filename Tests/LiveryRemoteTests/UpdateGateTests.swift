@@ -12,21 +12,21 @@ import Testing
     @Test("the same ETag or the same bytes are not published twice in a row")
     func deduplicates() {
         var gate = gate()
-        #expect(gate.consider(body(1), etag: "\"a\"", lastModified: nil, format: .json, source: "u")?.spec != nil)
-        #expect(gate.consider(body(2), etag: "\"a\"", lastModified: nil, format: .json, source: "u") == nil)
-        #expect(gate.consider(body(1), etag: "\"b\"", lastModified: nil, format: .json, source: "u") == nil)
-        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u") == nil)
-        #expect(gate.consider(body(2), etag: nil, lastModified: nil, format: .json, source: "u")?.spec != nil)
+        #expect(gate.consider(body(1), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
+        #expect(gate.consider(body(2), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(gate.consider(body(1), etag: "\"b\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(gate.consider(body(2), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
     }
 
     @Test("a bad body is reported once; the good one coming back is published again")
     func badThenGood() {
         var gate = gate()
         let bad = Data("{".utf8)
-        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u")?.spec != nil)
-        #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u")?.error is SpecError)
-        #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u") == nil)
-        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u")?.spec != nil)
+        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
+        #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.error is SpecError)
+        #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
     }
 
     @Test("the syntax comes from the Content-Type, else the extension, else JSON", arguments: [

@@ -3,7 +3,7 @@ import FuzzSupport
 
 /// Bytes → an HTTP request (request line, headers, body) → every interpreter the daemon runs on
 /// raw request strings: the `/v1/specs/{path}` path and its rules, `If-None-Match` / `If-Match`,
-/// `Last-Event-ID`, `?wait=` and `Authorization`, and the raw reader of plain bundle requests
+/// `Last-Event-ID`, `?wait=`, `Authorization` and `Livery-Client`, and the raw reader of plain bundle requests
 /// (``BundleScanChecks``). Each is checked against its contract
 /// (``RequestChecks``), not only for crashes.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -19,5 +19,6 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         if let value { RequestChecks.checkWait(value, strict: name == "wait") }
     }
     RequestChecks.checkAuthorization(request.values(of: "authorization"), tokens: request.values(of: "x-token"))
+    for value in request.values(of: "livery-client") { RequestChecks.checkClientHeader(value) }
     return 0
 }

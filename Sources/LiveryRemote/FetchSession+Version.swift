@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Foundation
+
+extension FetchSession {
+    /// The answer of `GET /v1/version`.
+    private struct VersionAnswer: Decodable {
+        var etag: String
+    }
+
+    /// The longest answer of `GET /v1/version` read: `{"etag": "…"}` and some room.
+    static let maxVersionAnswerBytes = 4096
+
+    /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns`. The server answers
+    /// at once when its version differs from `since`, else when it changes (200, the new ETag)
+    /// or the wait ends (304). A new version is then fetched from `GET /v1/spec/{etag}`, which
+    /// never changes, so caches in between can keep it for good.
+    func followVersion(wait: Duration) async throws -> Duration {
+        let seconds = max(1, Int(wait.seconds.rounded(.up)))
+        var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]
+        if let etag { query.insert(URLQueryItem(name: "since", value: Self.urlForm(of: etag)), at: 0) }
+        let target = url.appending(path: "v1/version").appending(queryItems: query)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await execute(request(target), timeout: wait + configuration.longPollMargin)
+        switch response.status.code {
+        case 304:
+            failures = 0
+            // A server that does not hold requests would otherwise be asked again in a tight loop.
+            return clock.now - start < wait / 2 ? configuration.backoff.base : .zero
+        case 200:
+            let body = try await response.body.collect(upTo: Self.maxVersionAnswerBytes)
+            let answer: VersionAnswer
+            do {
+                answer = try JSONDecoder().decode(VersionAnswer.self, from: Data(body.readableBytesView))
+            } catch {
+                throw RemoteError(
+                    .invalidResponse, url: target.absoluteString, "expected {\"etag\": \"…\"}", underlying: error)
+            }
+            guard answer.etag != etag else {
+                // The server says the version differs, and names ours: ask again, but not at once.
+                return configuration.backoff.base
+            }
+            try await fetchVersion(answer.etag)
+            return .zero
+        default:
+            throw statusError(response, url: target)
+        }
+    }
+
+    /// `GET /v1/spec/{etag}`: the bundle of one version, handed to the gate.
+    private func fetchVersion(_ version: String) async throws {
+        let target = url.appending(path: "v1/spec").appending(component: Self.urlForm(of: version))
+        let response = try await execute(request(target), timeout: configuration.readTimeout)
+        guard response.status.code == 200 else { throw statusError(response, url: target) }
+        let body = try await collect(response)
+        failures = 0
+        etag = response.headers.first(name: "ETag") ?? version
+        publish(body, etag: etag, format: .json, source: target)
+    }
+
+    /// An ETag as it appears in URLs: a strong tag without its quotes, anything else as it is.
+    static func urlForm(of etag: String) -> String {
+        guard etag.count >= 2, etag.first == "\"", etag.last == "\"" else { return etag }
+        return String(etag.dropFirst().dropLast())
+    }
+}
