@@ -5,7 +5,7 @@ import Logging
 /// The daemon's HTTP endpoints (see DESIGN.md, "HTTP API"), bound to the state they serve.
 struct DaemonRoutes: Sendable {
     let hub: BundleHub
-    let store: SpecStore
+    let writer: SpecWriter
     let token: BearerToken
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
@@ -17,27 +17,39 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.get("/v1/spec") { request, _ in try await self.bundle(request) }
         router.get("/v1/events") { request, _ in self.events(request) }
-        router.get("/v1/specs") { _, _ in await self.listFiles() }
-        router.get("/v1/specs/**") { request, _ in await self.getFile(request) }
-        router.put("/v1/specs/**") { request, _ in await self.putFile(request) }
-        router.delete("/v1/specs/**") { request, _ in await self.deleteFile(request) }
+        router.get("/v1/specs") { _, _ in try await self.listFiles() }
+        router.get("/v1/specs/**") { request, _ in try await self.getFile(request) }
+        router.get("/v1/history") { request, _ in try await self.history(request) }
+        router.get("/v1/history/{revision}") { request, context in try await self.historicBundle(context) }
+        router.group()
+            .add(
+                middleware: WriteAuthorization(
+                    token: token, readOnly: configuration.readOnly,
+                    served: configuration.etcd == nil ? "the specs folder" : "the specs in etcd"))
+            .put("/v1/specs/**") { request, _ in try await self.putFile(request) }
+            .delete("/v1/specs/**") { request, _ in try await self.deleteFile(request) }
+            .post("/v1/specs") { request, _ in try await self.publish(request) }
+            .post("/v1/history/{revision}/restore") { request, context in try await self.restore(request, context: context) }
         router.get("/v1/status") { _, _ in self.status() }
         router.get("/healthz") { _, _ in self.health() }
+        router.get("/readyz") { _, _ in try self.readiness() }
         router.get("/metrics") { _, _ in self.renderMetrics() }
     }
 
-    /// 503 while the folder has never loaded, naming the errors that keep it from loading.
+    /// 503 while the specs have never loaded, naming the errors that keep them from loading.
     func unavailable() -> Response {
+        unavailableProblem().response()
+    }
+
+    /// The problem of ``unavailable()``.
+    func unavailableProblem() -> Problem {
         let errors = hub.errors
-        var headers = HTTPFields()
-        headers[.retryAfter] = "1"
         return Problem(
             kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
             detail: errors.isEmpty
-                ? "the specs folder has not been read yet"
-                : "the specs folder does not load: \(errors[0].compilerStyle)",
-            errors: errors.isEmpty ? nil : errors
-        ).response(headers: headers)
+                ? "the specs have not been read yet"
+                : "the specs do not load: \(errors[0].compilerStyle)",
+            errors: errors.isEmpty ? nil : errors, headers: [.retryAfter: "1"])
     }
 
     /// The path after `/v1/specs/`, percent-decoded, exactly as the client sent it: the router
