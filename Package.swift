@@ -94,6 +94,7 @@ let package = Package(
                 "Livery",
                 "LiveryHTTP",
                 "LiveryWatch",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,11 +3,14 @@ import AsyncHTTPClient
 import Foundation
 import LiveryServer
 
-/// `livery push FILE...`: uploads spec files to a running `livery serve`.
+/// `livery push FILE... [--delete PATH...] [-m MESSAGE]`: uploads spec files to a running
+/// `livery serve`.
 ///
-/// The server validates each push together with the files it already has; its errors are
-/// printed like a compiler's (`file:line:column: error: message`), with the local file's path
-/// for errors in the pushed file. Any refusal makes the exit status 1.
+/// One file alone is a `PUT`; several files, a `--delete` or a message make one atomic publish
+/// (`POST /v1/specs`): all land together or none do, so an identifier can move from one file to
+/// another in one step. The server validates the result together with the files it already has;
+/// its errors are printed like a compiler's (`file:line:column: error: message`), with the
+/// local file's path for errors in a pushed file. Any refusal makes the exit status 1.
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
@@ -26,19 +29,32 @@ struct PushCommand: AsyncParsableCommand {
     @Option(name: .customLong("as"), help: "The path in the specs folder (one file only; default: the file's name).")
     var remotePath: String?
 
-    @Option(help: "Push only if the server's copy still has this ETag (one file only).")
+    @Option(help: "Push only if nothing changed: with one file, that file's ETag on the server; with a publish, the bundle's ETag.")
     var ifMatch: String?
 
+    @Option(help: "A path to remove in the same publish (repeatable).")
+    var delete: [String] = []
+
+    @Option(name: .shortAndLong, help: "Why: the message the publish is recorded with (history, on etcd).")
+    var message: String?
+
+    /// Whether the push is one atomic publish rather than a PUT of one file.
+    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil }
+
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("name at least one file to push") }
-        if files.count > 1, remotePath != nil || ifMatch != nil {
-            throw ValidationError("--as and --if-match need exactly one file")
+        guard !files.isEmpty || !delete.isEmpty else { throw ValidationError("name at least one file to push or --delete") }
+        if isPublish, remotePath != nil {
+            throw ValidationError("--as needs exactly one file and no --delete or --message")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
     }
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
+        if isPublish {
+            try await publish(token: token)
+            return
+        }
         var failed = false
         for file in files {
             let remote = remotePath ?? URL(filePath: file).lastPathComponent
@@ -63,6 +79,36 @@ struct PushCommand: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// All files and removals in one `POST /v1/specs`.
+    private func publish(token: BearerToken) async throws {
+        var contents: [String: String?] = [:]
+        var localNames: [String: String] = [:]
+        for file in files {
+            let remote = URL(filePath: file).lastPathComponent
+            do {
+                contents[remote] = .some(String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self))
+            } catch {
+                Self.complain("\(file): error: cannot read the file: \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+            localNames[remote] = file
+        }
+        for path in delete { contents[path] = .some(nil) }
+        let call = DaemonCall(server: server, token: token)
+        switch try await call.publish(files: contents, message: message ?? "", ifMatch: ifMatch) {
+        case .ok(let body):
+            let result = try JSONDecoder().decode(PublishResult.self, from: body)
+            let revision = result.revision.map { " at revision \($0)" } ?? ""
+            print("published \(result.paths.joined(separator: ", "))\(revision) (bundle ETag \(result.etag))")
+        case .refused(let lines):
+            for line in lines {
+                let local = localNames.first { line.hasPrefix($0.key + ":") }
+                Self.complain(local.map { $0.value + line.dropFirst($0.key.count) } ?? line)
+            }
+            throw ExitCode(1)
+        }
     }
 
     static func complain(_ line: String) {

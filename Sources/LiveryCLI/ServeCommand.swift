@@ -4,16 +4,23 @@ import Livery
 import LiveryServer
 import Logging
 
-/// `livery serve [DIR]`: watches a specs folder and serves the last good bundle over HTTP,
-/// accepting authorised pushes. SIGTERM or SIGINT shuts it down gracefully (exit status 0).
+/// `livery serve [DIR]` or `livery serve --etcd URL[,URL...]`: follows a specs folder (or a spec
+/// set in etcd, shared by several daemons) and serves the last good bundle over HTTP, accepting
+/// authorised pushes. SIGTERM or SIGINT shuts it down gracefully (exit status 0).
 struct ServeCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Watch a specs folder and serve it over HTTP (bundle, long-poll, events, pushes)."
+        abstract: "Watch a specs folder (or etcd) and serve it over HTTP (bundle, long-poll, events, pushes)."
     )
 
-    @Argument(help: "The specs folder to watch and serve.")
-    var directory = "Specs"
+    @Argument(help: "The specs folder to watch and serve (default: Specs; not with --etcd).")
+    var directory: String?
+
+    @Option(help: "Keep the specs in etcd instead of a folder: the members' client URLs, comma-separated.")
+    var etcd: String?
+
+    @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
+    var etcdPrefix = "/livery/"
 
     @OptionGroup var options: DaemonOptions
 
@@ -43,12 +50,30 @@ struct ServeCommand: RegistryCommand {
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
+        _ = try etcdEndpoints()
+        guard etcdPrefix.hasPrefix("/") else { throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'") }
+    }
+
+    /// The `--etcd` URLs, each checked; empty without the option.
+    func etcdEndpoints() throws -> [URL] {
+        guard let etcd else { return [] }
+        return try etcd.split(separator: ",").map { text in
+            let text = text.trimmingCharacters(in: .whitespaces)
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil,
+                url.path.isEmpty || url.path == "/"
+            else {
+                throw ValidationError("--etcd: '\(text)' is not a client URL such as http://127.0.0.1:2379")
+            }
+            return URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text) ?? url
+        }
     }
 
     func run(registry: TraitRegistry) async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let token = try options.loadToken(say: Self.say)
+        let directory = self.directory ?? "Specs"
         var configuration = DaemonConfiguration(
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
@@ -57,16 +82,30 @@ struct ServeCommand: RegistryCommand {
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         options.warnIfExposed(configuration)
-        let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await daemon.runService() }
-            group.addTask {
-                // Printed once the port is known, so scripts (and port 0 users) can read it.
-                let port = try await daemon.listeningPort()
-                Self.say("livery: serving \(directory) on http://\(options.host):\(port)")
-            }
-            try await group.waitForAll()
+        let endpoints = try etcdEndpoints()
+        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
+        if let http {
+            configuration.etcd = EtcdStoreConfiguration(endpoints: endpoints, prefix: etcdPrefix, http: http)
         }
+        let served = http == nil ? directory : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
+        let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
+        let outcome: Result<Void, any Error>
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await daemon.runService() }
+                group.addTask {
+                    // Printed once the port is known, so scripts (and port 0 users) can read it.
+                    let port = try await daemon.listeningPort()
+                    Self.say("livery: serving \(served) on http://\(options.host):\(port)")
+                }
+                try await group.waitForAll()
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        try await http?.shutdown()
+        try outcome.get()
     }
 
     /// Writes a line to standard output unbuffered: under a supervisor or a test stdout is a

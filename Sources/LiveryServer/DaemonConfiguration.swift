@@ -4,8 +4,11 @@ import LiveryWatch
 
 /// Everything `livery serve` can be told: where the specs are, where to listen, and the limits.
 public struct DaemonConfiguration: Sendable {
-    /// The specs folder to watch and to write pushes into.
+    /// The specs folder to watch and to write pushes into, unless ``etcd`` is set.
     public var directory: URL
+    /// Keep the specs in etcd instead of ``directory``: several daemons then share one spec
+    /// set. `nil` (a folder) by default.
+    public var etcd: EtcdStoreConfiguration?
     /// The address to listen on; `127.0.0.1` by default, so only this machine can reach it.
     public var host: String
     /// The port; 0 asks the system for a free one (see ``LiveryDaemon/listeningPort()``).
@@ -28,7 +31,7 @@ public struct DaemonConfiguration: Sendable {
     /// let a client trickle a body a byte at a time for ever. 30 s by default (a 1 MiB push
     /// then needs 35 kB/s); `nil` sets no deadline.
     public var requestTimeout: Duration?
-    /// Refuse every write (PUT, DELETE) with 403, even with the right token: the folder is
+    /// Refuse every write (PUT, DELETE, POST) with 403, even with the right token: the folder is
     /// only served, edited by other means (a deployment, a ConfigMap). `false` by default.
     public var readOnly: Bool
     /// How often an event stream sends a `: heartbeat` comment so proxies keep it open. 15 s.
@@ -65,9 +68,11 @@ public struct DaemonConfiguration: Sendable {
         readerLimits: ReaderLimits = .default,
         registry: TraitRegistry = .standard,
         allowedIncludes: IncludeAllowList = .none,
-        includeFetcher: (any RemoteIncludeFetcher)? = nil
+        includeFetcher: (any RemoteIncludeFetcher)? = nil,
+        etcd: EtcdStoreConfiguration? = nil
     ) {
         self.directory = directory
+        self.etcd = etcd
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes

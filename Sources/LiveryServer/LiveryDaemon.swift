@@ -7,7 +7,8 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 
-/// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder watched and served over HTTP.
+/// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder (or a spec set in etcd)
+/// followed and served over HTTP.
 ///
 /// Creating a daemon only assembles it (no I/O); ``run()`` starts the watcher and the HTTP
 /// server in a service group and returns after a graceful shutdown, which first releases the
@@ -49,12 +50,21 @@ public final class LiveryDaemon: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
-        let hub = BundleHub(configuration: configuration, metrics: metrics, logger: logger)
+        let store: any SpecStore
+        let source: BundleHub.Source
+        if let etcd = configuration.etcd {
+            let etcdStore = EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
+            (store, source) = (etcdStore, .etcd(etcdStore))
+        } else {
+            let gate = BatchGate()
+            store = FolderSpecStore(directory: configuration.directory, limits: configuration.readerLimits, gate: gate)
+            source = .folder(configuration.directory, configuration.watch, gate)
+        }
+        let hub = BundleHub(source: source, loader: configuration.specLoader, metrics: metrics, logger: logger)
         self.hub = hub
-        let store = SpecStore(
-            directory: configuration.directory, limits: configuration.readerLimits, registry: configuration.registry)
         self.routes = DaemonRoutes(
-            hub: hub, store: store, token: token, metrics: metrics, configuration: configuration, logger: logger)
+            hub: hub, writer: SpecWriter(store: store, configuration: configuration), token: token, metrics: metrics,
+            configuration: configuration, logger: logger)
     }
 
     /// Runs the watcher and the server until graceful shutdown (or cancellation).
@@ -66,7 +76,7 @@ public final class LiveryDaemon: Service, Sendable {
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; put a TLS-terminating proxy in front",
                 metadata: ["host": "\(configuration.host)"])
         }
-        removeLeftoverTemporaryFiles()
+        if configuration.etcd == nil { removeLeftoverTemporaryFiles() }
         var application = Application(
             router: router,
             server: HTTPServerBuilder { [configuration, hub, metrics] responder in

@@ -15,8 +15,24 @@ extension FolderWatcher where Value == SpecFolderLoader.Stage {
         configuration: WatchConfiguration = WatchConfiguration(),
         logger: Logger? = nil
     ) {
+        self.init(directory: directory, loader: loader, configuration: configuration, logger: logger) { try $0() }
+    }
+}
+
+extension FolderWatcher {
+    /// Starts watching a specs folder that `loader` reads, each read wrapped by `around`, which
+    /// runs it and can note what happened around it (another writer at work, say) in its value.
+    ///
+    /// What `around` throws is yielded as ``Update/failed(_:)``, as for any loader.
+    public convenience init(
+        directory: URL,
+        loader: SpecFolderLoader,
+        configuration: WatchConfiguration = WatchConfiguration(),
+        logger: Logger? = nil,
+        around: @escaping @Sendable (_ read: () throws -> SpecFolderLoader.Stage) throws -> Value
+    ) {
         self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
-            try loader.read(content.specSources(limits: loader.limits))
+            try around { try loader.read(content.specSources(limits: loader.limits)) }
         })
     }
 }

@@ -5,14 +5,26 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Follows the specs folder through a ``LiveryWatch/FolderWatcher`` and fans every new bundle out
-/// to the waiting clients (long-polls and event streams).
+/// Follows the daemon's store and fans every new bundle out to the waiting clients (long-polls
+/// and event streams).
 ///
-/// The one path by which bundles are published: edits on disk and pushes (which only write
-/// files) both arrive here through the watcher. A failed load is recorded and logged, and the
-/// last good bundle stays current. On graceful shutdown the hub releases every waiting client,
-/// so the HTTP server can then drain its connections.
+/// The one path by which bundles are published. A folder is followed through a
+/// ``LiveryWatch/FolderWatcher``: edits on disk and pushes (which only write files) both arrive
+/// through it, and a ``BatchGate`` keeps it from publishing a multi-file push half written.
+/// etcd is followed through one prefix watch; the bundle is built from the same files the same
+/// way, so it has the same bytes and ETag as a folder with those files would give. A failed load
+/// is recorded and logged, and the last good bundle stays current; so does an unreachable etcd
+/// (``staleSince``). On graceful shutdown the hub releases every waiting client, so the HTTP
+/// server can then drain its connections.
 public final class BundleHub: Service, Sendable {
+    /// What the hub follows.
+    enum Source: Sendable {
+        /// A folder, with the gate its store tells about batches.
+        case folder(URL, WatchConfiguration, BatchGate)
+        /// etcd.
+        case etcd(EtcdSpecStore)
+    }
+
     private struct State {
         var snapshot: BundleSnapshot?
         var errors: [Diagnostic] = []
@@ -21,27 +33,29 @@ public final class BundleHub: Service, Sendable {
         var nextID = 0
         var isClosed = false
         var hasFirstUpdate = false
+        var appliedSequence = 0
+        var storeRevision: Int64?
+        var staleSince: Date?
+        var staleReason: String?
     }
 
-    private let directory: URL
-    private let watchConfiguration: WatchConfiguration
+    let source: Source
     private let loader: SpecFolderLoader
     private let metrics: ServerMetrics
     private let logger: Logger
     private let state = Mutex(State())
 
-    init(configuration: DaemonConfiguration, metrics: ServerMetrics, logger: Logger) {
-        self.directory = configuration.directory
-        self.watchConfiguration = configuration.watch
-        self.loader = configuration.specLoader
+    init(source: Source, loader: SpecFolderLoader, metrics: ServerMetrics, logger: Logger) {
+        self.source = source
+        self.loader = loader
         self.metrics = metrics
         self.logger = logger
     }
 
-    /// The current bundle, `nil` until the folder first loads.
+    /// The current bundle, `nil` until the store first loads.
     public var snapshot: BundleSnapshot? { state.withLock { $0.snapshot } }
 
-    /// The errors of the folder's current content on disk, empty when it loads.
+    /// The errors of the store's current content, empty when it loads.
     public var errors: [Diagnostic] { state.withLock { $0.errors } }
 
     /// When the current errors were reported.
@@ -50,28 +64,163 @@ public final class BundleHub: Service, Sendable {
     /// Clients waiting for a new bundle (long-polls and event streams).
     public var waitingClients: Int { state.withLock { $0.subscribers.count } }
 
-    /// Watches the folder until graceful shutdown, then releases every waiting client.
+    /// The etcd revision of the files the hub last saw; `nil` on a folder.
+    public var storeRevision: Int64? { state.withLock { $0.storeRevision } }
+
+    /// Since when the store cannot be followed (etcd unreachable), and why; `nil` while it can.
+    /// The last good bundle is served meanwhile.
+    public var staleSince: (date: Date, reason: String)? {
+        state.withLock { state in state.staleSince.map { ($0, state.staleReason ?? "") } }
+    }
+
+    /// Whether the daemon should get traffic: a bundle loaded and the store followed.
+    public var isReady: Bool { state.withLock { $0.snapshot != nil && $0.staleSince == nil } }
+
+    /// Follows the store until graceful shutdown, then releases every waiting client.
     ///
-    /// The watcher only reads the folder; remote includes are fetched here, in this task, so the
-    /// network never holds up the watcher (let alone the thread that owns inotify). Bundles
-    /// inline them: clients never fetch a remote include themselves.
+    /// Remote includes are fetched here, in this task, so the network never holds up the
+    /// watcher (let alone the thread that owns inotify). Bundles inline them: clients never
+    /// fetch a remote include themselves.
     public func run() async {
-        let watcher = FolderWatcher(
-            directory: directory, loader: loader, configuration: watchConfiguration, logger: logger)
-        for await update in watcher.cancelOnGracefulShutdown() {
-            apply(await update.completed(by: loader))
+        switch source {
+        case .folder(let directory, let configuration, let gate):
+            await followFolder(directory, configuration: configuration, gate: gate)
+        case .etcd(let store):
+            await followEtcd(store)
         }
         close()
+    }
+
+    /// A read of the folder, with whether a batch overlapped it.
+    private struct GatedStage: Sendable {
+        var stage: SpecFolderLoader.Stage
+        var mark: BatchGate.Mark
+        var quiet: Bool
+    }
+
+    /// A failed read of the folder, with whether a batch overlapped it.
+    private struct GatedFailure: Error {
+        var error: any Error
+        var mark: BatchGate.Mark
+        var quiet: Bool
+    }
+
+    private func followFolder(_ directory: URL, configuration: WatchConfiguration, gate: BatchGate) async {
+        let loader = self.loader
+        let read: @Sendable (() throws -> SpecFolderLoader.Stage) throws -> GatedStage = { read in
+            let mark = gate.mark()
+            do {
+                let stage = try read()
+                return GatedStage(stage: stage, mark: mark, quiet: gate.isQuiet(since: mark))
+            } catch {
+                throw GatedFailure(error: error, mark: mark, quiet: gate.isQuiet(since: mark))
+            }
+        }
+        let watcher = FolderWatcher(
+            directory: directory, loader: loader, configuration: configuration, logger: logger, around: read)
+        await withTaskGroup(of: Void.self) { group in
+            // A batch that ended may have been seen only half written, or not at all: read again.
+            group.addTask {
+                for await _ in gate.ends.cancelOnGracefulShutdown() {
+                    let gated: GatedStage
+                    do {
+                        gated = try read { try loader.read(directory) }
+                    } catch {
+                        self.publish(error)
+                        continue
+                    }
+                    await self.publish(gated)
+                }
+            }
+            for await update in watcher.cancelOnGracefulShutdown() {
+                switch update {
+                case .loaded(let gated, _):
+                    await publish(gated)
+                case .failed(let error):
+                    publish(error)
+                }
+            }
+            group.cancelAll()
+        }
         await watcher.stop()
     }
 
-    private func apply(_ update: Update<Spec>) {
-        switch update {
-        case .loaded(let spec, _):
+    private func publish(_ gated: GatedStage) async {
+        guard gated.quiet else {
+            logger.debug("skipped a read that overlapped a batch write")
+            return
+        }
+        do {
+            apply(.success(try await loader.complete(gated.stage)), sequence: gated.mark.sequence, source: "disk")
+        } catch {
+            apply(.failure(error), sequence: gated.mark.sequence, source: "disk")
+        }
+    }
+
+    private func publish(_ error: any Error) {
+        guard let gated = error as? GatedFailure else {
+            apply(.failure(error), sequence: nil, source: "disk")
+            return
+        }
+        guard gated.quiet else {
+            logger.debug("skipped a read that overlapped a batch write")
+            return
+        }
+        apply(.failure(gated.error), sequence: gated.mark.sequence, source: "disk")
+    }
+
+    private func followEtcd(_ store: EtcdSpecStore) async {
+        for await event in store.follow().cancelOnGracefulShutdown() {
+            switch event {
+            case .files(let files, let revision):
+                markReachable(revision: revision)
+                do {
+                    let spec = try await loader.complete(try loader.read(files.get()))
+                    apply(.success(spec), sequence: nil, source: "etcd")
+                } catch {
+                    apply(.failure(error), sequence: nil, source: "etcd")
+                }
+            case .reachable:
+                markReachable(revision: nil)
+            case .unreachable(let reason):
+                let wasReachable = state.withLock { state in
+                    defer {
+                        state.staleSince = state.staleSince ?? Date()
+                        state.staleReason = reason
+                        state.hasFirstUpdate = true
+                    }
+                    return state.staleSince == nil
+                }
+                if wasReachable {
+                    logger.error("etcd unreachable; still serving the last good bundle", metadata: ["reason": "\(reason)"])
+                }
+            }
+        }
+    }
+
+    private func markReachable(revision: Int64?) {
+        let wasStale = state.withLock { state in
+            defer {
+                state.staleSince = nil
+                state.staleReason = nil
+                if let revision { state.storeRevision = revision }
+            }
+            return state.staleSince != nil
+        }
+        if wasStale { logger.notice("etcd reachable again") }
+    }
+
+    /// Publishes a loaded spec or records a failure; a read older than one already applied
+    /// (`sequence`) is dropped.
+    private func apply(_ result: Result<Spec, any Error>, sequence: Int?, source: String) {
+        switch result {
+        case .success(let spec):
             let snapshot = BundleSnapshot(spec: spec)
-            metrics.reloads.increment()
-            metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
-            let (changed, subscribers) = state.withLock { state in
+            let outcome = state.withLock { state -> (changed: Bool, [any BundleSubscriber])? in
+                if let sequence {
+                    guard sequence > state.appliedSequence else { return nil }
+                    state.appliedSequence = sequence
+                }
                 let changed = state.snapshot?.etag != snapshot.etag
                 state.snapshot = snapshot
                 state.errors = []
@@ -79,25 +228,35 @@ public final class BundleHub: Service, Sendable {
                 state.hasFirstUpdate = true
                 return (changed, Array(state.subscribers.values))
             }
+            guard let outcome else { return }
+            let (changed, subscribers) = outcome
+            metrics.reloads.increment()
+            metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
             logger.info("specs loaded", metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
             if changed {
                 for subscriber in subscribers { subscriber.deliver(snapshot) }
             }
-        case .failed(let error):
+        case .failure(let error):
             let diagnostics = Diagnostic.all(of: error)
-            metrics.rejectedSpecs(source: "disk").increment()
-            state.withLock { state in
+            let applied = state.withLock { state in
+                if let sequence {
+                    guard sequence > state.appliedSequence else { return false }
+                    state.appliedSequence = sequence
+                }
                 state.errors = diagnostics
                 state.errorAt = Date()
                 state.hasFirstUpdate = true
+                return true
             }
+            guard applied else { return }
+            metrics.rejectedSpecs(source: source).increment()
             for diagnostic in diagnostics {
                 logger.error("specs rejected; still serving the last good bundle", metadata: ["error": "\(diagnostic.compilerStyle)"])
             }
         }
     }
 
-    /// Returns once the watcher reported the folder's first state (loaded or failed), or after
+    /// Returns once the store's first state was seen (loaded, failed or unreachable), or after
     /// `timeout`, so the server does not answer 503 to requests that come in at once.
     func waitUntilReady(timeout: Duration) async {
         // Polled: it runs once, at start-up, for a few milliseconds.
@@ -110,7 +269,6 @@ public final class BundleHub: Service, Sendable {
             }
         }
     }
-
     /// Registers a waiting client and returns it with the current bundle, read in the same
     /// instant so that no publish falls between the two. `nil` once the hub is closed.
     func subscribe() -> (Subscription, BundleSnapshot?)? {

@@ -60,16 +60,7 @@ package enum BundleDecision {
             }
             return BundleResponse(status: .notModified, fields: representation.notModifiedFields, body: nil)
         case .unavailable(let errors):
-            var extra = HTTPFields()
-            extra[.retryAfter] = "1"
-            return problem(
-                Problem(
-                    kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
-                    detail: errors.isEmpty
-                        ? "the specs folder has not been read yet"
-                        : "the specs folder does not load: \(errors[0].compilerStyle)",
-                    errors: errors.isEmpty ? nil : errors),
-                query: query, extra: extra)
+            return problem(.noBundle(errors), query: query)
         }
     }
 
@@ -83,13 +74,11 @@ package enum BundleDecision {
     }
 
     /// A problem document as an answer, with the fields `Problem.response` gives it.
-    private static func problem(_ problem: Problem, query: BundleQuery, extra: HTTPFields = [:]) -> BundleResponse {
-        var fields = extra
-        fields[.contentType] = "application/problem+json"
-        fields[.cacheControl] = "no-store"
+    private static func problem(_ problem: Problem, query: BundleQuery) -> BundleResponse {
+        var fields = problem.fields
         let body = JSONBody.encode(problem)
         fields[.contentLength] = String(body.readableBytes)
-        return BundleResponse(status: HTTPResponse.Status(code: problem.status), fields: fields, body: query.isHead ? nil : body)
+        return BundleResponse(status: problem.status, fields: fields, body: query.isHead ? nil : body)
     }
 }
 

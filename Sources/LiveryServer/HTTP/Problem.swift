@@ -2,38 +2,77 @@ import Foundation
 import Hummingbird
 
 /// An RFC 9457 problem details document, the body of every 4xx and 5xx answer of the daemon.
+///
+/// Handlers throw it (it is Hummingbird's `HTTPResponseError`) and it renders itself, with any
+/// extra header fields it carries (`WWW-Authenticate`, `Retry-After`).
 public struct Problem: Codable, Hashable, Sendable {
     /// A URI naming the kind of problem (`urn:livery:problem:…`), stable for programs to test.
     public var type: String
     /// A short summary of the kind of problem.
     public var title: String
     /// The HTTP status code.
-    public var status: Int
+    public var statusCode: Int
     /// What happened this time, for a human.
     public var detail: String
     /// The spec errors behind a 422 (or a forbidden path), in source order.
     public var errors: [Diagnostic]?
+    /// Header fields the answer carries besides the content type; not part of the document.
+    public var headers: HTTPFields = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case type, title, statusCode = "status", detail, errors
+    }
 
     /// Creates a problem; `kind` becomes the type URI `urn:livery:problem:<kind>`.
-    public init(kind: String, title: String, status: HTTPResponse.Status, detail: String, errors: [Diagnostic]? = nil) {
+    public init(
+        kind: String, title: String, status: HTTPResponse.Status, detail: String, errors: [Diagnostic]? = nil,
+        headers: HTTPFields = [:]
+    ) {
         self.type = "urn:livery:problem:\(kind)"
         self.title = title
-        self.status = status.code
+        self.statusCode = status.code
         self.detail = detail
         self.errors = errors
+        self.headers = headers
+    }
+
+    /// The header fields of the problem's answer: its own, the problem content type and `no-store`.
+    var fields: HTTPFields {
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        fields[.cacheControl] = "no-store"
+        return fields
     }
 
     /// The problem as a response, `Content-Type: application/problem+json`.
     func response(headers extra: HTTPFields = [:]) -> Response {
-        var headers = extra
-        headers[.contentType] = "application/problem+json"
-        headers[.cacheControl] = "no-store"
-        let body = JSONBody.encode(self)
-        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: body))
+        var headers = fields
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: JSONBody.encode(self)))
     }
 }
 
-extension Problem: Error {}
+extension Problem {
+    /// 503 while no bundle has loaded yet, naming the errors that keep the specs from loading.
+    static func noBundle(_ errors: [Diagnostic]) -> Problem {
+        Problem(
+            kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
+            detail: errors.isEmpty
+                ? "the specs have not been read yet"
+                : "the specs do not load: \(errors[0].compilerStyle)",
+            errors: errors.isEmpty ? nil : errors, headers: [.retryAfter: "1"])
+    }
+}
+
+extension Problem: HTTPResponseError {
+    /// The HTTP status, as Hummingbird reads it from a thrown error.
+    public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
+
+    /// Renders the thrown problem.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response()
+    }
+}
 
 /// JSON encoding shared by the handlers: sorted keys, unescaped slashes, one line.
 enum JSONBody {

@@ -12,21 +12,47 @@ extension DaemonRoutes {
         return JSONBody.response(report, headers: [.cacheControl: "no-store"])
     }
 
-    /// `GET /v1/status`: the bundle, the folder's errors with their places, and waiting clients.
+    /// `GET /readyz`: 200 while the daemon has a bundle and follows its store; 503 otherwise
+    /// (no spec loaded yet, or etcd unreachable: the last good bundle is still served, but a
+    /// load balancer should prefer a daemon that sees changes).
+    func readiness() throws(Problem) -> Response {
+        guard hub.snapshot != nil else { throw Problem.noBundle(hub.errors) }
+        if let stale = hub.staleSince {
+            throw Problem(
+                kind: "store-unreachable", title: "Store unreachable", status: .serviceUnavailable,
+                detail: "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(stale.reason)); the last good bundle is still served",
+                headers: [.retryAfter: "1"])
+        }
+        return JSONBody.response(["status": "ready"], headers: [.cacheControl: "no-store"])
+    }
+
+    /// `GET /v1/status`: the bundle, the store's errors with their places, whether the store is
+    /// followed (etcd: its revision, and since when it is unreachable), and waiting clients.
     func status() -> Response {
         let snapshot = hub.snapshot
         let errors = hub.errors
+        let stale = hub.staleSince
         let report = StatusReport(
-            directory: configuration.directory.path,
+            store: configuration.etcd == nil ? "folder" : "etcd",
+            directory: configuration.etcd == nil ? configuration.directory.path : nil,
+            etcdEndpoints: configuration.etcd?.endpoints.map(\.absoluteString),
+            etcdPrefix: configuration.etcd?.prefix,
+            revision: hub.storeRevision,
+            staleSince: stale.map { Self.timestamp($0.date) },
+            staleReason: stale?.reason,
             etag: snapshot?.etag.description,
             files: snapshot?.files ?? [],
             bundleBytes: snapshot?.bytes.readableBytes ?? 0,
-            loadedAt: snapshot.map { ISO8601DateFormatter().string(from: $0.loadedAt) },
+            loadedAt: snapshot.map { Self.timestamp($0.loadedAt) },
             lastError: errors.first,
             errors: errors,
-            errorAt: hub.errorAt.map { ISO8601DateFormatter().string(from: $0) },
+            errorAt: hub.errorAt.map { Self.timestamp($0) },
             waitingClients: hub.waitingClients)
         return JSONBody.response(report, headers: [.cacheControl: "no-store"])
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
     }
 
     /// `GET /metrics`: Prometheus text exposition.
@@ -48,7 +74,13 @@ struct HealthReport: Codable {
 
 /// The body of `GET /v1/status`.
 struct StatusReport: Codable {
-    var directory: String
+    var store: String
+    var directory: String?
+    var etcdEndpoints: [String]?
+    var etcdPrefix: String?
+    var revision: Int64?
+    var staleSince: String?
+    var staleReason: String?
     var etag: String?
     var files: [String]
     var bundleBytes: Int

@@ -2,36 +2,59 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The daemon's HTTP endpoints (see DESIGN.md, "HTTP API"), bound to the state they serve.
+/// The daemon's HTTP endpoints (the LiveryServer catalog's HTTPAPI.md), bound to the state they serve.
 struct DaemonRoutes: Sendable {
     let hub: BundleHub
-    let store: SpecStore
+    let writer: SpecWriter
     let token: BearerToken
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
     let logger: Logger
 
-    /// A route: what answers `method` on `path` (a router pattern).
-    typealias Route = (method: HTTPRequest.Method, path: String, handler: @Sendable (Request) async -> Response)
+    /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
+    struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let path: String
+        /// Writes go through ``WriteAuthorization``: the push token, then `--read-only`.
+        let writes: Bool
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
+
+        init(
+            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false,
+            _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
+        ) {
+            self.method = method
+            self.path = path
+            self.writes = writes
+            self.handler = handler
+        }
+    }
 
     /// Every route of the daemon. `HEAD` of each `GET` route is the `GET` without its body
     /// (the router's own rule); `OPTIONS` and the 405s come from this table.
     var routes: [Route] {
         [
-            (.get, "/v1/spec", { self.bundle($0) }),
-            (.get, "/v1/events", { self.events($0) }),
-            (.get, "/v1/specs", { await self.listFiles($0) }),
-            (.get, "/v1/specs/**", { await self.getFile($0) }),
-            (.put, "/v1/specs/**", { await self.putFile($0) }),
-            (.delete, "/v1/specs/**", { await self.deleteFile($0) }),
-            (.get, "/v1/status", { _ in self.status() }),
-            (.get, "/healthz", { _ in self.health() }),
-            (.get, "/metrics", { _ in self.renderMetrics() }),
+            Route(.get, "/v1/spec") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/events") { request, _ in self.events(request) },
+            Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
+            Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
+            Route(.put, "/v1/specs/**", writes: true) { request, _ in try await self.putFile(request) },
+            Route(.delete, "/v1/specs/**", writes: true) { request, _ in try await self.deleteFile(request) },
+            Route(.post, "/v1/specs", writes: true) { request, _ in try await self.publish(request) },
+            Route(.get, "/v1/history") { request, _ in try await self.history(request) },
+            Route(.get, "/v1/history/{revision}") { _, context in try await self.historicBundle(context) },
+            Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
+                try await self.restore(request, context: context)
+            },
+            Route(.get, "/v1/status") { _, _ in self.status() },
+            Route(.get, "/healthz") { _, _ in self.health() },
+            Route(.get, "/readyz") { _, _ in try self.readiness() },
+            Route(.get, "/metrics") { _, _ in self.renderMetrics() },
         ]
     }
 
-    /// Adds every route, the request metrics and limits, and the 405 and `OPTIONS` answers to
-    /// `router` (made with `.autoGenerateHeadEndpoints`).
+    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
+    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`).
     func register(on router: Router<BasicRequestContext>) {
         let routes = self.routes
         var allowed = AllowedMethods()
@@ -39,8 +62,16 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
+        let writes = router.group().add(
+            middleware: WriteAuthorization(
+                token: token, readOnly: configuration.readOnly,
+                served: configuration.etcd == nil ? "the specs folder" : "the specs in etcd"))
         for route in routes {
-            router.on(RouterPath(route.path), method: route.method) { request, _ in await route.handler(request) }
+            if route.writes {
+                writes.on(RouterPath(route.path), method: route.method, use: route.handler)
+            } else {
+                router.on(RouterPath(route.path), method: route.method, use: route.handler)
+            }
         }
     }
 

@@ -1,39 +1,32 @@
 import Foundation
 import Livery
 
-/// The specs folder as pushes see it: files read on demand, changes validated against the
-/// whole folder and written atomically.
+/// The specs folder as a ``SpecStore``: files read on demand, changes written atomically one
+/// file at a time (temporary file, fsync, rename).
 ///
-/// An actor so that two pushes cannot interleave: each one reads the folder, validates the
-/// result of its change and writes it before the next one starts. The store never publishes
-/// a bundle; the watcher sees the written file like any other edit.
-actor SpecStore {
+/// An actor, so that two commits cannot interleave: each one compares the folder with the
+/// state its change was validated against and writes before the next one starts. The store never
+/// publishes a bundle; the watcher sees the written files like any other edit, and the
+/// ``BatchGate`` keeps it from publishing a batch of several files half written. A crash in the
+/// middle of a batch (`kill -9`, power loss) leaves each file either old or new, never torn,
+/// but can leave some files of the batch new and others old; the daemon then loads that mix at
+/// its next start if it validates, and otherwise serves nothing until the folder is fixed.
+actor FolderSpecStore: SpecStore {
     let directory: URL
     private let limits: ReaderLimits
-    private let registry: TraitRegistry
+    /// Told when a commit of several files starts and ends.
+    let gate: BatchGate
 
-    init(directory: URL, limits: ReaderLimits, registry: TraitRegistry) {
+    init(directory: URL, limits: ReaderLimits, gate: BatchGate) {
         self.directory = directory
         self.limits = limits
-        self.registry = registry
+        self.gate = gate
     }
 
-    /// What a successful write did.
-    struct WriteResult {
-        var path: String
-        var etag: EntityTag?
-        var created: Bool
+    func read() throws(PushError) -> StoreState {
+        StoreState(sources: try readFolder())
     }
 
-    /// What a change did: written, or nothing yet because the folder with the change names
-    /// allowed remote includes that `remote` has no documents for. The caller fetches those
-    /// outside the actor (a push never holds it across network I/O) and tries again.
-    enum ChangeOutcome {
-        case written(WriteResult)
-        case needsFetching([RemoteIncludeURL])
-    }
-
-    /// Every spec file with its tag and size, sorted by path.
     func list() throws(PushError) -> [SpecFileEntry] {
         let sources = try readFolder()
         return sources.sortedPaths.compactMap { sources.files[$0] }.map {
@@ -41,7 +34,6 @@ actor SpecStore {
         }
     }
 
-    /// One file's bytes and format.
     func file(_ rawPath: String) throws(PushError) -> (path: String, data: Data, format: SpecFormat) {
         let path = try Self.validated(rawPath)
         try checkFolders(of: path)
@@ -56,41 +48,37 @@ actor SpecStore {
         return (path, data, format)
     }
 
-    /// Writes `data` to `rawPath` if the folder with that change validates.
-    func put(
-        _ rawPath: String, data: Data, ifMatch: EntityTagCondition?, remote: RemoteIncludes = .off
-    ) throws(PushError) -> ChangeOutcome {
-        try change(rawPath, to: data, ifMatch: ifMatch, remote: remote)
+    func checkWritable(_ paths: [String]) throws(PushError) {
+        for path in paths {
+            try checkFolders(of: path)
+            try checkNotALink(path)
+        }
     }
 
-    /// Removes `rawPath` if the folder without it validates.
-    func delete(
-        _ rawPath: String, ifMatch: EntityTagCondition?, remote: RemoteIncludes = .off
-    ) throws(PushError) -> ChangeOutcome {
-        try change(rawPath, to: nil, ifMatch: ifMatch, remote: remote)
+    /// Writes every file of `change` if the folder still holds what `state` read; the files
+    /// others left alone are compared too, since the change was validated together with them.
+    func commit(_ change: ChangeSet, over state: StoreState) throws(PushError) -> CommitOutcome {
+        try checkWritable(change.paths)
+        let now = try readFolder()
+        guard Self.sameFiles(now, state.sources) else { return .raced }
+        let batch = change.files.count > 1
+        if batch { gate.begin() }
+        defer { if batch { gate.end() } }
+        for path in change.paths {
+            try write(change.files[path] ?? nil, to: path)
+        }
+        return .committed(revision: nil)
     }
 
-    private func change(
-        _ rawPath: String, to data: Data?, ifMatch: EntityTagCondition?, remote: RemoteIncludes
-    ) throws(PushError) -> ChangeOutcome {
-        let path = try Self.validated(rawPath)
-        try checkFolders(of: path)
-        try checkNotALink(path)
-        var sources = try readFolder()
-        let current = sources.files[path].map { EntityTag(of: $0.data) }
-        if let ifMatch, !ifMatch.matchesStrongly(current) {
-            throw .preconditionFailed(path: path, current: current)
-        }
-        if data == nil, current == nil { throw .notFound(path) }
-        do {
-            try sources.set(path, to: data)
-        } catch {
-            throw .forbiddenPath(error)
-        }
-        let missing = Spec.missingRemoteIncludes(sources, limits: limits, remoteIncludes: remote)
-        guard missing.isEmpty else { return .needsFetching(missing) }
-        let errors = Spec.validate(sources, registry: registry, limits: limits, remoteIncludes: remote)
-        guard errors.isEmpty else { throw .invalid(errors) }
+    func history(limit: Int) throws(PushError) -> [HistoryEntry] {
+        throw .historyUnsupported
+    }
+
+    func read(atRevision revision: Int64) throws(PushError) -> StoreState {
+        throw .historyUnsupported
+    }
+
+    private func write(_ data: Data?, to path: String) throws(PushError) {
         let url = directory.appending(path: path)
         do {
             if let data {
@@ -104,7 +92,10 @@ actor SpecStore {
         } catch {
             throw .fileSystem(error.description)
         }
-        return .written(WriteResult(path: path, etag: data.map { EntityTag(of: $0) }, created: current == nil))
+    }
+
+    private static func sameFiles(_ a: SpecSourceSet, _ b: SpecSourceSet) -> Bool {
+        a.files.count == b.files.count && a.files.allSatisfy { path, file in b.files[path]?.data == file.data }
     }
 
     private static func validated(_ rawPath: String) throws(PushError) -> String {

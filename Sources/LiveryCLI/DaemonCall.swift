@@ -1,0 +1,68 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryServer
+import NIOCore
+
+/// One JSON request to a running `livery serve` and the reading of its answer: the helper of
+/// `push` (for a publish), `history` and `rollback`.
+struct DaemonCall {
+    var server: String
+    var token: BearerToken?
+
+    /// What the daemon answered.
+    enum Outcome {
+        /// 2xx, with the body.
+        case ok(Data)
+        /// Refused: the lines to print, compiler style where the server named places.
+        case refused([String])
+    }
+
+    /// A GET of `path`, or a POST with `post` true.
+    func send(post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = []) async throws -> Outcome {
+        let base = server.hasSuffix("/") ? String(server.dropLast()) : server
+        var request = HTTPClientRequest(url: base + path)
+        request.method = post ? .POST : .GET
+        if let token { request.headers.add(name: "Authorization", value: token.authorizationHeader) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: json))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
+        let status = Int(response.status.code)
+        if (200..<300).contains(status) { return .ok(bytes) }
+        return .refused(PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes))
+    }
+
+    /// `livery push`'s atomic publish: `POST /v1/specs`.
+    func publish(files: [String: String?], message: String, ifMatch: String?) async throws -> Outcome {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = try encoder.encode(PublishBody(files: files, message: message))
+        return try await send(post: true, "/v1/specs", json: body, headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+    }
+
+    private struct PublishBody: Encodable {
+        var files: [String: String?]
+        var message: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var files = container.nestedContainer(keyedBy: Key.self, forKey: Key("files"))
+            for (path, content) in self.files {
+                // A removal is an explicit null, which the synthesised encoding would leave out.
+                try files.encode(content, forKey: Key(path))
+            }
+            try container.encode(message, forKey: Key("message"))
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import Livery
+
+extension DaemonRoutes {
+    /// `POST /v1/specs`: an atomic multi-file publish. The body is
+    /// `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}` (null removes a file);
+    /// `If-Match` with the bundle's ETag makes it depend on the specs not having changed. All
+    /// files land together or none do. `?dryRun=true` validates and writes nothing.
+    func publish(_ request: Request) async throws(Problem) -> Response {
+        do throws(PushError) {
+            let body = try await collectBody(request)
+            let publish: PublishRequest
+            do {
+                publish = try JSONDecoder().decode(PublishRequest.self, from: body)
+            } catch {
+                throw PushError.badRequest(
+                    #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
+                        + Self.describe(error))
+            }
+            guard !publish.files.isEmpty else { throw PushError.badRequest(#""files" names no file"#) }
+            var files: [String: Data?] = [:]
+            for (rawPath, content) in publish.files {
+                files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
+            }
+            let change = ChangeSet(files: files, message: publish.message ?? "")
+            return try await answer(publishing: change, request)
+        } catch {
+            throw refused(error, path: "POST /v1/specs")
+        }
+    }
+
+    /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
+    /// with a ``PublishResult``.
+    func answer(publishing change: ChangeSet, _ request: Request) async throws(PushError) -> Response {
+        let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
+            SpecWriter.Precondition.bundle($0)
+        }
+        let dryRun = isDryRun(request)
+        let result = try await writer.write(change, precondition: precondition ?? .none, dryRun: dryRun)
+        logWrite("specs published", result, request: request)
+        let answer = PublishResult(
+            etag: result.bundleETag.description, revision: result.revision, paths: result.paths,
+            created: result.created.sorted(), dryRun: dryRun)
+        return JSONBody.response(answer, headers: [.cacheControl: "no-store"])
+    }
+
+    /// A decoding error in a sentence, with the place in the JSON where it went wrong.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            let place = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (place.isEmpty ? "" : "at \(place): ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// The body of `POST /v1/specs`.
+struct PublishRequest: Decodable {
+    /// New contents by path; `nil` removes the file.
+    var files: [String: String?]
+    /// Why; recorded in the history on etcd.
+    var message: String?
+}
+
+/// The answer to a publish (and to a restore).
+public struct PublishResult: Codable, Hashable, Sendable {
+    /// The ETag of the bundle the published files make.
+    public var etag: String
+    /// The etcd revision of the publish; absent on a folder, and for a dry run.
+    public var revision: Int64?
+    /// The paths written or removed.
+    public var paths: [String]
+    /// The paths that did not exist before.
+    public var created: [String]
+    /// Whether nothing was written (`?dryRun=true`).
+    public var dryRun: Bool
+
+    /// Creates a result.
+    public init(etag: String, revision: Int64?, paths: [String], created: [String], dryRun: Bool) {
+        self.etag = etag
+        self.revision = revision
+        self.paths = paths
+        self.created = created
+        self.dryRun = dryRun
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Livery
+import Logging
+
+/// The spec files as keys in etcd, one per file under `PREFIX/specs/`: a ``SpecStore`` that
+/// several daemons share.
+///
+/// A read is one range request, so it sees every file at one revision. A commit is one
+/// transaction that writes every file of the change and a publish record, and only if no spec
+/// key and no publish record changed since the revision read (and each changed key still has
+/// the revision read, or is still absent): a daemon that lost a race hears so and validates
+/// again. The history is the publish records, each at the revision its transaction created.
+final class EtcdSpecStore: SpecStore {
+    let configuration: EtcdStoreConfiguration
+    let client: EtcdClient
+    private let limits: ReaderLimits
+    let logger: Logger
+
+    init(configuration: EtcdStoreConfiguration, limits: ReaderLimits, logger: Logger) {
+        self.configuration = configuration
+        self.client = EtcdClient(endpoints: configuration.endpoints, http: configuration.http, logger: logger)
+        self.limits = limits
+        self.logger = logger
+    }
+
+    func read() async throws(PushError) -> StoreState {
+        try await read(revision: nil)
+    }
+
+    func list() async throws(PushError) -> [SpecFileEntry] {
+        let sources = try await read().sources
+        return sources.sortedPaths.compactMap { sources.files[$0] }.map {
+            SpecFileEntry(path: $0.path, etag: EntityTag(of: $0.data).description, size: $0.data.count)
+        }
+    }
+
+    func file(_ rawPath: String) async throws(PushError) -> (path: String, data: Data, format: SpecFormat) {
+        let path: String
+        do {
+            path = try SpecPath.validate(rawPath)
+        } catch {
+            throw .forbiddenPath(error)
+        }
+        guard let file = try await read().sources.files[path] else { throw .notFound(path) }
+        return (path, file.data, file.format)
+    }
+
+    func checkWritable(_ paths: [String]) {
+        // Every allowed spec path is a key like any other.
+    }
+
+    func commit(_ change: ChangeSet, over state: StoreState) async throws(PushError) -> CommitOutcome {
+        let revision = state.revision ?? 0
+        let specs = configuration.specsPrefix
+        let history = configuration.historyPrefix
+        var compares: [EtcdClient.Compare] = [
+            .unchangedSince(key: specs, rangeEnd: EtcdClient.prefixEnd(specs), revision: revision),
+            .unchangedSince(key: history, rangeEnd: EtcdClient.prefixEnd(history), revision: revision),
+        ]
+        var operations: [EtcdClient.Operation] = []
+        for path in change.paths {
+            let key = specs + path
+            compares.append(state.modRevisions[path].map { .modRevision(key: key, equals: $0) } ?? .absent(key: key))
+            operations.append(change.files[path].flatMap { $0 }.map { .put(key: key, value: $0) } ?? .delete(key: key))
+        }
+        let now = Date()
+        let record = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
+        operations.append(.put(key: history + Self.recordName(at: now), value: record.encoded))
+        do {
+            let (succeeded, newRevision) = try await client.transaction(if: compares, then: operations)
+            return succeeded ? .committed(revision: newRevision) : .raced
+        } catch {
+            throw Self.pushError(error)
+        }
+    }
+
+    func history(limit: Int) async throws(PushError) -> [HistoryEntry] {
+        let history = configuration.historyPrefix
+        let kvs: [EtcdClient.KeyValue]
+        do {
+            kvs = try await client.range(key: history, rangeEnd: EtcdClient.prefixEnd(history)).0
+        } catch {
+            throw Self.pushError(error)
+        }
+        let entries = kvs.map { kv in
+            let record = PublishRecord(kv.value)
+            return HistoryEntry(revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths)
+        }
+        return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
+    }
+
+    func read(atRevision revision: Int64) async throws(PushError) -> StoreState {
+        try await read(revision: revision)
+    }
+
+    private func read(revision: Int64?) async throws(PushError) -> StoreState {
+        let specs = configuration.specsPrefix
+        let (kvs, readRevision): ([EtcdClient.KeyValue], Int64)
+        do {
+            (kvs, readRevision) = try await client.range(key: specs, rangeEnd: EtcdClient.prefixEnd(specs), revision: revision)
+        } catch where error.code == .compacted {
+            throw .revisionCompacted(revision ?? 0)
+        } catch where error.code == .futureRevision {
+            throw .revisionInFuture(revision ?? 0)
+        } catch {
+            throw Self.pushError(error)
+        }
+        var files: [String: Data] = [:]
+        var modRevisions: [String: Int64] = [:]
+        for kv in kvs {
+            let path = String(kv.key.dropFirst(specs.count))
+            files[path] = kv.value
+            modRevisions[path] = kv.modRevision
+        }
+        do {
+            return StoreState(sources: try sources(files), revision: revision ?? readRevision, modRevisions: modRevisions)
+        } catch {
+            throw .invalid([error])
+        }
+    }
+
+    /// The files as a source set, by the rules a folder's files follow: a key that is not an
+    /// allowed spec path, or a value over the size limit, is an error located at its path.
+    func sources(_ files: [String: Data]) throws(SpecError) -> SpecSourceSet {
+        var set = SpecSourceSet()
+        for path in files.keys.sorted() {
+            let data = files[path] ?? Data()
+            guard data.count <= limits.maxBytes else {
+                throw SpecError(.limitExceeded, at: .start(of: path), "file is \(data.count) bytes; the limit is \(limits.maxBytes) bytes")
+            }
+            try set.set(path, to: data)
+        }
+        return set
+    }
+
+    static func pushError(_ error: EtcdError) -> PushError {
+        switch error.code {
+        case .unavailable: .unavailable(error.description)
+        case .compacted, .futureRevision, .protocolError: .storeFailed(error.description)
+        }
+    }
+
+    /// A key name that sorts by time and never collides between daemons.
+    private static func recordName(at time: Date) -> String {
+        let nanoseconds = UInt64(time.timeIntervalSince1970 * 1_000_000_000)
+        let digits = String(nanoseconds)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + "-" + UUID().uuidString.lowercased()
+    }
+}
+
+/// The value of a publish record key: JSON `{"time", "message", "paths"}`.
+struct PublishRecord: Codable, Sendable {
+    var time: String
+    var message: String
+    var paths: [String]
+
+    init(time: String, message: String, paths: [String]) {
+        self.time = time
+        self.message = message
+        self.paths = paths
+    }
+
+    /// Decodes a record; one that is not (written by hand, say) reads as "unknown".
+    init(_ data: Data) {
+        do {
+            self = try JSONDecoder().decode(PublishRecord.self, from: data)
+        } catch {
+            self.init(time: "", message: "(unreadable publish record: \(error))", paths: [])
+        }
+    }
+
+    var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            // Three strings: encoding them cannot fail.
+            return Data(#"{"message":"","paths":[],"time":""}"#.utf8)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import AsyncHTTPClient
+import Foundation
+
+/// Where a daemon on etcd keeps its specs: the members to talk to and the key prefix.
+///
+/// Each spec file is one key, `PREFIX/specs/<path>`, holding the file's bytes; each publish
+/// also writes `PREFIX/history/<time>-<id>` with its time, message and paths, in the same
+/// transaction.
+public struct EtcdStoreConfiguration: Sendable {
+    /// The members' client URLs; requests fail over from one to the next.
+    public var endpoints: [URL]
+    /// The key prefix, ending in `/`: `/livery/` by default.
+    public var prefix: String
+    /// The HTTP client to reach etcd with, owned (and shut down) by the caller; see
+    /// ``EtcdClient/makeHTTPClient()``.
+    public var http: HTTPClient
+
+    /// Creates a configuration; a prefix without a trailing `/` gets one.
+    public init(endpoints: [URL], prefix: String = "/livery/", http: HTTPClient) {
+        self.endpoints = endpoints
+        self.prefix = prefix.hasSuffix("/") ? prefix : prefix + "/"
+        self.http = http
+    }
+
+    /// The prefix of the spec files' keys.
+    var specsPrefix: String { prefix + "specs/" }
+    /// The prefix of the publish records' keys.
+    var historyPrefix: String { prefix + "history/" }
+}

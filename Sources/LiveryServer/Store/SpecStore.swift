@@ -1,0 +1,83 @@
+import Foundation
+import Livery
+
+/// Where a daemon keeps its spec files: a folder (``FolderSpecStore``) or etcd
+/// (``EtcdSpecStore``). Both hold the same thing, paths to bytes, so both give the same bundle.
+///
+/// A store only reads and writes; it never validates. ``SpecWriter`` reads the state, validates
+/// the whole resulting set and asks the store to commit the change *over the state it read*: the
+/// store refuses (``CommitOutcome/raced``) if anything changed since, and the writer starts again
+/// from the new state. So a write that raced another one is validated again, never lost and
+/// never silently overwriting.
+protocol SpecStore: Sendable {
+    /// Every spec file at one version.
+    func read() async throws(PushError) -> StoreState
+
+    /// Every spec file with its tag and size, sorted by path.
+    func list() async throws(PushError) -> [SpecFileEntry]
+
+    /// One file's bytes and format, `rawPath` checked against the path rules first.
+    func file(_ rawPath: String) async throws(PushError) -> (path: String, data: Data, format: SpecFormat)
+
+    /// Refuses paths the store can never write, before anything is read: on a folder, a path
+    /// through a link to a folder, or a link itself.
+    func checkWritable(_ paths: [String]) async throws(PushError)
+
+    /// Writes `change` if the store still holds `state`; all of it or none of it.
+    func commit(_ change: ChangeSet, over state: StoreState) async throws(PushError) -> CommitOutcome
+
+    /// The publishes this store recorded, newest first, at most `limit`.
+    func history(limit: Int) async throws(PushError) -> [HistoryEntry]
+
+    /// Every spec file as it was at `revision`.
+    func read(atRevision revision: Int64) async throws(PushError) -> StoreState
+}
+
+/// The spec files of a store at one version, and what a commit compares against.
+struct StoreState: Sendable {
+    /// The files, by path.
+    var sources: SpecSourceSet
+    /// The store's revision when read (etcd); `nil` for a folder.
+    var revision: Int64?
+    /// Each file's last modification revision (etcd); empty for a folder, which compares bytes.
+    var modRevisions: [String: Int64] = [:]
+}
+
+/// What became of a commit.
+enum CommitOutcome: Sendable {
+    /// Written, at this store revision (`nil` for a folder).
+    case committed(revision: Int64?)
+    /// The store no longer holds the state the change was validated against.
+    case raced
+}
+
+/// A validated set of file changes to commit together.
+struct ChangeSet: Sendable {
+    /// New bytes by path; `nil` removes the file. Paths already passed ``Livery/SpecPath``.
+    var files: [String: Data?]
+    /// Why, as the author said it; recorded in the history where the store keeps one.
+    var message: String
+
+    /// The paths, sorted.
+    var paths: [String] { files.keys.sorted() }
+}
+
+/// One publish as `GET /v1/history` lists it.
+public struct HistoryEntry: Codable, Hashable, Sendable {
+    /// The store revision the publish created.
+    public var revision: Int64
+    /// When the daemon committed it, ISO 8601.
+    public var time: String
+    /// The author's message.
+    public var message: String
+    /// The paths it wrote or removed.
+    public var paths: [String]
+
+    /// Creates an entry.
+    public init(revision: Int64, time: String, message: String, paths: [String]) {
+        self.revision = revision
+        self.time = time
+        self.message = message
+        self.paths = paths
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Livery
+
+/// The one way the daemon writes specs, whatever the store: read the state, check the client's
+/// precondition, validate the whole resulting set, commit over the state read; if another
+/// writer got there first, start again from the new state.
+///
+/// Remote includes the new set needs are fetched between tries, never while a store holds a
+/// lock. A race re-checks the precondition too, so a client that sent `If-Match` gets 412
+/// rather than a write over a state it never saw.
+struct SpecWriter: Sendable {
+    let store: any SpecStore
+    let configuration: DaemonConfiguration
+    /// One write at a time in this daemon: its own writes never race each other, so only other
+    /// daemons' writes can make one validate again.
+    private let queue = WriteQueue()
+
+    init(store: any SpecStore, configuration: DaemonConfiguration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// How many times a write is validated again after losing a race before it gives up (409).
+    static let maxTries = 16
+
+    /// What the client made the write depend on.
+    enum Precondition: Sendable {
+        /// Nothing.
+        case none
+        /// `If-Match` on one file's ETag (PUT, DELETE).
+        case file(String, EntityTagCondition)
+        /// `If-Match` on the bundle's ETag (POST, restore).
+        case bundle(EntityTagCondition)
+    }
+
+    /// What a write did (or, for a dry run, would do).
+    struct Result: Sendable {
+        /// The paths written or removed, sorted.
+        var paths: [String]
+        /// The paths that did not exist before.
+        var created: Set<String>
+        /// The new ETag of each written file.
+        var fileETags: [String: EntityTag]
+        /// The ETag of the bundle the new set makes.
+        var bundleETag: EntityTag
+        /// The store revision of the commit (etcd); `nil` for a folder or a dry run.
+        var revision: Int64?
+    }
+
+    /// Validates `change` against the store's whole set and, unless `dryRun`, commits it.
+    func write(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(PushError) -> Result {
+        try await store.checkWritable(change.paths)
+        await queue.enter()
+        defer { queue.leave() }
+        return try await validateAndCommit(change, precondition: precondition, dryRun: dryRun)
+    }
+
+    private func validateAndCommit(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(PushError) -> Result {
+        var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
+        if change.files.isEmpty {
+            // Nothing to change (a restore of the current state): the current bundle, unwritten.
+            let state = try await store.read()
+            try await fetchIncludes(for: [state.sources], into: &remote)
+            try check(precondition, against: state.sources, remote: remote)
+            let spec = try build(state.sources, remote: remote)
+            return Result(paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+        }
+        for _ in 0..<Self.maxTries {
+            let state = try await store.read()
+            var next = state.sources
+            var created = Set<String>()
+            for path in change.paths {
+                let data = change.files[path] ?? nil
+                let exists = state.sources.files[path] != nil
+                if data == nil, !exists { throw .notFound(path) }
+                if !exists { created.insert(path) }
+                do {
+                    try next.set(path, to: data)
+                } catch {
+                    throw .forbiddenPath(error)
+                }
+            }
+            try await fetchIncludes(for: [next] + (precondition.needsBundle ? [state.sources] : []), into: &remote)
+            try check(precondition, against: state.sources, remote: remote)
+            let spec = try build(next, remote: remote)
+            var result = Result(
+                paths: change.paths, created: created,
+                fileETags: change.files.compactMapValues { $0.map { EntityTag(of: $0) } },
+                bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+            if dryRun { return result }
+            switch try await store.commit(change, over: state) {
+            case .committed(let revision):
+                result.revision = revision
+                return result
+            case .raced:
+                continue
+            }
+        }
+        throw .tooManyRaces(Self.maxTries)
+    }
+
+    /// The change that makes the store hold exactly `sources` (a restore).
+    func change(toMatch sources: SpecSourceSet, message: String) async throws(PushError) -> ChangeSet {
+        let now = try await store.read().sources
+        var files: [String: Data?] = [:]
+        for (path, file) in sources.files where now.files[path]?.data != file.data {
+            files[path] = .some(file.data)
+        }
+        for path in now.files.keys where sources.files[path] == nil {
+            files[path] = .some(nil)
+        }
+        return ChangeSet(files: files, message: message)
+    }
+
+    private func check(_ precondition: Precondition, against sources: SpecSourceSet, remote: RemoteIncludes) throws(PushError) {
+        switch precondition {
+        case .none:
+            return
+        case .file(let path, let condition):
+            let current = sources.files[path].map { EntityTag(of: $0.data) }
+            if !condition.matchesStrongly(current) { throw .preconditionFailed(path: path, current: current) }
+        case .bundle(let condition):
+            let current: EntityTag?
+            do {
+                current = EntityTag(of: try build(sources, remote: remote).bundleJSON.utf8)
+            } catch {
+                current = nil  // the set as it is does not validate: no bundle can match
+            }
+            if !condition.matchesStrongly(current) { throw .bundleChanged(current: current) }
+        }
+    }
+
+    /// The spec `sources` make, or every error they have.
+    private func build(_ sources: SpecSourceSet, remote: RemoteIncludes) throws(PushError) -> Spec {
+        do {
+            return try Spec(
+                sources: sources, registry: configuration.registry, limits: configuration.readerLimits,
+                remoteIncludes: remote)
+        } catch {
+            let all = Spec.validate(
+                sources, registry: configuration.registry, limits: configuration.readerLimits, remoteIncludes: remote)
+            throw .invalid(all.isEmpty ? [SpecError(.io, at: .start(of: ""), "\(error)")] : all)
+        }
+    }
+
+    /// Fetches the allowed remote includes the sets name that `remote` has no document for yet.
+    /// Each round either fetches something new or ends, and a set reaches at most
+    /// ``Livery/RemoteIncludes/maxDocuments`` URLs, so the loop ends.
+    private func fetchIncludes(for sets: [SpecSourceSet], into remote: inout RemoteIncludes) async throws(PushError) {
+        guard !configuration.allowedIncludes.isEmpty else { return }
+        while true {
+            let missing = Set(sets.flatMap {
+                Spec.missingRemoteIncludes($0, limits: configuration.readerLimits, remoteIncludes: remote)
+            }).filter { remote.documents[$0] == nil }
+            guard !missing.isEmpty else { return }
+            for url in missing {
+                remote.documents[url] = await configuration.includeFetcher?.fetch(url)
+                    ?? .failed("this daemon has no fetcher for remote includes")
+            }
+        }
+    }
+}
+
+extension SpecWriter.Precondition {
+    var needsBundle: Bool {
+        if case .bundle = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryServer
+import Logging
+import Synchronization
+
+/// Real etcd members (Debian's `/usr/bin/etcd`) on loopback ports with temporary data folders,
+/// for the length of a test: one member for most tests, three for failover.
+final class EtcdCluster: Sendable {
+    struct Member: Sendable {
+        let name: String
+        let clientPort: Int
+        let peerPort: Int
+        let dataDirectory: URL
+        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        var peerURL: String { "http://127.0.0.1:\(peerPort)" }
+    }
+
+    static let binary = "/usr/bin/etcd"
+    let members: [Member]
+    /// The client the tests' daemons and helpers reach etcd with.
+    let http: HTTPClient
+    private let processes: Mutex<[Int32?]>
+    private let token: String
+
+    var endpoints: [URL] { members.compactMap { URL(string: $0.clientURL) } }
+
+    private init(members: [Member], token: String) {
+        self.members = members
+        self.token = token
+        self.http = EtcdClient.makeHTTPClient()
+        self.processes = Mutex(Array(repeating: nil, count: members.count))
+    }
+
+    /// Starts `size` members, runs `body`, then kills them and removes their data.
+    static func with<T>(members size: Int = 1, _ body: (EtcdCluster) async throws -> T) async throws -> T {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HTTPTestError("\(binary) is missing: install Debian's etcd-server (scripts/test does)")
+        }
+        var members: [Member] = []
+        for index in 0..<size {
+            let data = FileManager.default.temporaryDirectory.appending(path: "livery-etcd-\(UUID().uuidString)")
+            members.append(Member(name: "m\(index)", clientPort: try freePort(), peerPort: try freePort(), dataDirectory: data))
+        }
+        let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))")
+        let result: Result<T, any Error>
+        do {
+            for index in members.indices { try cluster.start(index) }
+            try await cluster.waitUntilHealthy()
+            result = .success(try await body(cluster))
+        } catch {
+            result = .failure(error)
+        }
+        for index in members.indices { cluster.kill(index) }
+        try await cluster.http.shutdown()
+        for member in members { try? FileManager.default.removeItem(at: member.dataDirectory) }
+        return try result.get()
+    }
+
+    /// Starts member `index` (again, on its existing data folder after a stop).
+    func start(_ index: Int) throws {
+        let member = members[index]
+        let process = Process()
+        process.executableURL = URL(filePath: Self.binary)
+        var arguments = [
+            "--name", member.name, "--data-dir", member.dataDirectory.path,
+            "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
+            "--listen-peer-urls", member.peerURL, "--initial-advertise-peer-urls", member.peerURL,
+            "--heartbeat-interval", "50", "--election-timeout", "500", "--log-level", "error",
+        ]
+        if members.count > 1 {
+            arguments += [
+                "--initial-cluster", members.map { "\($0.name)=\($0.peerURL)" }.joined(separator: ","),
+                "--initial-cluster-state", "new", "--initial-cluster-token", token,
+            ]
+        }
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.withLock { $0[index] = process.processIdentifier }
+    }
+
+    /// `kill -9` of member `index`.
+    func kill(_ index: Int) {
+        guard let pid = processes.withLock({ $0[index] }) else { return }
+        Foundation.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        processes.withLock { $0[index] = nil }
+    }
+
+    /// Stops member `index` gracefully (SIGTERM) and waits for it to exit.
+    func stop(_ index: Int) {
+        guard let pid = processes.withLock({ $0[index] }) else { return }
+        Foundation.kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        processes.withLock { $0[index] = nil }
+    }
+
+    /// Polls every running member's `/health` until all say true (10 s at most).
+    func waitUntilHealthy() async throws {
+        let healthy = try await TestDaemon.eventually(timeout: .seconds(10)) {
+            for index in members.indices where processes.withLock({ $0[index] }) != nil {
+                let reply = try? await HTTP(base: members[index].clientURL, token: "").get("/health", timeout: .seconds(1))
+                guard reply?.text.contains(#""health":"true""#) == true else { return false }
+            }
+            return true
+        }
+        guard healthy else { throw HTTPTestError("etcd did not become healthy within 10 s") }
+    }
+
+    /// The index of the member that leads, asked of each running member.
+    func leader() async throws -> Int? {
+        for (index, member) in members.enumerated() where processes.withLock({ $0[index] }) != nil {
+            guard let reply = try? await HTTP(base: member.clientURL, token: "").send(.POST, "/v3/maintenance/status", body: Data("{}".utf8)),
+                let object = try? reply.json(),
+                let header = object["header"] as? [String: Any], let id = header["member_id"] as? String,
+                let leader = object["leader"] as? String
+            else { continue }
+            if id == leader { return index }
+        }
+        return nil
+    }
+
+    /// A client for the tests' own reads and writes.
+    func client() -> EtcdClient {
+        EtcdClient(endpoints: endpoints, http: http, logger: Logger(label: "etcd.test") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    /// Runs Debian's `etcdctl` (API v3) against the cluster; returns its standard output.
+    @discardableResult
+    func etcdctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/etcdctl")
+        process.arguments = ["--endpoints", members.map(\.clientURL).joined(separator: ",")] + arguments
+        process.environment = ["ETCDCTL_API": "3", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw HTTPTestError("etcdctl \(arguments) failed: \(text)") }
+        return text
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HTTPTestError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw HTTPTestError("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
