@@ -63,6 +63,23 @@ struct FailoverTests {
         #expect(client.updates.compactMap(\.version?.etag).count == 2)
     }
 
+    @Test("an event stream moves on to the next daemon and sees the next edit there")
+    func eventStreamMovesOn() async throws {
+        let (folders, daemons) = try await Self.startThree(radius: 1)
+        let client = UpdateCollector(RemoteSpecSource(
+            urls: daemons.map(\.url), mode: .serverSentEvents(heartbeat: .seconds(2)), configuration: Self.configuration))
+        try await client.waitForLoaded(1)
+        await daemons[0].stop()
+        let streams = { RunningDaemon.count(in: daemons[1].daemon.metrics.render(), route: "/v1/events", status: 200) }
+        try await eventually { streams() >= 1 }
+        try folders[1].atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await client.waitForLoaded(2)
+        await client.cancel()
+        for daemon in daemons.dropFirst() { await daemon.stop() }
+        #expect(client.loaded.map(radius) == [1, 2])
+        #expect(client.updates.compactMap(\.version?.endpoint) == [daemons[0].url, daemons[1].url])
+    }
+
     @Test("with every endpoint down it cycles through them and backs off once per round")
     func backsOffPerRound() async throws {
         let ports = try (0..<3).map { _ in try FreePort.closed() }
