@@ -91,7 +91,7 @@ struct FailoverTests {
             sleep: recorder.sleep)
         configuration.identity = ClientIdentity(fitting: "failover-test", instance: "1")
         let client = UpdateCollector(RemoteSpecSource(urls: urls, mode: .longPoll(wait: .seconds(1)), configuration: configuration))
-        try await client.wait { $0.count >= 9 }
+        try await client.wait(timeout: .seconds(40)) { $0.count >= 9 }  // nine connect timeouts, slow under load
         await client.cancel()
         let failing = client.failures.prefix(9).compactMap { ($0 as? RemoteError)?.url }
         let expected = (0..<9).map { urls[$0 % 3].absoluteString }
