@@ -13,7 +13,9 @@ extension FetchSession {
     /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns`. The server answers
     /// at once when its version differs from `since`, else when it changes (200, the new ETag)
     /// or the wait ends (304). A new version is then fetched from `GET /v1/spec/{etag}`, which
-    /// never changes, so caches in between can keep it for good.
+    /// never changes, so caches in between can keep it for good. A 404 there (the server no
+    /// longer keeps that version) is a failure like any other: the next request asks for the
+    /// current version again.
     func followVersion(wait: Duration) async throws -> Duration {
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]

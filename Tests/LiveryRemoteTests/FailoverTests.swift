@@ -63,6 +63,23 @@ struct FailoverTests {
         #expect(client.updates.compactMap(\.version?.etag).count == 2)
     }
 
+    @Test("an event stream moves on to the next daemon and sees the next edit there")
+    func eventStreamMovesOn() async throws {
+        let (folders, daemons) = try await Self.startThree(radius: 1)
+        let client = UpdateCollector(RemoteSpecSource(
+            urls: daemons.map(\.url), mode: .serverSentEvents(heartbeat: .seconds(2)), configuration: Self.configuration))
+        try await client.waitForLoaded(1)
+        await daemons[0].stop()
+        let streams = { RunningDaemon.count(in: daemons[1].daemon.metrics.render(), route: "/v1/events", status: 200) }
+        try await eventually { streams() >= 1 }
+        try folders[1].atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await client.waitForLoaded(2)
+        await client.cancel()
+        for daemon in daemons.dropFirst() { await daemon.stop() }
+        #expect(client.loaded.map(radius) == [1, 2])
+        #expect(client.updates.compactMap(\.version?.endpoint) == [daemons[0].url, daemons[1].url])
+    }
+
     @Test("with every endpoint down it cycles through them and backs off once per round")
     func backsOffPerRound() async throws {
         let ports = try (0..<3).map { _ in try FreePort.closed() }
@@ -74,7 +91,7 @@ struct FailoverTests {
             sleep: recorder.sleep)
         configuration.identity = ClientIdentity(fitting: "failover-test", instance: "1")
         let client = UpdateCollector(RemoteSpecSource(urls: urls, mode: .longPoll(wait: .seconds(1)), configuration: configuration))
-        try await client.wait { $0.count >= 9 }
+        try await client.wait(timeout: .seconds(40)) { $0.count >= 9 }  // nine connect timeouts, slow under load
         await client.cancel()
         let failing = client.failures.prefix(9).compactMap { ($0 as? RemoteError)?.url }
         let expected = (0..<9).map { urls[$0 % 3].absoluteString }

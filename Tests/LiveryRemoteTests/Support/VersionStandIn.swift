@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import LiveryServer
-import Logging
 import NIOCore
 import Synchronization
 
@@ -74,23 +73,7 @@ final class VersionStandIn: Sendable {
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? 0)
-                boundContinuation.finish()
-            },
-            logger: Logger(label: "version-stand-in") { _ in SwiftLogNoOpLogHandler() })
-        let task = Task {
-            defer { boundContinuation.finish() }
-            try await app.run()
-        }
-        var ports = bound.makeAsyncIterator()
-        guard let port = await ports.next(), port > 0 else {
-            task.cancel()
-            throw FreePort.Failure(description: "the version stand-in did not start")
-        }
+        let (port, task) = try await LoopbackServer.start(router, label: "version stand-in")
         return VersionStandIn(file: file, port: port, record: state, task: task)
     }
 
