@@ -27,7 +27,7 @@ import Testing
 
         let serve = try ExampleProcess(["serve", specs.path, "--port", "0", "--token-file", token.path])
         defer { serve.stop() }
-        let base = try #require(try await serve.firstLine(containing: "serving").split(separator: " ").last.map(String.init))
+        let base = try #require(try await serve.firstLine { $0.contains("serving") }.split(separator: " ").last.map(String.init))
         let url = try #require(URL(string: base))
 
         let provider = TraitsProvider(registry: try .lighting())
@@ -45,6 +45,12 @@ import Testing
         #expect(pushed.status == 0, "\(pushed.output)")
         try await eventually { lamp.glowRadius == 6 }
         #expect(lamp.glowColor == Color(red: 0xFF, green: 0xD6, blue: 0x0A))
+
+        // `watch` reads the folder, which now uses Glow, with the same registry.
+        let watch = try ExampleProcess(["watch", specs.path])
+        defer { watch.stop() }
+        let reload = try await watch.firstLine { $0.contains(" reload ") || $0.contains("error") }
+        #expect(reload.contains(" reload ") && reload.hasSuffix("1 changed: lamp"), "\(reload)")
 
         try "specs: { lamp: [] }\n".write(to: glowing, atomically: true, encoding: .utf8)
         let reverted = try ExampleProcess.run(["push", glowing.path, "--server", base, "--token-file", token.path])
@@ -90,8 +96,8 @@ final class ExampleProcess {
         return (running.process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The first printed line that contains `text`.
-    func firstLine(containing text: String) async throws -> String {
+    /// The first printed line that `matches`.
+    func firstLine(where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
         let handle = output.fileHandleForReading
         return try await withCheckedThrowingContinuation { continuation in
             // A plain thread: `availableData` blocks, and Linux's FileHandle has no async bytes.
@@ -104,7 +110,7 @@ final class ExampleProcess {
                     while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                         let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                         pending = Data(pending[(newline + 1)...])
-                        if line.contains(text) { return continuation.resume(returning: line) }
+                        if matches(line) { return continuation.resume(returning: line) }
                     }
                 }
                 continuation.resume(throwing: CocoaError(.fileReadUnknown))
