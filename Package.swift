@@ -192,6 +192,7 @@ let package = Package(
             name: "LiveryConfigurationTests",
             dependencies: [
                 "LiveryConfiguration",
+                "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
                 "LiveryTestSupport",
