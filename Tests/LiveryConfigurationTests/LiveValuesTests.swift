@@ -111,7 +111,14 @@ struct LiveValuesTests {
         _ = await (watch.result, service.result)
         try provider.setTheme(nil)
         try folder.atomicSave("values.yaml", Self.values(timeout: "15"))
-        try await eventually { try await ConfigReader(provider: provider).fetchInt(forKey: "http.timeout") == 15 }
+        try await eventually {
+            // Until the daemon has read the edit, a fetch gets the bad spec again and throws.
+            do {
+                return try await ConfigReader(provider: provider).fetchInt(forKey: "http.timeout") == 15
+            } catch {
+                return false
+            }
+        }
         serving.cancel()
         _ = await serving.result
     }
