@@ -194,6 +194,7 @@ let package = Package(
             name: "LiveryConfigurationTests",
             dependencies: [
                 "LiveryConfiguration",
+                "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
                 "LiveryTestSupport",

@@ -9,7 +9,9 @@ extension SpecConfigProvider: ConfigProvider {
 
     /// Reads the folder, or fetches from the daemon, now, and returns the value from what it
     /// read; if that does not load, the error is thrown and the last good values stay.
-    nonisolated(nonsending) public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
+    nonisolated(nonsending) public func fetchValue(
+        forKey key: AbsoluteConfigKey, type: ConfigType
+    ) async throws -> LookupResult {
         try await refresh()
         return try value(forKey: key, type: type)
     }
@@ -19,10 +21,12 @@ extension SpecConfigProvider: ConfigProvider {
     nonisolated(nonsending) public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey,
         type: ConfigType,
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws ->
-            Return
+        updatesHandler: nonisolated(nonsending) (
+            _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
+        ) async throws -> Return
     ) async throws -> Return {
-        let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>
+            .makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         let initial = state.withLock { state in
             let initial = Result { try state.values.value(forKey: key, type: type) }
@@ -41,7 +45,9 @@ extension SpecConfigProvider: ConfigProvider {
 
     /// Gives `updatesHandler` the current snapshot at once, then one after each change.
     nonisolated(nonsending) public func watchSnapshot<Return: ~Copyable>(
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
+        updatesHandler: nonisolated(nonsending) (
+            _ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>
+        ) async throws -> Return
     ) async throws -> Return {
         let (stream, continuation) = AsyncStream<any ConfigSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = UUID()

@@ -22,7 +22,8 @@ extension SpecConfigProvider {
     ) async throws {
         let spec = try await loader.complete(try loader.read(directory))
         try self.init(
-            spec: spec, theme: theme, providerName: providerName, source: .folder(directory, loader, watch), logger: logger)
+            spec: spec, theme: theme, providerName: providerName, source: .folder(directory, loader, watch),
+            logger: logger)
     }
 
     /// A provider of the values a `livery serve` daemon (or, polling, any HTTP server) serves:
@@ -40,7 +41,8 @@ extension SpecConfigProvider {
         registry: TraitRegistry = .standard, providerName: String = "LiverySpec",
         logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }
     ) async throws {
-        let source = RemoteSpecSource(url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
+        let source = RemoteSpecSource(
+            url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
         let spec = try await Self.first(of: source)
         try self.init(spec: spec, theme: theme, providerName: providerName, source: .remote(source), logger: logger)
     }

@@ -142,7 +142,9 @@ public final class SpecConfigProvider: Sendable {
         return notifications
     }
 
-    private static func sameResult(_ lhs: Result<LookupResult, any Error>, _ rhs: Result<LookupResult, any Error>) -> Bool {
+    private static func sameResult(
+        _ lhs: Result<LookupResult, any Error>, _ rhs: Result<LookupResult, any Error>
+    ) -> Bool {
         switch (lhs, rhs) {
         case (.success(let a), .success(let b)): a == b
         case (.failure(let a), .failure(let b)): "\(a)" == "\(b)"

@@ -16,17 +16,21 @@ enum SpecValueConversion {
         case .double: return .double(try double(node, mismatch))
         case .bool: return .bool(try bool(node, mismatch))
         case .bytes: return .bytes(try bytes(node, mismatch))
-        case .stringArray: return .stringArray(try items(node, mismatch).map { (item) throws(SpecValueError) in try string(item, mismatch) })
-        case .intArray: return .intArray(try items(node, mismatch).map { (item) throws(SpecValueError) in try int(item, mismatch) })
-        case .doubleArray: return .doubleArray(try items(node, mismatch).map { (item) throws(SpecValueError) in try double(item, mismatch) })
-        case .boolArray: return .boolArray(try items(node, mismatch).map { (item) throws(SpecValueError) in try bool(item, mismatch) })
-        case .byteChunkArray: return .byteChunkArray(try items(node, mismatch).map { (item) throws(SpecValueError) in try bytes(item, mismatch) })
+        case .stringArray: return .stringArray(try elements(of: node, mismatch, string))
+        case .intArray: return .intArray(try elements(of: node, mismatch, int))
+        case .doubleArray: return .doubleArray(try elements(of: node, mismatch, double))
+        case .boolArray: return .boolArray(try elements(of: node, mismatch, bool))
+        case .byteChunkArray: return .byteChunkArray(try elements(of: node, mismatch, bytes))
         }
     }
 
-    private static func items(_ node: SpecNode, _ mismatch: SpecValueError) throws(SpecValueError) -> [SpecNode] {
+    /// A list's elements, each converted; the first that does not fit is the error.
+    private static func elements<Element>(
+        of node: SpecNode, _ mismatch: SpecValueError,
+        _ convert: (SpecNode, SpecValueError) throws(SpecValueError) -> Element
+    ) throws(SpecValueError) -> [Element] {
         guard case .sequence(let items) = node.value else { throw mismatch }
-        return items
+        return try items.map { (item) throws(SpecValueError) in try convert(item, mismatch) }
     }
 
     /// An element's mismatch is reported where the element is.

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Livery
 import LiveryConfiguration
+import LiveryRemote
 import LiveryServer
 import LiveryTesting
 import Logging
@@ -110,9 +111,38 @@ struct LiveValuesTests {
         _ = await (watch.result, service.result)
         try provider.setTheme(nil)
         try folder.atomicSave("values.yaml", Self.values(timeout: "15"))
-        try await eventually { try await ConfigReader(provider: provider).fetchInt(forKey: "http.timeout") == 15 }
+        try await eventually {
+            // Until the daemon has read the edit, a fetch gets the bad spec again and throws.
+            do {
+                return try await ConfigReader(provider: provider).fetchInt(forKey: "http.timeout") == 15
+            } catch {
+                return false
+            }
+        }
         serving.cancel()
         _ = await serving.result
+    }
+}
+
+extension LiveValuesTests {
+    @Test func startingWithoutADaemonOrWithABadFolderThrows() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-config")
+        try folder.write("values.yaml", Self.values(timeout: "30"))
+        // A daemon that has stopped: nothing listens on its port any more.
+        let daemon = LiveryDaemon(
+            configuration: DaemonConfiguration(directory: folder.url, port: 0),
+            token: try BearerToken("test-token-0123456789abcdef"),
+            logger: Logger(label: "livery.configuration.test") { _ in SwiftLogNoOpLogHandler() })
+        let serving = Task { try await daemon.run() }
+        let port = try await daemon.listeningPort()
+        serving.cancel()
+        _ = await serving.result
+        let closed = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        await #expect(throws: RemoteError.self) { try await SpecConfigProvider(url: closed) }
+
+        try folder.atomicSave("values.yaml", Self.values(timeout: "\"@http.none\""))
+        let error = try await #require(throws: SpecError.self) { try await SpecConfigProvider(directory: folder.url) }
+        #expect(error.description.hasPrefix("values.yaml:3:"))
     }
 }
 

@@ -86,6 +86,16 @@ import Testing
         #expect(element.location == .init(file: "values.yaml", line: 3, column: 32))
     }
 
+    @Test(arguments: [
+        ("port: \"8080\"", ConfigType.int), ("on: \"true\"", .bool), ("ratio: \"0.5\"", .double),
+        ("half: 0.5", .int), ("on: yes", .bool), ("count: 3", .string), ("hosts: [1, 2]", .stringArray),
+    ])
+    func theTypesAreAsStrictAsTheSpecFormat(variable: String, type: ConfigType) throws {
+        let spec = try Spec(yaml: "variables:\n  \(variable)\nspecs: {}\n", source: "v.yaml")
+        let key = String(variable.prefix { $0 != ":" })
+        #expect(throws: SpecValueError.self) { try SpecValues(spec: spec).value(forKey: [key], type: type) }
+    }
+
     @Test func aBadVariableIsALocatedErrorEvenIfNoTraitReadsIt() throws {
         let spec = try Spec(yaml: "variables:\n  http: { timeout: \"@http.missing\" }\nspecs: {}\n", source: "values.yaml")
         #expect(throws: SpecError.self) { try SpecConfigProvider(spec: spec) }

@@ -6,7 +6,7 @@ import Testing
 
 /// `provider.follow(directory:)` decodes with the provider's registry, not the standard one, so a
 /// program's own trait types work through the folder conveniences.
-@Suite(.timeLimit(.minutes(1))) struct FollowRegistryTests {
+@Suite(.timeLimit(.minutes(1)), .inotifyShared) struct FollowRegistryTests {
     @MainActor @Test func followDecodesWithTheProvidersRegistry() async throws {
         let registry = try Glow.registry()
         let folder = try TemporarySpecFolder()
