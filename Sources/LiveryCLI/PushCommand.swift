@@ -1,13 +1,15 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import Livery
 import LiveryServer
 
 /// `livery push FILE...`: uploads spec files to a running `livery serve`.
 ///
 /// The server validates each push together with the files it already has; its errors are
-/// printed like a compiler's (`file:line:column: error: message`), with the local file's path
-/// for errors in the pushed file. Any refusal makes the exit status 1.
+/// printed like a compiler's (`file:line:column: error: message`), every place named under the
+/// pushed file's local folder (``naming(localFile:remotePath:)``). Any refusal makes the exit
+/// status 1.
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
@@ -50,19 +52,30 @@ struct PushCommand: AsyncParsableCommand {
                 failed = true
                 continue
             }
-            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch).send(body)
+            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch)
+                .send(body, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
             case .refused(let lines):
                 failed = true
-                for line in lines {
-                    // Errors in the pushed file point at the local file, so editors can jump there.
-                    Self.complain(line.hasPrefix(remote + ":") ? file + line.dropFirst(remote.count) : line)
-                }
+                for line in lines { Self.complain(line) }
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// How a refusal names the daemon's files here. When the local path ends with the path the
+    /// file is pushed as (`Specs/sub/b.yaml` as `sub/b.yaml`), the local folder mirrors the specs
+    /// folder and every file is named under it, so an editor can open each place; otherwise
+    /// (`--as` another name) only the pushed file has a local name and the others keep the
+    /// daemon's.
+    static func naming(localFile: String, remotePath: String) -> SpecFileNaming {
+        if localFile == remotePath { return .asStored }
+        if localFile.hasSuffix("/" + remotePath) {
+            return SpecFileNaming(folder: String(localFile.dropLast(remotePath.count + 1)))
+        }
+        return SpecFileNaming(folder: "", renamed: [remotePath: localFile])
     }
 
     static func complain(_ line: String) {
