@@ -7,13 +7,16 @@ for the conditional GETs; pushes a new version of `soak.yaml` every PUSH_INTERVA
 daemon's VmRSS every second. When the time is up it stops pushing, reads the final bundle's
 ETag, gives every client GRACE seconds to reach it, prints a summary and exits 1 if a pass
 criterion failed: a 5xx anywhere, a client (or wrk thread) not on the final version, a dropped
-connection or refused push, or resident memory growing (see RSS_GROWTH_LIMIT).
+connection or refused push, resident memory growing (see RSS_GROWTH_LIMIT), or a load target
+(held clients, conditional GETs a second, pushes a second) missed by more than 20 % (LOAD_FLOOR).
 
 Plain asyncio and raw HTTP/1.1 so that nothing needs building: the point is the daemon.
 """
 import argparse
 import asyncio
 import collections
+import os
+import signal
 import statistics
 import sys
 import time
@@ -23,6 +26,26 @@ import time
 # noise (a few MB); a leak of even 100 bytes per request at this load (about 10,000 requests
 # and events a second) adds about 1 MB/s and fails a 60-second run by far.
 RSS_GROWTH_LIMIT = 0.20
+
+# A soak that did not create its load proves nothing about that load: each target (held
+# clients, conditional GETs a second, pushes a second) must be reached to at least this
+# fraction, or the run fails naming the shortfall.
+LOAD_FLOOR = 0.80
+
+
+def shortfalls(targets, achieved, floor=LOAD_FLOOR):
+    """One line per load target reached to less than `floor`: what, achieved, target, how short.
+
+    `targets` and `achieved` map a name ("conditional GETs/s") to a number.
+    """
+    lines = []
+    for name, target in targets.items():
+        value = achieved[name]
+        if value < floor * target:
+            shown = f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+            lines.append(f"{name}: {shown} of {target:,.0f} ({100 * value / target:.1f} % of target, "
+                         f"{100 * (1 - value / target):.1f} % short; at least {100 * floor:.0f} % needed)")
+    return lines
 
 
 class Stats:
@@ -80,7 +103,7 @@ class Soak:
         self.sse_tags = [None] * args.sse
         self.rss = []
         self.pushes = collections.Counter()
-        self.stopping = False
+        self.held_at_start = 0
 
     async def connect(self):
         return await asyncio.open_connection(self.args.host, self.args.port)
@@ -156,6 +179,19 @@ class Soak:
                         self.rss.append(int(line.split()[1]) / 1024)
             await asyncio.sleep(1)
 
+    async def throttle(self, until):
+        """Makes the daemon artificially slow: stopped for `--throttle` of every 100 ms until
+        `until`, so that a test can see the soak fail on the load it could not create."""
+        period = 0.1
+        try:
+            while time.monotonic() < until:
+                os.kill(self.args.pid, signal.SIGSTOP)
+                await asyncio.sleep(period * self.args.throttle)
+                os.kill(self.args.pid, signal.SIGCONT)
+                await asyncio.sleep(period * (1 - self.args.throttle))
+        finally:
+            os.kill(self.args.pid, signal.SIGCONT)
+
     async def current_etag(self):
         reader, writer = await self.connect()
         writer.write(b"GET /v1/spec HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n")
@@ -177,7 +213,8 @@ class Soak:
         deadline = time.monotonic() + 30
         while self.clients_on(first) != (args.long_poll, args.sse) and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
-        print(f"soak: {sum(self.clients_on(first))} held clients connected; load for {args.seconds}s", file=sys.stderr)
+        self.held_at_start = sum(self.clients_on(first))
+        print(f"soak: {self.held_at_start} held clients connected; load for {args.seconds}s", file=sys.stderr)
         tasks.append(asyncio.create_task(self.sample_rss()))
         # wrk outlives the pushes by a few seconds so that each of its threads sees the last one.
         wrk = await asyncio.create_subprocess_exec(
@@ -185,7 +222,10 @@ class Soak:
             "-s", args.wrk_script, f"http://{args.host}:{args.port}/v1/spec", "--", str(args.wrk_delay_ms),
             stdout=asyncio.subprocess.PIPE)
         start = time.monotonic()
+        throttle = asyncio.create_task(self.throttle(until=start + args.seconds)) if args.throttle else None
         await self.push(until=start + args.seconds)
+        if throttle:
+            await throttle
         wrk_output = (await wrk.communicate())[0].decode()
         final = await self.current_etag()
         deadline = time.monotonic() + args.grace
@@ -242,8 +282,21 @@ class Soak:
         wrk_requests = int(wrk_summary.get("requests", 0))
         requests = sum(self.stats.statuses.values()) + wrk_requests + sum(self.pushes.values())
         pushes_ok = sum(count for status, count in self.pushes.items() if status in (200, 201))
+        targets = {"held clients": args.long_poll + args.sse,
+                   "conditional GETs/s": args.target_gets_per_second,
+                   "pushes/s": 1 / args.push_interval}
+        achieved = {"held clients": self.held_at_start,
+                    "conditional GETs/s": wrk_requests / (args.seconds + 3),
+                    "pushes/s": pushes_ok / args.seconds}
+        short = shortfalls(targets, achieved)
+        failures += [f"load below target: {line}" for line in short]
+        load = "\n".join(f"  {name + ':':20} {achieved[name]:,.1f} achieved, target {target:,.0f} "
+                         f"({100 * achieved[name] / target:.0f} %)" for name, target in targets.items())
         print(f"""
 == soak summary ({args.seconds}s of load, {elapsed:.0f}s with the final check)
+build soaked:        {args.build}{f" (daemon stopped {100 * args.throttle:.0f} % of the time: artificially slow)" if args.throttle else ""}
+load (fails below {100 * LOAD_FLOOR:.0f} % of a target):
+{load}
 requests:            {requests} ({requests / elapsed:.0f}/s), of which conditional GETs (wrk) {wrk_requests} ({wrk_requests / (args.seconds + 3):.0f}/s)
 responses by status: {", ".join(f"{status}: {count}" for status, count in sorted(by_status.items(), key=str))}
 server errors (5xx): {server_errors}
@@ -272,7 +325,15 @@ def main():
     parser.add_argument("--wrk-threads", type=int, default=2)
     parser.add_argument("--wrk-connections", type=int, default=40)
     parser.add_argument("--wrk-delay-ms", type=int, default=10, help="per connection: about 2,000 GETs/s in all with 40 connections at ≈ 10 ms latency under the soak's load")
-    sys.exit(asyncio.run(Soak(parser.parse_args()).run()))
+    parser.add_argument("--target-gets-per-second", type=float, default=2000,
+                        help="the conditional GETs a second the run must reach (80 %% of it at least)")
+    parser.add_argument("--build", default="unknown", help="the build configuration of the daemon, for the summary")
+    parser.add_argument("--throttle", type=float, default=0,
+                        help="stop the daemon this fraction of every 100 ms during the load (tests of the accounting)")
+    args = parser.parse_args()
+    if not 0 <= args.throttle < 1:
+        parser.error(f"--throttle {args.throttle}: expected a fraction from 0 up to (not including) 1")
+    sys.exit(asyncio.run(Soak(args).run()))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
 import LiveryServer
 import NIOCore
 
@@ -18,7 +19,10 @@ struct DaemonCall {
     }
 
     /// A GET of `path`, or a POST with `post` true.
-    func send(post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = []) async throws -> Outcome {
+    func send(
+        post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
+        naming: SpecFileNaming = .asStored
+    ) async throws -> Outcome {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         var request = HTTPClientRequest(url: base + path)
         request.method = post ? .POST : .GET
@@ -32,15 +36,18 @@ struct DaemonCall {
         let bytes = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
         let status = Int(response.status.code)
         if (200..<300).contains(status) { return .ok(bytes) }
-        return .refused(PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes))
+        return .refused(PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes, naming: naming))
     }
 
     /// `livery push`'s atomic publish: `POST /v1/specs`.
-    func publish(files: [String: String?], message: String, ifMatch: String?) async throws -> Outcome {
+    func publish(
+        files: [String: String?], message: String, ifMatch: String?, naming: SpecFileNaming = .asStored
+    ) async throws -> Outcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(PublishBody(files: files, message: message))
-        return try await send(post: true, "/v1/specs", json: body, headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+        return try await send(
+            post: true, "/v1/specs", json: body, headers: ifMatch.map { [("If-Match", $0)] } ?? [], naming: naming)
     }
 
     private struct PublishBody: Encodable {

@@ -3,15 +3,12 @@ import Livery
 
 /// Spec errors name files relative to their specs folder; on a terminal they should name them
 /// as the user wrote the folder, so that editors and terminals can jump to `file:line:column`.
+/// Every place of an error — its location and those its message names — follows the same rule
+/// (``SpecFileNaming``).
 enum Diagnostics {
+    /// `error` with every file named under `folder`, as the user wrote it.
     static func relative(_ error: SpecError, toFolder folder: String) -> SpecError {
-        var error = error
-        let file = error.location.file
-        // Absolute paths, `<json>`-like sources and remote includes' URLs stay as they are.
-        if !file.hasPrefix("/"), !file.hasPrefix("<"), !file.contains("://"), folder != "." {
-            error.location.file = folder + "/" + file
-        }
-        return error
+        error.named(SpecFileNaming(folder: folder))
     }
 
     /// `error` as one or more lines for a terminal: spec errors in compiler style, then a note

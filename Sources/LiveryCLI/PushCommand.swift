@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import Livery
 import LiveryServer
 
 /// `livery push FILE... [--delete PATH...] [-m MESSAGE]`: uploads spec files to a running
@@ -9,8 +10,9 @@ import LiveryServer
 /// One file alone is a `PUT`; several files, a `--delete` or a message make one atomic publish
 /// (`POST /v1/specs`): all land together or none do, so an identifier can move from one file to
 /// another in one step. The server validates the result together with the files it already has;
-/// its errors are printed like a compiler's (`file:line:column: error: message`), with the
-/// local file's path for errors in a pushed file. Any refusal makes the exit status 1.
+/// its errors are printed like a compiler's (`file:line:column: error: message`), every place
+/// named under the pushed file's local folder (``naming(localFile:remotePath:)``). Any refusal
+/// makes the exit status 1.
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
@@ -66,16 +68,14 @@ struct PushCommand: AsyncParsableCommand {
                 failed = true
                 continue
             }
-            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch).send(body)
+            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch)
+                .send(body, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
             case .refused(let lines):
                 failed = true
-                for line in lines {
-                    // Errors in the pushed file point at the local file, so editors can jump there.
-                    Self.complain(line.hasPrefix(remote + ":") ? file + line.dropFirst(remote.count) : line)
-                }
+                for line in lines { Self.complain(line) }
             }
         }
         if failed { throw ExitCode(1) }
@@ -97,18 +97,29 @@ struct PushCommand: AsyncParsableCommand {
         }
         for path in delete { contents[path] = .some(nil) }
         let call = DaemonCall(server: server, token: token)
-        switch try await call.publish(files: contents, message: message ?? "", ifMatch: ifMatch) {
+        let naming = SpecFileNaming(folder: "", renamed: localNames)
+        switch try await call.publish(files: contents, message: message ?? "", ifMatch: ifMatch, naming: naming) {
         case .ok(let body):
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let revision = result.revision.map { " at revision \($0)" } ?? ""
             print("published \(result.paths.joined(separator: ", "))\(revision) (bundle ETag \(result.etag))")
         case .refused(let lines):
-            for line in lines {
-                let local = localNames.first { line.hasPrefix($0.key + ":") }
-                Self.complain(local.map { $0.value + line.dropFirst($0.key.count) } ?? line)
-            }
+            for line in lines { Self.complain(line) }
             throw ExitCode(1)
         }
+    }
+
+    /// How a refusal names the daemon's files here. When the local path ends with the path the
+    /// file is pushed as (`Specs/sub/b.yaml` as `sub/b.yaml`), the local folder mirrors the specs
+    /// folder and every file is named under it, so an editor can open each place; otherwise
+    /// (`--as` another name) only the pushed file has a local name and the others keep the
+    /// daemon's.
+    static func naming(localFile: String, remotePath: String) -> SpecFileNaming {
+        if localFile == remotePath { return .asStored }
+        if localFile.hasSuffix("/" + remotePath) {
+            return SpecFileNaming(folder: String(localFile.dropLast(remotePath.count + 1)))
+        }
+        return SpecFileNaming(folder: "", renamed: [remotePath: localFile])
     }
 
     static func complain(_ line: String) {

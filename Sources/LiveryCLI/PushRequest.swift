@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
 import LiveryServer
 import NIOCore
 
@@ -18,7 +19,8 @@ struct PushRequest {
     var path: String
     var ifMatch: String?
 
-    func send(_ body: Data) async throws -> Outcome {
+    /// Sends `body`; a refusal's places are named by `naming`.
+    func send(_ body: Data, naming: SpecFileNaming) async throws -> Outcome {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         // Everything but unreserved ASCII is escaped, slashes and dots included, so no layer in
         // between can normalise `..` or `//` away: the server sees the path the user named.
@@ -36,7 +38,8 @@ struct PushRequest {
         if status == 200 || status == 201 {
             return .accepted(status: status, etag: response.headers.first(name: "ETag") ?? "?")
         }
-        return .refused(Self.describe(status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView)))
+        return .refused(Self.describe(
+            status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView), naming: naming))
     }
 
     private static func escape(_ scalar: Unicode.Scalar) -> String {
@@ -46,8 +49,9 @@ struct PushRequest {
         }.joined()
     }
 
-    /// The refusal as lines: the problem's errors in compiler style after a summary.
-    static func describe(status: Int, reason: String, body: Data) -> [String] {
+    /// The refusal as lines: the problem's errors in compiler style, every place named by
+    /// `naming`, after a summary.
+    static func describe(status: Int, reason: String, body: Data, naming: SpecFileNaming = .asStored) -> [String] {
         let problem: Problem
         do {
             problem = try JSONDecoder().decode(Problem.self, from: body)
@@ -57,7 +61,7 @@ struct PushRequest {
             return ["error: the server answered \(status) \(reason)" + (text.isEmpty ? "" : ": \(text)")]
         }
         let errors = problem.errors ?? []
-        var lines = errors.map(\.compilerStyle)
+        var lines = errors.map { $0.named(naming).compilerStyle }
         lines += UnknownTraitNote.notes(for: errors.map { ($0.code, $0.message) }, knower: "the daemon")
         let hint = status == 401 ? " (check --token-file)" : status == 412 ? " (fetch the file again)" : ""
         lines.append("error: push refused, \(status) \(problem.title): \(problem.detail)\(hint)")

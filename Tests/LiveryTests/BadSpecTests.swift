@@ -45,7 +45,7 @@ import Testing
         Case("missing variable", yaml: "variables: { colors: { accent: '#FFFFFF' } }\nspecs:\n  card:\n    - { type: BackgroundColor, color: '@colors.accnt' }",
             "card.yaml:4:39: error: unknown variable '@colors.accnt'; did you mean '@colors.accent'?"),
         Case("reference cycle", yaml: "variables: { a: '@b', b: '@c', c: '@a' }\nspecs:\n  card:\n    - { type: BackgroundColor, color: '@a' }",
-            "card.yaml:1:35: error: reference cycle: @a → @b → @c → @a"),
+            "card.yaml:1:35: error: reference cycle: @a (card.yaml:1:17) → @b (card.yaml:1:26) → @c (card.yaml:1:35) → @a"),
         Case("include cycle", [
             "a.yaml": "include: [b.yaml]\nspecs: {}",
             "b.yaml": "include: [a.yaml]\nspecs: {}",

@@ -231,10 +231,16 @@ import Testing
     @Test func unknownThemeNamesTheKnownOnes() throws {
         let provider = TraitsProvider()
         try provider.load(spec("variables: { a: 1 }\nthemes: { dark: { a: 2 }, light: { a: 3 } }\nspecs: {}"))
+        let line = #line + 1
         let error = try #require(throws: SpecError.self) { try provider.setTheme("drak") }
-        #expect(error.description == "<theme>:1:1: error: unknown theme 'drak'; did you mean 'dark'?")
-        let other = try #require(throws: SpecError.self) { try provider.setTheme("sepia") }
-        #expect(other.description == "<theme>:1:1: error: unknown theme 'sepia'; expected 'dark', 'light'")
+        // The place is the line that asked for the theme.
+        #expect(error.location.file == #filePath)
+        #expect(error.location.line == line)
+        #expect(error.message == "unknown theme 'drak'; did you mean 'dark'?")
+        let other = try #require(throws: SpecError.self) {
+            try provider.setTheme("sepia", file: "app.yaml", line: 4, column: 8)
+        }
+        #expect(other.description == "app.yaml:4:8: error: unknown theme 'sepia'; expected 'dark', 'light'")
     }
 
     @Test func observersHearEveryLoad() throws {

@@ -11,7 +11,12 @@ struct Results: Codable {
 
     var date: String
     var command: String
+    /// "full" or "smoke" (tiny sizes: the harness ran, nothing was measured).
     var mode: String
+    /// "release" or "debug", the build that ran the figures.
+    var configuration: String
+    /// Whether rows were judged against their targets: only a full run of a release build is.
+    var judged: Bool
     var seconds: Double
     var machine: Machine
     var rows: [Row]

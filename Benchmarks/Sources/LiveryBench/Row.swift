@@ -8,6 +8,9 @@ struct Row: Codable, Sendable {
         case info
         /// The code it needs does not exist yet; no number is given.
         case notMeasured = "not measured yet"
+        /// Measured in a smoke run or on a debug build: the harness ran, but the number is no
+        /// measurement of the target, so it neither passes nor misses.
+        case notJudged = "not judged"
     }
 
     /// "4", "5", … as in issue 6.
@@ -33,6 +36,14 @@ struct Row: Codable, Sendable {
     var verdict: Verdict
     /// Sizes, counts and anything else needed to read the row.
     var notes: String = ""
+
+    /// The row of a run that is no measurement (smoke sizes, a debug build): a pass or a miss
+    /// becomes ``Verdict/notJudged``; the target stays, to say what a real run would judge.
+    var unjudged: Row {
+        var row = self
+        if row.verdict == .pass || row.verdict == .miss { row.verdict = .notJudged }
+        return row
+    }
 
     /// A row whose code is not written yet: no number, only what will be measured.
     static func pending(_ figure: String, _ metric: String, baseline: String, target: String, needs: String) -> Row {

@@ -179,6 +179,8 @@ enum Wrk {
             let value = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
         else { throw BenchError("no Requests/sec in wrk's output: \(output)") }
         if output.contains("Non-2xx or 3xx responses") { throw BenchError("errors from \(url): \(output)") }
+        // A rate with failed connections or timed-out requests measures the failures too.
+        if output.contains("Socket errors:") { throw BenchError("socket errors from \(url): \(output)") }
         return value
     }
 }

@@ -137,15 +137,18 @@ public final class TraitsProvider {
         return report
     }
 
-    /// Switches the theme (nil: none), atomically like a load.
+    /// Switches the theme (nil: none), atomically like a load. An unknown theme is an error at
+    /// the place that asked for it: the caller's source line, unless the caller passes its own.
     @discardableResult
-    public func setTheme(_ name: String?) throws -> LoadReport {
+    public func setTheme(
+        _ name: String?, file: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws -> LoadReport {
         guard name != theme else { return LoadReport(theme: theme) }
         let known = spec?.themes ?? []
         guard let spec, let next = spec.resolution(for: name) else {
             let hint = name.flatMap { Suggestion.closest(to: $0, in: known) }.map { "did you mean '\($0)'?" }
                 ?? (known.isEmpty ? "the current spec defines no themes" : "expected " + known.map { "'\($0)'" }.joined(separator: ", "))
-            throw SpecError(.unknownTheme, at: .start(of: "<theme>"), "unknown theme '\(name ?? "")'; \(hint)")
+            throw SpecError(.unknownTheme, at: SourceLocation(file: file, line: line, column: column), "unknown theme '\(name ?? "")'; \(hint)")
         }
         let report = try transition(to: next, theme: name)
         theme = name

@@ -51,19 +51,47 @@ public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// Where the error is.
     public var location: SourceLocation
-    /// What is wrong and what was expected, in one sentence without a trailing period.
-    public var message: String
+    /// What is wrong and what was expected, with the other places it names kept as places.
+    public var text: SpecMessage
 
-    /// Creates an error. Control characters in `message` are escaped and very long runs of
-    /// quoted text elided, so a diagnostic stays printable and short whatever the file holds.
+    /// Creates an error whose message names no other place.
     public init(_ code: Code, at location: SourceLocation, _ message: String) {
+        self.init(code, at: location, SpecMessage(parts: [.text(message)]))
+    }
+
+    /// Creates an error whose message names other places: write them `\(place: location)` or
+    /// `\(file: path)`, so that ``named(_:)`` renames them with the error's own location.
+    public init(_ code: Code, at location: SourceLocation, _ text: SpecMessage) {
         self.code = code
         self.location = location
-        self.message = MessageText.sanitized(message)
+        self.text = text
+    }
+
+    /// What is wrong and what was expected, in one sentence without a trailing period, with
+    /// every place named as the spec set stores it. Control characters are escaped and very long
+    /// runs of quoted text elided, so a diagnostic stays printable and short whatever the file holds.
+    public var message: String { text.rendered(.asStored) }
+
+    /// The same error with every place in it — its location and each place its message names —
+    /// named by `naming`. The one way a surface writes a diagnostic against its own base.
+    public func named(_ naming: SpecFileNaming) -> SpecError {
+        SpecError(code, at: naming.name(location), text.named(naming))
     }
 
     /// `file:line:column: error: message`.
     public var description: String { "\(location): error: \(message)" }
+
+    /// Errors are equal when they print the same: the same code, place and message.
+    public static func == (lhs: SpecError, rhs: SpecError) -> Bool {
+        lhs.code == rhs.code && lhs.location == rhs.location && lhs.message == rhs.message
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(location)
+        hasher.combine(message)
+    }
 }
 
 /// Every error found in a spec, in source order. Thrown where a caller wants all of them at once

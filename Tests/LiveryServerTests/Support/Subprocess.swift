@@ -18,11 +18,13 @@ final class Subprocess: Sendable {
         throw HTTPTestError("no livery executable beside \(CommandLine.arguments[0]); run swift build --build-tests first")
     }
 
-    /// Starts `livery` with `arguments`; `environment` is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
+    /// is added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
         process = Process()
         process.executableURL = try Self.liveryExecutable()
         process.arguments = arguments
+        process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()
@@ -55,10 +57,10 @@ final class Subprocess: Sendable {
     }
 
     /// Runs `livery` to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let child = try Subprocess(arguments, environment: environment)
+        let child = try Subprocess(arguments, environment: environment, in: directory)
         let status = try await child.exitStatus()
         return (status, child.stdout, child.stderr)
     }

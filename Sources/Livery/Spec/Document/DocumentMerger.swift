@@ -27,7 +27,7 @@ struct DocumentMerger {
         for identifier in file.identifiers {
             if let index = identifierIndex[identifier.name] {
                 errors.append(SpecError(.duplicateDefinition, at: identifier.location,
-                    "duplicate identifier '\(identifier.name)' (first defined at \(identifiers[index].location))"))
+                    "duplicate identifier '\(identifier.name)' (first defined at \(place: identifiers[index].location))"))
                 continue
             }
             identifierIndex[identifier.name] = identifiers.count
@@ -60,7 +60,7 @@ struct DocumentMerger {
                 target[index].value.value = .mapping(existing)
             } else {
                 errors.append(SpecError(.duplicateDefinition, at: member.keyLocation,
-                    "duplicate \(describe(memberPath.joined(separator: "."))) (first defined at \(target[index].keyLocation))"))
+                    "duplicate \(describe(memberPath.joined(separator: "."))) (first defined at \(place: target[index].keyLocation))"))
             }
         }
     }

@@ -38,8 +38,7 @@ struct IncludeGraph {
         for include in file.includes {
             guard let target = resolve(include, from: path) else { continue }
             if let start = stack.firstIndex(of: target) {
-                let cycle = (stack[start...] + [target]).joined(separator: " → ")
-                errors.append(SpecError(.cycle, at: include.location, "include cycle: \(cycle)"))
+                errors.append(SpecError(.cycle, at: include.location, Self.cycle(stack[start...] + [target])))
                 continue
             }
             visit(target)
@@ -47,6 +46,16 @@ struct IncludeGraph {
         stack.removeLast()
         finished.insert(path)
         order.append(file)
+    }
+
+    /// `include cycle: a.yaml → b.yaml → a.yaml`, each step a file.
+    private static func cycle(_ steps: some Sequence<String>) -> SpecMessage {
+        var parts: [SpecMessage.Part] = [.text("include cycle: ")]
+        for (index, step) in steps.enumerated() {
+            if index > 0 { parts.append(.text(" → ")) }
+            parts.append(.file(step))
+        }
+        return SpecMessage(parts: parts)
     }
 
     private mutating func parse(_ path: String) -> SpecFile? {
@@ -95,7 +104,7 @@ struct IncludeGraph {
         guard set.files[target] != nil else {
             if let link = set.linkedFolders.first(where: { target.hasPrefix($0 + "/") }) {
                 errors.append(SpecError(.forbiddenPath, at: include.location,
-                    "include '\(include.path)' goes through '\(link)', a symbolic link to a folder"))
+                    "include '\(include.path)' goes through '\(file: link)', a symbolic link to a folder"))
             } else {
                 errors.append(SpecError(.io, at: include.location, "include '\(include.path)' names no spec file in the folder"))
             }

@@ -13,7 +13,8 @@ struct VariableScope {
     private var memo: [String: SpecNode] = [:]
     /// Evaluated `~functions` by their text: a spec repeats the same few many times.
     private var evaluated: [String: (color: Color, reads: [String])] = [:]
-    private var resolving: [String] = []
+    /// The variables being resolved, outermost first, with where each one's value is defined.
+    private var resolving: [(path: String, definition: SourceLocation)] = []
     /// The variable paths read directly since the last ``takeReads()``.
     private var reads: [String] = []
     /// For each variable resolved (or tried), the paths its value reads directly. With the
@@ -74,17 +75,16 @@ struct VariableScope {
     mutating func value(of path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
         reads.append(path)
         if let known = memo[path] { return known }
-        if let start = resolving.firstIndex(of: path) {
-            let cycle = (resolving[start...] + [path]).map { "@" + $0 }.joined(separator: " → ")
-            throw SpecError(.cycle, at: location, "reference cycle: \(cycle)")
+        if let start = resolving.firstIndex(where: { $0.path == path }) {
+            throw SpecError(.cycle, at: location, Self.cycle(resolving[start...], closedBy: path))
         }
         guard resolving.count < Self.maximumReferenceDepth else {
-            let first = resolving.prefix(2).map { "@" + $0 }.joined(separator: " → ")
+            let first = resolving.prefix(2).map { "@" + $0.path }.joined(separator: " → ")
             throw SpecError(.limitExceeded, at: location,
                 "references lead through more than \(Self.maximumReferenceDepth) variables (\(first) → … → @\(path)); the limit is \(Self.maximumReferenceDepth)")
         }
         let raw = try lookup(path, at: location)
-        resolving.append(path)
+        resolving.append((path, raw.location))
         let readers = takeReads()
         defer {
             resolving.removeLast()
@@ -94,6 +94,19 @@ struct VariableScope {
         let resolved = try substitute(raw)
         memo[path] = resolved
         return resolved
+    }
+
+    /// `reference cycle: @a (a.yaml:1:5) → @b (sub/b.yaml:2:8) → @a`: each step with the place
+    /// of its value, so a cycle across files can be followed.
+    private static func cycle(
+        _ steps: ArraySlice<(path: String, definition: SourceLocation)>, closedBy path: String
+    ) -> SpecMessage {
+        var parts: [SpecMessage.Part] = [.text("reference cycle: ")]
+        for step in steps {
+            parts += [.text("@\(step.path) ("), .location(step.definition), .text(") → ")]
+        }
+        parts.append(.text("@" + path))
+        return SpecMessage(parts: parts)
     }
 
     private func lookup(_ path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
