@@ -19,7 +19,9 @@ import Testing
         try folder.write("lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
         #expect(await ValidateCommand.errors(at: folder.url, registry: try Glow.registry()).isEmpty)
         let standard = await ValidateCommand.errors(at: folder.url)
-        #expect(standard.map(\.description) == ["\(folder.url.relativePath)/lamp.yaml:2:18: error: unknown trait type 'Glow'"])
+        #expect(standard.map(\.description) == [
+            "\(folder.url.relativePath)/lamp.yaml:2:18: error: unknown trait type 'Glow'"
+        ])
         #expect(UnknownTraitNote.notes(for: standard) == [
             "note: this livery knows no trait type 'Glow'; if your program registers it, build your own livery "
                 + "with LiveryCommand.main(registry:) on that registry (README, \"Your own traits\")"
@@ -46,5 +48,21 @@ import Testing
         ]
         #expect(UnknownTraitNote.notes(for: errors).count == 1)
         #expect(UnknownTraitNote.notes(for: errors).first?.contains("'Sparkle'") == true)
+    }
+}
+
+/// The README's "Your own traits" code is the example package's main file, which the example's
+/// build compiles.
+@Suite struct CustomLiveryReadmeTests {
+    @Test func theReadmeShowsTheExamplesMainFile() throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let example = root.appending(path: "Examples/CustomLivery/Sources/custom-livery/CustomLivery.swift")
+        let main = try String(contentsOf: example, encoding: .utf8)
+        let code = main.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }
+            .joined(separator: "\n")
+        #expect(readme.contains("```swift\n" + code + "```"))
     }
 }
