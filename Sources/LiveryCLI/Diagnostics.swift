@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryServer
 
 /// Spec errors name files relative to their specs folder; on a terminal they should name them
 /// as the user wrote the folder, so that editors and terminals can jump to `file:line:column`.

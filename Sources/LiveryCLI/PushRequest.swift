@@ -60,9 +60,8 @@ struct PushRequest {
             let text = String(decoding: body.prefix(500), as: UTF8.self)
             return ["error: the server answered \(status) \(reason)" + (text.isEmpty ? "" : ": \(text)")]
         }
-        let errors = problem.errors ?? []
-        var lines = errors.map { $0.named(naming).compilerStyle }
-        lines += UnknownTraitNote.notes(for: errors.map { ($0.code, $0.message) }, knower: "the daemon")
+        // The daemon's detail already carries the note on trait types it does not know.
+        var lines = (problem.errors ?? []).map { $0.named(naming).compilerStyle }
         let hint = status == 401 ? " (check --token-file)" : status == 412 ? " (fetch the file again)" : ""
         lines.append("error: push refused, \(status) \(problem.title): \(problem.detail)\(hint)")
         return lines

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Livery
+import LiveryServer
 
 /// `livery validate [PATH...]`: checks spec folders or files and prints every error in compiler
 /// style (or as JSON for tools). Exits 1 if there is any error.

@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 @testable import LiveryCLI
+import LiveryServer
 import LiveryTestSupport
 import LiveryTesting
 import Testing
@@ -11,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RegistryCommandTests {
     @Test func everyCommandThatReadsSpecsTakesTheRegistry() {
         let without = LiveryCommand.configuration.subcommands.filter { !($0 is any RegistryCommand.Type) }
-        #expect(without.map { $0.configuration.commandName } == ["push"])
+        #expect(without.map { $0.configuration.commandName } == ["push", "history", "rollback"])
     }
 
     @Test func validateKnowsTheRegistrysTraits() async throws {

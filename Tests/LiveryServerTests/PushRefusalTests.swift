@@ -112,6 +112,23 @@ import Testing
         }
     }
 
+    /// A trait type the daemon does not know may be right (the program registers it): the 422
+    /// says so, and how to build a daemon that knows it. A likely typo gets no such note.
+    @Test func anUnknownTraitTypeSaysHowToBuildADaemonThatKnowsIt() async throws {
+        try await TestDaemon.with { server in
+            let reply = try await server.http.put("/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
+            #expect(reply.status == 422)
+            let problem = try JSONDecoder().decode(Problem.self, from: reply.body)
+            #expect(problem.detail == """
+                1 error; nothing was written; note: this daemon knows no trait type 'Glow'; if your program \
+                registers it, build your own livery with LiveryCommand.main(registry:) on that registry \
+                (README, "Your own traits")
+                """)
+            let typo = try await server.http.put("/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: CornerRadios, radius: 3 }]\n")
+            #expect(try JSONDecoder().decode(Problem.self, from: typo.body).detail == "1 error; nothing was written")
+        }
+    }
+
     @Test func removingAnIncludedFileIs422() async throws {
         try await TestDaemon.with { server in
             let reply = try await server.http.delete("/v1/specs/palette.yaml")

@@ -60,8 +60,7 @@ import Testing
             #expect(refused.stderr == """
                 \(bad):3:15: error: unknown trait type 'Sparkle'
                 \(bad):4:7: error: missing key 'radius' in trait CornerRadius
-                note: the daemon knows no trait type 'Sparkle'; if your program registers it, build your own livery with LiveryCommand.main(registry:) on that registry (README, "Your own traits")
-                error: push refused, 422 The specs would not validate: 2 errors; nothing was written
+                error: push refused, 422 The specs would not validate: 2 errors; nothing was written; note: this daemon knows no trait type 'Sparkle'; if your program registers it, build your own livery with LiveryCommand.main(registry:) on that registry (README, "Your own traits")
 
                 """)
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("bad.yaml").path))

@@ -253,6 +253,9 @@ public final class BundleHub: Service, Sendable {
             for diagnostic in diagnostics {
                 logger.error("specs rejected; still serving the last good bundle", metadata: ["error": "\(diagnostic.compilerStyle)"])
             }
+            for note in UnknownTraitNote.notes(for: diagnostics.map { ($0.code, $0.message) }, knower: "this daemon") {
+                logger.notice("specs use a trait type this daemon does not know", metadata: ["note": "\(note)"])
+            }
         }
     }
 

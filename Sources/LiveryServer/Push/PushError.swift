@@ -51,7 +51,8 @@ enum PushError: Error {
         case .invalid(let errors):
             return Problem(
                 kind: "invalid-spec", title: "The specs would not validate", status: .unprocessableContent,
-                detail: "\(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was written",
+                detail: (["\(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was written"]
+                    + UnknownTraitNote.notes(for: errors, knower: "this daemon")).joined(separator: "; "),
                 errors: errors.map(Diagnostic.init))
         case .insufficientStorage(let message):
             return Problem(

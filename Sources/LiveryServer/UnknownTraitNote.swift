@@ -2,13 +2,14 @@ import Livery
 
 /// What to do about a trait type a `livery` does not know: the spec may well be right, and the
 /// program that reads it registers the type; then the tools, and the daemon, must be built with
-/// that registry too.
-enum UnknownTraitNote {
+/// that registry too. `livery validate`, `watch` and `push` print these notes; the daemon puts
+/// them in its 422 answers and its log.
+public enum UnknownTraitNote {
     /// One note per distinct unknown trait type among `errors` (code name and message), in order
     /// of first appearance; `knower` names who lacks the types ("this livery", "the daemon").
     /// A type with a close known name is most likely a typo, which the error's own "did you
     /// mean" already covers, so it gets no note.
-    static func notes(for errors: [(code: String, message: String)], knower: String = "this livery") -> [String] {
+    public static func notes(for errors: [(code: String, message: String)], knower: String = "this livery") -> [String] {
         var seen: Set<String> = []
         return errors.compactMap { error in
             guard let name = unknownTypeName(code: error.code, message: error.message), seen.insert(name).inserted
@@ -19,12 +20,12 @@ enum UnknownTraitNote {
     }
 
     /// The notes for spec errors found by this process.
-    static func notes(for errors: [SpecError]) -> [String] {
-        notes(for: errors.map { ($0.code.name, $0.message) })
+    public static func notes(for errors: [SpecError], knower: String = "this livery") -> [String] {
+        notes(for: errors.map { ($0.code.name, $0.message) }, knower: knower)
     }
 
     /// The type name of an unknown-trait error that suggests no known type.
-    static func unknownTypeName(code: String, message: String) -> String? {
+    public static func unknownTypeName(code: String, message: String) -> String? {
         let prefix = "unknown trait type '"
         guard code == SpecError.Code.unknownTrait.name, message.hasPrefix(prefix), message.hasSuffix("'") else {
             return nil
