@@ -51,17 +51,22 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = DaemonConfiguration(
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
-            requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+            requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat),
+            studio: options.studio)
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
+        let servesStudio = configuration.servesStudio
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.runService() }
             group.addTask {
                 // Printed once the port is known, so scripts (and port 0 users) can read it.
                 let port = try await daemon.listeningPort()
                 Self.say("livery: serving \(directory) on http://\(options.host):\(port)")
+                if servesStudio {
+                    Self.say("livery: Livery Studio at http://\(options.host):\(port)/studio/")
+                }
             }
             try await group.waitForAll()
         }

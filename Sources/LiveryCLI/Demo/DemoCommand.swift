@@ -42,7 +42,8 @@ struct DemoCommand: AsyncParsableCommand {
         // The screen is the demo's output: the daemon's log would scribble over it.
         let quiet = Logger(label: "livery.demo") { _ in SwiftLogNoOpLogHandler() }
         let configuration = DaemonConfiguration(
-            directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port)
+            directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port,
+            studio: options.studio)
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: quiet)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [daemon], logger: quiet))

@@ -13,6 +13,8 @@ public struct BundleSnapshot: Sendable {
     let etagText: String
     /// The files the bundle was merged from, in merge order.
     public let files: [String]
+    /// The spec itself, with the places its bundle no longer carries (for `GET /v1/resolved`).
+    public let spec: Spec
     /// When the watcher published it.
     public let loadedAt: Date
     /// The `id:` / `event:` / `data:` frame of this bundle.
@@ -29,6 +31,7 @@ public struct BundleSnapshot: Sendable {
         self.etag = EntityTag(of: json.utf8)
         self.etagText = etag.description
         self.files = spec.files
+        self.spec = spec
         self.loadedAt = loadedAt
         self.eventFrame = ByteBuffer(string: ServerSentEvent(id: etagText, event: "spec", data: json).text)
         var notModified = HTTPFields()

@@ -24,6 +24,7 @@ struct DaemonRoutes: Sendable {
         router.get("/v1/status") { _, _ in self.status() }
         router.get("/healthz") { _, _ in self.health() }
         router.get("/metrics") { _, _ in self.renderMetrics() }
+        registerStudio(on: router)
     }
 
     /// 503 while the folder has never loaded, naming the errors that keep it from loading.
