@@ -151,7 +151,8 @@ def test_a_conflicting_save_shows_both_versions_and_loses_nothing(needs_dry_run,
     set_value(page, editor, mine)
     wait(page, lambda d: file_state(d) == "valid")
     version = find(page, "#version").get_attribute("data-etag")
-    theirs = daemon.path("card.yaml").read_text() + "# theirs\n"
+    theirs = daemon.path("card.yaml").read_text().replace("radius: 8 }", "radius: 9 }  # theirs")
+    assert "# theirs" in theirs
     daemon.path("card.yaml").write_text(theirs)
     wait(page, lambda d: find(d, "#version").get_attribute("data-etag") != version)
     assert find(page, "#editor").get_attribute("value") == mine
