@@ -133,14 +133,14 @@ def test_an_edit_on_disk_and_a_push_from_elsewhere_appear(page, daemon):
     wait(page, lambda d: text_of(d, f"{ACCENT} code.value") == "#34C759")
     print(f"disk edit shown after {time.monotonic() - started:.3f} s")
     assert find(page, "#version").get_attribute("data-etag") != version
-    assert '"#34C759"' in find(page, "#editor").get_attribute("value")
+    wait(page, lambda d: '"#34C759"' in find(d, "#editor").get_attribute("value"))
     assert background(page, "Live", "card.button") == "rgb(52, 199, 89)"
 
     pushed = path.read_text().replace('"#34C759"', '"#AF52DE"').encode()
     status, _, _ = daemon.request("PUT", "/v1/specs/palette.yaml", pushed, {"Authorization": f"Bearer {TOKEN}"})
     assert status == 200
     wait(page, lambda d: text_of(d, f"{ACCENT} code.value") == "#AF52DE")
-    assert '"#AF52DE"' in find(page, "#editor").get_attribute("value")
+    wait(page, lambda d: '"#AF52DE"' in find(d, "#editor").get_attribute("value"))
 
 
 def test_a_conflicting_save_shows_both_versions_and_loses_nothing(needs_dry_run, page, daemon):
