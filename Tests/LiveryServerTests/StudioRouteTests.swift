@@ -73,6 +73,9 @@ import Testing
             #expect(place["line"] as? Int == 4)
             #expect(place["column"] as? Int == 7)
             #expect((first["values"] as? [String: Any])?["color"] as? String == "#0A84FF")
+            let tag = try #require(reply.header("ETag"))
+            let again = try await server.http.get("/v1/resolved", headers: [("If-None-Match", tag)])
+            #expect(again.status == 304)
         }
     }
 }

@@ -6,7 +6,7 @@ extension DaemonRoutes {
     /// ``DaemonConfiguration/servesStudio``), and `GET /v1/resolved`, the read-only view of the
     /// current spec the page draws from.
     func registerStudio(on router: Router<BasicRequestContext>) {
-        router.get("/v1/resolved") { _, _ in self.resolved() }
+        router.get("/v1/resolved") { request, _ in self.resolved(request) }
         guard configuration.servesStudio else { return }
         let assets = StudioAssets.load(logger: logger)
         router.get("/studio") { request, _ in Self.studioFile(request, assets: assets) }
@@ -15,11 +15,14 @@ extension DaemonRoutes {
 
     /// `GET /v1/resolved`: the current spec resolved for every look, with places
     /// (``SpecInspection``), tagged with the bundle's ETag.
-    func resolved() -> Response {
+    func resolved(_ request: Request) -> Response {
         guard let snapshot = hub.snapshot else { return unavailable() }
         var headers = HTTPFields()
         headers[.eTag] = snapshot.etag.description
         headers[.cacheControl] = "no-cache"
+        if Self.isNotModified(request, etag: snapshot.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
         return JSONBody.response(snapshot.spec.inspection(), headers: headers)
     }
 
@@ -41,13 +44,17 @@ extension DaemonRoutes {
         }
         var headers = studioHeaders
         headers[.contentType] = asset.contentType
-        headers[.eTag] = asset.etag
+        headers[.eTag] = asset.etag.description
         headers[.cacheControl] = "no-cache"
-        let matches = request.headers[.ifNoneMatch].map { $0.contains(asset.etag) } ?? false
-        if matches {
+        if Self.isNotModified(request, etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+    }
+
+    /// Whether the request's `If-None-Match` names `etag` (compared weakly, as for every GET).
+    static func isNotModified(_ request: Request, etag: EntityTag) -> Bool {
+        EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(etag) ?? false
     }
 
     /// Sent with every studio answer. The policy allows only the studio's own files and calls

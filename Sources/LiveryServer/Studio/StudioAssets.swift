@@ -10,7 +10,7 @@ struct StudioAssets: Sendable {
     struct Asset: Sendable {
         let bytes: ByteBuffer
         let contentType: String
-        let etag: String
+        let etag: EntityTag
     }
 
     /// The files by their path below `/studio/` (`index.html`, `js/app.js`).
@@ -61,7 +61,7 @@ struct StudioAssets: Sendable {
             let path = String(url.standardizedFileURL.path.dropFirst(root.count))
             let data = try Data(contentsOf: url)
             files[path] = Asset(
-                bytes: ByteBuffer(bytes: data), contentType: type, etag: EntityTag(of: data).description)
+                bytes: ByteBuffer(bytes: data), contentType: type, etag: EntityTag(of: data))
         }
         return files
     }
