@@ -214,3 +214,21 @@ def test_markup_in_a_spec_is_shown_as_text(page, daemon):
     assert row.find_element(By.CSS_SELECTOR, "input").get_attribute("value") == tagline
     assert page.execute_script("return document.querySelectorAll('main script, main b, main img').length") == 0
     assert page.execute_script("return window.pwned === undefined")
+
+
+def test_a_trait_field_is_edited_with_a_weight_menu(needs_dry_run, page, daemon):
+    unlock(page)
+    find(page, '.identifier[data-identifier="card.title"]').click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, '#identifier-detail dl[data-place="card.yaml:25:7"] select.weight'))
+    menu = find(page, '#identifier-detail dl[data-place="card.yaml:25:7"] select.weight')
+    assert menu.get_attribute("value") == "semibold"
+    set_value(page, menu, "black", "change")
+    wait(page, lambda d: 'weight: "black"' in find(d, "#editor").get_attribute("value"))
+    wait(page, lambda d: file_state(d) == "valid")
+    weight = "return getComputedStyle(document.querySelector(`.scene[data-scene='${arguments[0]}'] [data-identifier='card.title']`)).fontWeight"
+    assert page.execute_script(weight, "Unsaved") == "900"
+    assert page.execute_script(weight, "Live") == "600"
+    find(page, "#save").click()
+    wait(page, lambda d: file_state(d) == "saved")
+    assert 'weight: "black"' in daemon.path("card.yaml").read_text()
+    wait(page, lambda d: d.execute_script(weight, "Live") == "900")

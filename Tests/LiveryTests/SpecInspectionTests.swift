@@ -55,6 +55,7 @@ import Testing
         #expect(base[0].values.members?.first?.value.string == "#0A84FF80")
         #expect(base[0].source.members?.first?.value.string == "~alpha(@colors.accent, 0.5)")
         #expect(base[0].inheritedFrom == nil)
+        #expect(base[0].fieldPlaces == ["color": SpecInspection.Place(SourceLocation(file: "card.yaml", line: 12, column: 39))])
         #expect(base[1].inheritedFrom == "text.base")
         #expect(base[1].references == ["family", "colors.text"])
         #expect(base[1].place.line == 10)

@@ -46,7 +46,11 @@ extension Spec {
                         type: trait.typeName, place: .init(trait.location),
                         inheritedFrom: raw.map(\.owner).flatMap { $0 == identifier.name ? nil : $0 },
                         values: Self.resolve(source, path: nil, in: &scopes[look]),
-                        source: source, references: Self.references(in: source))
+                        source: source,
+                        fieldPlaces: Dictionary(
+                            (source.members ?? []).map { ($0.key, SpecInspection.Place($0.value.location)) },
+                            uniquingKeysWith: { first, _ in first }),
+                        references: Self.references(in: source))
                 }
             }
             return SpecInspection.Identifier(name: identifier.name, place: .init(identifier.location), traits: traits)

@@ -89,6 +89,8 @@ public struct SpecInspection: Sendable, Encodable {
         public var values: SpecNode
         /// The entry's fields as written.
         public var source: SpecNode
+        /// Where each field's value is written, by field name, so a tool can edit one in place.
+        public var fieldPlaces: [String: Place]
         /// The variables the entry names, in the order they appear.
         public var references: [String]
     }

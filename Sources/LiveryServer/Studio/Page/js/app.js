@@ -1,7 +1,7 @@
 // Livery Studio: follows the daemon's live bundle and draws identifiers, palette, themes, the
 // preview and the files from it.
 import * as api from "./api.js";
-import { el, notify } from "./dom.js";
+import { el, notify, placeText } from "./dom.js";
 import * as files from "./files.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
@@ -18,6 +18,8 @@ const state = {
   search: "",
   // Unsaved variable values set with the palette's controls, by path, for the preview.
   drafts: new Map(),
+  // Unsaved trait fields set with the identifier panel's controls, by the field's place.
+  fieldDrafts: new Map(),
 };
 
 const editable = () => Boolean(api.token());
@@ -32,12 +34,19 @@ function variableValue(path) {
 }
 
 function draftTraitsFor(name) {
-  return traitsFor(name).map((trait) => ({ type: trait.type, values: resolveNode(trait.source, variableValue) }));
+  return traitsFor(name).map((trait) => {
+    const values = resolveNode(trait.source, variableValue);
+    for (const [key, place] of Object.entries(trait.fieldPlaces)) {
+      const draft = placeText(place);
+      if (state.fieldDrafts.has(draft)) values[key] = state.fieldDrafts.get(draft);
+    }
+    return { type: trait.type, values };
+  });
 }
 
 function drawPreviews() {
   const scenes = [scene("Live", traitsFor)];
-  if (state.drafts.size && files.hasUnsavedChanges()) scenes.push(scene("Unsaved", draftTraitsFor));
+  if ((state.drafts.size || state.fieldDrafts.size) && files.hasUnsavedChanges()) scenes.push(scene("Unsaved", draftTraitsFor));
   $("previews").replaceChildren(...scenes);
 }
 
@@ -53,7 +62,9 @@ function draw() {
   }
   drawList($("identifier-list"), inspection, { search: state.search, selected: state.selected, choose });
   $("detail-title").textContent = state.selected ? `Traits of ${state.selected}` : "Traits";
-  drawDetail($("identifier-detail"), inspection.identifiers.find((i) => i.name === state.selected), state.look, { reveal: files.reveal });
+  drawDetail($("identifier-detail"), inspection.identifiers.find((i) => i.name === state.selected), state.look, {
+    reveal: files.reveal, editable: editable(), editField,
+  });
   drawVariables($("variables"), inspection, state.look, { editable: editable(), edit, reveal: files.reveal });
   drawThemes($("themes"), inspection, state.look, { choose: chooseLook, reveal: files.reveal });
   drawPreviews();
@@ -75,6 +86,17 @@ async function edit(path, place, literal, value) {
   drawPreviews();
 }
 
+async function editField(place, literal, value) {
+  state.fieldDrafts.set(placeText(place), value);
+  await files.replaceScalar(place, literal);
+  drawPreviews();
+}
+
+function forgetDrafts() {
+  state.drafts.clear();
+  state.fieldDrafts.clear();
+}
+
 async function reload() {
   const [{ body, etag }, status] = await Promise.all([api.resolved(), api.status()]);
   state.inspection = body;
@@ -83,7 +105,7 @@ async function reload() {
   version.textContent = etag ? etag.replaceAll("\"", "").slice(0, 8) : "none";
   version.dataset.etag = etag ?? "";
   $("changed").textContent = status.loadedAt ? `changed ${new Date(status.loadedAt).toLocaleString()}` : "";
-  if (!files.hasUnsavedChanges()) state.drafts.clear();
+  if (!files.hasUnsavedChanges()) forgetDrafts();
   draw();
   await files.refresh();
 }
@@ -112,7 +134,7 @@ function showMode() {
 }
 
 function start() {
-  files.init({ edited: () => { if (!files.hasUnsavedChanges()) state.drafts.clear(); drawPreviews(); } });
+  files.init({ edited: () => { if (!files.hasUnsavedChanges()) forgetDrafts(); drawPreviews(); } });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     api.setToken($("token").value.trim() || null);

@@ -3,7 +3,8 @@
 import { el, placeText } from "./dom.js";
 import { parseColor } from "./color.js";
 import { applyTraits } from "./preview.js";
-import { swatch } from "./palette.js";
+import { swatch, colorControls, numberField, weightMenu } from "./palette.js";
+import { weightNames } from "./preview.js";
 
 /** Draws the list of identifiers matching `search`; `choose(name)` selects one. */
 export function drawList(container, inspection, { search, selected, choose }) {
@@ -20,8 +21,22 @@ export function drawList(container, inspection, { search, selected, choose }) {
 
 const shown = (value) => (typeof value === "string" ? value : JSON.stringify(value));
 
-/** Draws `identifier`'s traits for look `look`; `reveal(place)` opens a place in the editor. */
-export function drawDetail(container, identifier, look, { reveal }) {
+const isComputed = (source) => typeof source === "string" && (source.startsWith("@") || source.startsWith("~"));
+
+/** Controls for a field written as a literal (a colour, a number, a weight); none otherwise. */
+function fieldControls(key, written, editable, change) {
+  if (written === undefined || isComputed(written)) return [];
+  if (key === "weight" && weightNames.includes(written)) return [weightMenu(written, editable, change)];
+  if (typeof written === "number") return [numberField(written, editable, change)];
+  if (typeof written === "string" && parseColor(written)) return colorControls(written, editable, change).slice(0, 2);
+  return [];
+}
+
+/**
+ * Draws `identifier`'s traits for look `look`; `reveal(place)` opens a place in the editor, and
+ * `editField(place, literal, value)` changes a field written as a literal.
+ */
+export function drawDetail(container, identifier, look, { reveal, editable, editField }) {
   if (!identifier) {
     container.replaceChildren(el("p", { class: "muted", text: "Choose an identifier." }));
     return;
@@ -38,12 +53,14 @@ export function drawDetail(container, identifier, look, { reveal }) {
       }),
       trait.inheritedFrom ? el("span", { class: "muted", text: `from ${trait.inheritedFrom}` }) : null,
     ]),
-    el("dl", {}, Object.entries(trait.values).flatMap(([key, value]) => [
+    el("dl", { attrs: { "data-place": placeText(trait.place) } }, Object.entries(trait.values).flatMap(([key, value]) => [
       el("dt", { text: key }),
       el("dd", {}, [
         typeof value === "string" && parseColor(value) ? swatch(value) : null,
         el("code", { text: shown(value) }),
         shown(trait.source[key]) !== shown(value) ? el("span", { class: "muted", text: ` ← ${shown(trait.source[key])}` }) : null,
+        ...fieldControls(key, trait.source[key], editable,
+          (literal, next) => editField(trait.fieldPlaces[key], literal, next)),
       ]),
     ])),
     trait.references.length

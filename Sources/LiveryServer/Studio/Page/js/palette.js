@@ -50,19 +50,9 @@ function row(inspection, variable, look, { editable, edit, reveal }) {
   } else if (variable.kind === "color") {
     controls.push(...colorControls(value, editable, change));
   } else if (variable.kind === "number") {
-    const input = el("input", { class: "number", attrs: { type: "number", step: Number.isInteger(value) ? 1 : 0.1, value } });
-    input.disabled = !editable;
-    input.addEventListener("change", () => {
-      const next = Number(input.value);
-      if (input.value !== "" && Number.isFinite(next)) change(String(next), next);
-    });
-    controls.push(input);
+    controls.push(numberField(value, editable, change));
   } else if (variable.kind === "string" && weightNames.includes(value)) {
-    const menu = el("select", { class: "weight" }, weightNames.map((name) => el("option", { text: name, attrs: { value: name } })));
-    menu.value = value;
-    menu.disabled = !editable;
-    menu.addEventListener("change", () => change(JSON.stringify(menu.value), menu.value));
-    controls.push(menu);
+    controls.push(weightMenu(value, editable, change));
   } else if (variable.kind === "string") {
     const input = el("input", { class: "text", attrs: { type: "text", value } });
     input.disabled = !editable;
@@ -82,7 +72,8 @@ function row(inspection, variable, look, { editable, edit, reveal }) {
   ]);
 }
 
-function colorControls(value, editable, change) {
+/** A colour picker, an alpha slider and the value's text; `change(literal, value)` on input. */
+export function colorControls(value, editable, change) {
   const color = parseColor(value) ?? { r: 0, g: 0, b: 0, a: 1 };
   const picker = el("input", { class: "picker", attrs: { type: "color", value: opaqueHex(color), "aria-label": "colour" } });
   const alpha = el("input", { class: "alpha", attrs: { type: "range", min: 0, max: 100, step: 1, value: Math.round(color.a * 100), "aria-label": "alpha" } });
@@ -99,6 +90,27 @@ function colorControls(value, editable, change) {
   picker.disabled = !editable;
   alpha.disabled = !editable;
   return [picker, alpha, text];
+}
+
+/** A number field stepping by 1 (by 0.1 for a fraction); `change(literal, value)` on change. */
+export function numberField(value, editable, change) {
+  const input = el("input", { class: "number", attrs: { type: "number", step: Number.isInteger(value) ? 1 : 0.1, value } });
+  input.disabled = !editable;
+  input.addEventListener("change", () => {
+    const next = Number(input.value);
+    if (input.value !== "" && Number.isFinite(next)) change(String(next), next);
+  });
+  return input;
+}
+
+/** A menu of font weights; `change(literal, value)` on change. */
+export function weightMenu(value, editable, change) {
+  const menu = el("select", { class: "weight", attrs: { "aria-label": "weight" } },
+    weightNames.map((name) => el("option", { text: name, attrs: { value: name } })));
+  menu.value = value;
+  menu.disabled = !editable;
+  menu.addEventListener("change", () => change(JSON.stringify(menu.value), menu.value));
+  return menu;
 }
 
 /** Lists each theme and what it overrides; `choose(index)` previews theme `index`. */
