@@ -6,7 +6,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, ROOT, TOKEN
+from conftest import ARTIFACTS, ROOT, TOKEN, Daemon
 
 ACCENT = '.variable[data-path="colors.accent"]'
 
@@ -232,3 +232,15 @@ def test_a_trait_field_is_edited_with_a_weight_menu(needs_dry_run, page, daemon)
     wait(page, lambda d: file_state(d) == "saved")
     assert 'weight: "black"' in daemon.path("card.yaml").read_text()
     wait(page, lambda d: d.execute_script(weight, "Live") == "900")
+
+
+def test_livery_serve_no_studio_turns_the_page_off(specs):
+    """`--no-studio`; the default on a non-loopback host is checked in StudioRouteTests (tests
+    bind only 127.0.0.1)."""
+    for arguments, served in ((["--no-studio"], False), (["--studio"], True)):
+        daemon = Daemon(specs, arguments)
+        try:
+            assert daemon.request("GET", "/studio/")[0] == (200 if served else 404), arguments
+            assert daemon.request("GET", "/v1/resolved")[0] == 200
+        finally:
+            daemon.stop()
