@@ -7,8 +7,6 @@ import { drawGutter, select, listProblems, attach } from "./editor.js";
 
 const docs = new Map();
 let current = null;
-let checkTimer = null;
-let checkSequence = 0;
 let onEdit = () => {};
 
 const $ = (id) => document.getElementById(id);
@@ -130,8 +128,9 @@ function changed(doc) {
   doc.state = isDirty(doc) ? "dirty" : "clean";
   if (doc.path === current) status(doc);
   onEdit();
-  clearTimeout(checkTimer);
-  checkTimer = setTimeout(() => check(doc), 250);
+  // One pending check per file: editing another file meanwhile must not cancel this one.
+  clearTimeout(doc.checkTimer);
+  doc.checkTimer = setTimeout(() => check(doc), 250);
 }
 
 /** Validates the unsaved text with a dry run: the daemon answers as the write would. */
@@ -141,11 +140,12 @@ async function check(doc) {
     if (doc.path === current) show();
     return;
   }
-  const sequence = ++checkSequence;
+  doc.checkSequence = (doc.checkSequence ?? 0) + 1;
+  const sequence = doc.checkSequence;
   doc.state = "checking";
   status(doc);
   const answer = await api.put(doc.path, doc.text, doc.etag, { dryRun: true });
-  if (sequence !== checkSequence) return;
+  if (sequence !== doc.checkSequence) return;
   if (answer.status < 300) {
     doc.errors = [];
     doc.state = "valid";
@@ -162,6 +162,9 @@ async function check(doc) {
 
 async function save(doc, etag) {
   if (!doc || !api.token()) return;
+  // A dry run still under way answers for text and a tag this save replaces: drop its answer.
+  doc.checkSequence = (doc.checkSequence ?? 0) + 1;
+  clearTimeout(doc.checkTimer);
   const sent = doc.text;
   const answer = await api.put(doc.path, sent, etag);
   if (answer.status < 300) {
