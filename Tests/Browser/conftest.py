@@ -96,8 +96,9 @@ class Daemon:
 
 
 def has_dry_run(daemon):
-    """Whether `PUT …?dryRun=true` writes nothing: tried once with a new file in the test's own
-    throwaway folder (the daemon's contract; another branch implements it)."""
+    """Whether the daemon honours `PUT …?dryRun=true` (validates, writes nothing): tried once with
+    a new file in the test's own throwaway folder. The editing flows need it: without it each
+    check while typing would be a real write."""
     status, _, _ = daemon.request(
         "PUT", "/v1/specs/dry-run-probe.yaml?dryRun=true", b"specs: {}\n",
         {"Authorization": f"Bearer {TOKEN}"})
