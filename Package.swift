@@ -107,6 +107,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Studio/Page")],
             swiftSettings: strict
         ),
         .target(
@@ -139,6 +140,14 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: ["Livery", "LiveryCLI"],
+            swiftSettings: strict
+        ),
+        // Follows a daemon with a real provider and prints what it applies; the browser tests
+        // (Tests/Browser) run it to check that a save in Livery Studio reaches a program.
+        .executableTarget(
+            name: "StudioFollower",
+            dependencies: ["Livery", "LiveryRemote", "LiveryTesting"],
+            path: "Tests/StudioFollower",
             swiftSettings: strict
         ),
         // Helpers shared by the test targets (not a product: users get LiveryTesting).

@@ -14,6 +14,11 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path).")
     var tokenFile: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host, off otherwise).")
+    var studio: Bool?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
     }

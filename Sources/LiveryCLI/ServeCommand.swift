@@ -77,7 +77,8 @@ struct ServeCommand: RegistryCommand {
         var configuration = DaemonConfiguration(
             directory: URL(filePath: directory, directoryHint: .isDirectory),
             host: options.host, port: options.port, maxBodyBytes: maxBodyBytes, idleTimeout: .seconds(idleTimeout),
-            requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
+            requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat),
+            studio: options.studio)
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
@@ -89,6 +90,7 @@ struct ServeCommand: RegistryCommand {
         }
         let served = http == nil ? directory : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
+        let servesStudio = configuration.servesStudio
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -97,6 +99,9 @@ struct ServeCommand: RegistryCommand {
                     // Printed once the port is known, so scripts (and port 0 users) can read it.
                     let port = try await daemon.listeningPort()
                     Self.say("livery: serving \(served) on http://\(options.host):\(port)")
+                    if servesStudio {
+                        Self.say("livery: Livery Studio at http://\(options.host):\(port)/studio/")
+                    }
                 }
                 try await group.waitForAll()
             }

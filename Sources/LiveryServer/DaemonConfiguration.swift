@@ -50,6 +50,10 @@ public struct DaemonConfiguration: Sendable {
     /// What fetches the allowed remote includes (`LiveryRemote`'s `HTTPIncludeFetcher`): the
     /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
     public var includeFetcher: (any RemoteIncludeFetcher)?
+    /// Whether to serve Livery Studio at `/studio/`: `true` or `false` as asked (`--studio`,
+    /// `--no-studio`); `nil`, the default, serves it only on a loopback ``host`` (see
+    /// ``servesStudio``).
+    public var studio: Bool?
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
@@ -69,7 +73,8 @@ public struct DaemonConfiguration: Sendable {
         registry: TraitRegistry = .standard,
         allowedIncludes: IncludeAllowList = .none,
         includeFetcher: (any RemoteIncludeFetcher)? = nil,
-        etcd: EtcdStoreConfiguration? = nil
+        etcd: EtcdStoreConfiguration? = nil,
+        studio: Bool? = nil
     ) {
         self.directory = directory
         self.etcd = etcd
@@ -88,6 +93,7 @@ public struct DaemonConfiguration: Sendable {
         self.registry = registry
         self.allowedIncludes = allowedIncludes
         self.includeFetcher = includeFetcher
+        self.studio = studio
     }
 }
 
@@ -99,6 +105,11 @@ extension DaemonConfiguration {
     var specLoader: SpecFolderLoader {
         SpecFolderLoader(registry: registry, limits: readerLimits, allowList: allowedIncludes, fetcher: includeFetcher)
     }
+
+    /// Whether `/studio/` is served. Off by default beyond loopback: the daemon speaks plain
+    /// HTTP, and a page that asks for the push token should not invite typing it over a network
+    /// in clear text; `--studio` (behind a TLS proxy) turns it on there.
+    public var servesStudio: Bool { studio ?? isLoopback }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
     /// else the daemon warns at start-up, since it speaks plain HTTP (no TLS of its own).

@@ -44,7 +44,7 @@ struct DemoCommand: RegistryCommand {
         let quiet = Logger(label: "livery.demo") { _ in SwiftLogNoOpLogHandler() }
         let configuration = DaemonConfiguration(
             directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port,
-            registry: registry)
+            registry: registry, studio: options.studio)
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: quiet)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [daemon], logger: quiet))

@@ -9,6 +9,9 @@ public struct BundleSnapshot: Sendable {
     public let identity: BundleRepresentation
     /// The files the bundle was merged from, in merge order.
     public let files: [String]
+    /// The spec itself, with the places its bundle no longer carries (for `GET /v1/resolved`);
+    /// `nil` for a bundle wrapped from text.
+    public let spec: Spec?
     /// When the watcher published it.
     public let loadedAt: Date
     /// The `id:` / `event:` / `data:` frame of this bundle.
@@ -23,14 +26,15 @@ public struct BundleSnapshot: Sendable {
 
     /// Encodes `spec`'s bundle.
     public init(spec: Spec, loadedAt: Date = Date()) {
-        self.init(bundleJSON: spec.bundleJSON, files: spec.files, loadedAt: loadedAt)
+        self.init(bundleJSON: spec.bundleJSON, files: spec.files, spec: spec, loadedAt: loadedAt)
     }
 
     /// Wraps a bundle that is already JSON text, as `Spec.bundleJSON` makes it (or, in tests,
-    /// any text a client must cope with).
-    package init(bundleJSON json: String, files: [String] = [], loadedAt: Date = Date()) {
+    /// any text a client must cope with, with no parsed spec behind it).
+    package init(bundleJSON json: String, files: [String] = [], spec: Spec? = nil, loadedAt: Date = Date()) {
         self.identity = BundleRepresentation(bytes: ByteBuffer(string: json), contentEncoding: nil)
         self.files = files
+        self.spec = spec
         self.loadedAt = loadedAt
         self.eventFrame = ByteBuffer(string: ServerSentEvent(id: identity.etagText, event: "spec", data: json).text)
     }

@@ -50,7 +50,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/healthz") { _, _ in self.health() },
             Route(.get, "/readyz") { _, _ in try self.readiness() },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
-        ]
+        ] + studioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
@@ -73,6 +73,11 @@ struct DaemonRoutes: Sendable {
                 router.on(RouterPath(route.path), method: route.method, use: route.handler)
             }
         }
+    }
+
+    /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.
+    static func isNotModified(_ request: Request, etag: EntityTag) -> Bool {
+        EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(etag) == true
     }
 
     /// The path after `/v1/specs/`, percent-decoded, exactly as the client sent it: the router

@@ -1,0 +1,155 @@
+extension Spec {
+    /// The spec resolved for every look, with the place of each trait and variable (see
+    /// ``SpecInspection``).
+    public func inspection() -> SpecInspection {
+        let themes = document.themes
+        var scopes = [VariableScope(variables: document.variables)]
+        for theme in themes {
+            // A Spec exists only once every theme overlays cleanly, so this cannot fail here;
+            // should it, the look shows the base values rather than nothing.
+            let variables = (try? ThemeOverlay.apply(theme.overrides, to: document.variables, theme: theme.name))
+                ?? document.variables
+            scopes.append(VariableScope(variables: variables))
+        }
+        let looks: [String?] = [nil] + themes.map(\.name)
+        let variables = Self.leaves(of: document.variables).map { leaf in
+            let values = scopes.indices.map { Self.resolve(leaf.node, path: leaf.path, in: &scopes[$0]) }
+            return SpecInspection.Variable(
+                path: leaf.path, kind: Self.kind(of: values[0]), place: .init(leaf.node.location),
+                source: leaf.node, values: values)
+        }
+        let identifiers = inspectIdentifiers(looks: looks, scopes: &scopes)
+        return SpecInspection(
+            looks: looks,
+            themes: themes.map { theme in
+                SpecInspection.Theme(
+                    name: theme.name, place: .init(theme.location),
+                    overrides: Self.leaves(of: theme.overrides).map {
+                        SpecInspection.Override(path: $0.path, place: .init($0.node.location), source: $0.node)
+                    })
+            },
+            variables: variables, identifiers: identifiers, files: document.files)
+    }
+
+    private func inspectIdentifiers(looks: [String?], scopes: inout [VariableScope]) -> [SpecInspection.Identifier] {
+        var entries: [SourceLocation: (owner: String, node: SpecNode)] = [:]
+        for identifier in document.identifiers {
+            for entry in identifier.entries { entries[entry.location] = (identifier.name, entry) }
+        }
+        return document.identifiers.map { identifier in
+            let traits = looks.indices.map { look in
+                let resolved = resolution(for: looks[look])?.list(for: identifier.name)?.traits ?? []
+                return resolved.map { trait in
+                    let raw = entries[trait.location]
+                    let source = Self.fields(of: raw?.node ?? SpecNode(.mapping([]), at: trait.location))
+                    return SpecInspection.TraitEntry(
+                        type: trait.typeName, place: .init(trait.location),
+                        inheritedFrom: raw.map(\.owner).flatMap { $0 == identifier.name ? nil : $0 },
+                        values: Self.resolve(source, path: nil, in: &scopes[look]),
+                        source: source,
+                        fieldPlaces: Dictionary(
+                            (source.members ?? []).map { ($0.key, SpecInspection.Place($0.value.location)) },
+                            uniquingKeysWith: { first, _ in first }),
+                        references: Self.references(in: source))
+                }
+            }
+            return SpecInspection.Identifier(name: identifier.name, place: .init(identifier.location), traits: traits)
+        }
+    }
+
+    /// `node` with its references and functions resolved in `scope`; a variable by its path, so
+    /// that a theme's override is seen.
+    private static func resolve(_ node: SpecNode, path: String?, in scope: inout VariableScope) -> SpecNode {
+        do {
+            if let path { return try scope.value(of: path, at: node.location) }
+            return try scope.substitute(node)
+        } catch {
+            // Every value of a Spec resolved when it was made; a failure here would be a bug in
+            // the resolver, and the value as written is the most useful thing to show then.
+            return node
+        }
+    }
+
+    /// A trait entry's members without `type`.
+    private static func fields(of entry: SpecNode) -> SpecNode {
+        SpecNode(.mapping((entry.members ?? []).filter { $0.key != "type" }), at: entry.location)
+    }
+
+    /// The variables of a `variables` (or theme) mapping: its leaves, where a mapping that
+    /// holds insets or a size counts as one value.
+    static func leaves(of node: SpecNode, prefix: String = "") -> [(path: String, node: SpecNode)] {
+        guard let members = node.members, !isCompound(node) else {
+            return prefix.isEmpty ? [] : [(prefix, node)]
+        }
+        return members.flatMap { member in
+            leaves(of: member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key)
+        }
+    }
+
+    private static let insetKeys: Set<String> = ["top", "left", "bottom", "right"]
+    private static let sizeKeys: Set<String> = ["width", "height"]
+
+    private static func isCompound(_ node: SpecNode) -> Bool {
+        guard let keys = node.members.map({ Set($0.map(\.key)) }), !keys.isEmpty else { return false }
+        return keys.isSubset(of: insetKeys) || keys.isSubset(of: sizeKeys)
+    }
+
+    static func kind(of value: SpecNode) -> SpecInspection.Kind {
+        switch value.value {
+        case .int, .double: return .number
+        case .bool: return .bool
+        case .sequence: return .list
+        case .null: return .other
+        case .string(let text): return isColor(text) ? .color : .string
+        case .mapping(let members):
+            let keys = Set(members.map(\.key))
+            if !keys.isEmpty, keys.isSubset(of: insetKeys) { return .insets }
+            if !keys.isEmpty, keys.isSubset(of: sizeKeys) { return .size }
+            return .other
+        }
+    }
+
+    private static func isColor(_ text: String) -> Bool {
+        do {
+            _ = try Color(parsing: text)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The variable paths `node` names (`@a.b`, also inside `~functions`), first use first.
+    static func references(in node: SpecNode) -> [String] {
+        var found: [String] = []
+        func visit(_ node: SpecNode) {
+            switch node.value {
+            case .string(let text) where !text.hasPrefix("@@") && !text.hasPrefix("~~"):
+                for path in referencePaths(in: text) where !found.contains(path) { found.append(path) }
+            case .sequence(let items): items.forEach(visit)
+            case .mapping(let members): members.forEach { visit($0.value) }
+            default: break
+            }
+        }
+        visit(node)
+        return found
+    }
+
+    private static func referencePaths(in text: String) -> [String] {
+        guard text.hasPrefix("@") || text.hasPrefix("~") else { return [] }
+        var paths: [String] = []
+        var current: String?
+        for character in text {
+            if character == "@" {
+                if let path = current, !path.isEmpty { paths.append(path) }
+                current = ""
+            } else if current != nil, character.isLetter || character.isNumber || "._-".contains(character) {
+                current?.append(character)
+            } else if let path = current {
+                if !path.isEmpty { paths.append(path) }
+                current = nil
+            }
+        }
+        if let path = current, !path.isEmpty { paths.append(path) }
+        return paths
+    }
+}

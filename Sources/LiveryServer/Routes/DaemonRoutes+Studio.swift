@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+
+extension DaemonRoutes {
+    /// Livery Studio at `/studio/` when the configuration serves it (see
+    /// ``DaemonConfiguration/servesStudio``), and `GET /v1/resolved`, the read-only view of the
+    /// current spec the page draws from.
+    var studioRoutes: [Route] {
+        let resolved = Route(.get, "/v1/resolved") { request, _ in self.resolved(request) }
+        guard configuration.servesStudio else { return [resolved] }
+        let assets = StudioAssets.load(logger: logger)
+        return [
+            resolved,
+            Route(.get, "/studio") { request, _ in Self.studioFile(request, assets: assets) },
+            Route(.get, "/studio/**") { request, _ in Self.studioFile(request, assets: assets) },
+        ]
+    }
+
+    /// `GET /v1/resolved`: the current spec resolved for every look, with places
+    /// (``SpecInspection``), tagged with the bundle's ETag.
+    func resolved(_ request: Request) -> Response {
+        guard let snapshot = hub.snapshot, let spec = snapshot.spec else { return Problem.noBundle(hub.errors).response() }
+        var headers = HTTPFields()
+        headers[.eTag] = snapshot.etag.description
+        headers[.cacheControl] = "no-cache"
+        if Self.isNotModified(request, etag: snapshot.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return JSONBody.response(spec.inspection(), headers: headers)
+    }
+
+    /// One of the studio's files; `/studio` and `/studio/` are its page.
+    static func studioFile(_ request: Request, assets: StudioAssets?) -> Response {
+        guard let assets else {
+            return Problem(
+                kind: "studio-missing", title: "Livery Studio is not installed", status: .serviceUnavailable,
+                detail: "its files were not found; they belong in \(StudioAssets.bundleName)/Page beside the livery executable"
+            ).response()
+        }
+        var path = request.uri.path.dropFirst("/studio".count)
+        if path.hasPrefix("/") { path = path.dropFirst() }
+        guard let asset = assets.files[path.isEmpty ? "index.html" : String(path)] else {
+            return Problem(
+                kind: "not-found", title: "Not found", status: .notFound,
+                detail: "the studio has no file '\(path)'"
+            ).response(headers: studioHeaders)
+        }
+        var headers = studioHeaders
+        headers[.contentType] = asset.contentType
+        headers[.eTag] = asset.etag.description
+        headers[.cacheControl] = "no-cache"
+        if Self.isNotModified(request, etag: asset.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+    }
+
+    /// Sent with every studio answer. The policy allows only the studio's own files and calls
+    /// to this daemon: no inline script or style, no other origin, no framing, no form posts,
+    /// so text from a spec can never run as code even if a bug put it into the page as markup.
+    static let studioHeaders: HTTPFields = {
+        var headers = HTTPFields()
+        headers[.contentSecurityPolicy] = studioContentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        if let referrerPolicy = HTTPFields.Element.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
+        return headers
+    }()
+
+    /// The studio's Content-Security-Policy.
+    static let studioContentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}

@@ -1,0 +1,57 @@
+// The daemon's HTTP API, same origin. The push token lives in this tab's sessionStorage only
+// and travels only in an Authorization header.
+
+const tokenKey = "livery.studio.token";
+
+/** The push token kept for this tab, or null. */
+export function token() {
+  return sessionStorage.getItem(tokenKey);
+}
+
+/** Keeps `value` as the push token for this tab (null forgets it). */
+export function setToken(value) {
+  if (value) sessionStorage.setItem(tokenKey, value);
+  else sessionStorage.removeItem(tokenKey);
+}
+
+async function getJSON(path) {
+  const response = await fetch(path, { cache: "no-store" });
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return { etag: response.headers.get("ETag"), body: await response.json() };
+}
+
+/** GET /v1/resolved: every look's traits and variables with their places. */
+export const resolved = () => getJSON("/v1/resolved");
+
+/** GET /v1/status. */
+export const status = () => getJSON("/v1/status").then((r) => r.body);
+
+/** GET /v1/specs: the files and their ETags. */
+export const files = () => getJSON("/v1/specs").then((r) => r.body.files);
+
+const fileURL = (path) => "/v1/specs/" + path.split("/").map(encodeURIComponent).join("/");
+
+/** GET /v1/specs/{path}: {text, etag}. */
+export async function file(path) {
+  const response = await fetch(fileURL(path), { cache: "no-store" });
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return { text: await response.text(), etag: response.headers.get("ETag") };
+}
+
+/**
+ * PUT /v1/specs/{path} with If-Match; `dryRun` validates as the write would and writes nothing.
+ * Answers {status, etag, problem}: problem is the application/problem+json body of a refusal.
+ */
+export async function put(path, text, etag, { dryRun = false } = {}) {
+  const headers = { "Content-Type": "text/plain; charset=utf-8" };
+  if (etag) headers["If-Match"] = etag;
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  const response = await fetch(fileURL(path) + (dryRun ? "?dryRun=true" : ""), { method: "PUT", headers, body: text });
+  let problem = null;
+  if (!response.ok) {
+    const type = response.headers.get("Content-Type") ?? "";
+    problem = type.includes("json") ? await response.json() : { title: response.statusText, detail: await response.text() };
+  }
+  return { status: response.status, etag: response.headers.get("ETag"), problem };
+}

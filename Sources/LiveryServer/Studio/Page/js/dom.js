@@ -1,0 +1,25 @@
+// Builds elements. Text from specs only ever goes through textContent or attribute values,
+// never through markup, so a spec value "<script>" is shown as text.
+
+/** Creates `tag` with a class, text, attributes, listeners and children. */
+export function el(tag, options = {}, children = []) {
+  const node = document.createElement(tag);
+  if (options.class) node.className = options.class;
+  if (options.text !== undefined) node.textContent = String(options.text);
+  for (const [name, value] of Object.entries(options.attrs ?? {})) node.setAttribute(name, String(value));
+  for (const [event, handler] of Object.entries(options.on ?? {})) node.addEventListener(event, handler);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+/** `file:line:column`, as the daemon and compilers print places. */
+export function placeText(place) {
+  return `${place.file}:${place.line}:${place.column}`;
+}
+
+/** Shows a short message at the top of the page (an empty one hides it). */
+export function notify(text) {
+  const notice = document.getElementById("notice");
+  notice.textContent = text;
+  notice.hidden = !text;
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Livery
+import LiveryRemote
+import LiveryTesting
+
+/// A program that follows a daemon the way an app does: a real `TraitsProvider` fed by
+/// `follow(url:)` over server-sent events, with one `StyledBox` registered under an identifier.
+/// After every update it prints the box's background colour (or the error) on one line. The
+/// browser tests (Tests/Browser) run it to see a colour saved in Livery Studio reach a program.
+@main enum StudioFollower {
+    @MainActor static func main() async {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 3, let url = URL(string: arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: StudioFollower DAEMON-URL IDENTIFIER\n".utf8))
+            exit(2)
+        }
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: arguments[2])
+        await provider.follow(url: url, mode: .serverSentEvents) { result in
+            let line: String
+            switch result {
+            case .success: line = "applied \(box.backgroundColor)\n"
+            case .failure(let error): line = "error \(error)\n"
+            }
+            // Unbuffered: stdout is a pipe, and the test waits for each line as it happens.
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+    }
+}
