@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import LiveryRemote
 import LiveryServer
 
 /// `livery push FILE...`: uploads spec files to a running `livery serve`.
@@ -29,16 +30,35 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "Push only if the server's copy still has this ETag (one file only).")
     var ifMatch: String?
 
+    @Option(help: "A PEM file of the certificate authorities to trust for an https --server (default: the system's).")
+    var cacert: String?
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one file to push") }
         if files.count > 1, remotePath != nil || ifMatch != nil {
             throw ValidationError("--as and --if-match need exactly one file")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert \(cacert): no such readable file")
+        }
     }
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
+        var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = .livery(trustingCertificatesAt: cacert)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            try await push(token: token, client: client)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    private func push(token: BearerToken, client: HTTPClient) async throws {
         var failed = false
         for file in files {
             let remote = remotePath ?? URL(filePath: file).lastPathComponent
@@ -50,7 +70,7 @@ struct PushCommand: AsyncParsableCommand {
                 failed = true
                 continue
             }
-            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch).send(body)
+            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch).send(body, client: client)
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")

@@ -18,7 +18,7 @@ struct PushRequest {
     var path: String
     var ifMatch: String?
 
-    func send(_ body: Data) async throws -> Outcome {
+    func send(_ body: Data, client: HTTPClient) async throws -> Outcome {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         // Everything but unreserved ASCII is escaped, slashes and dots included, so no layer in
         // between can normalise `..` or `//` away: the server sees the path the user named.
@@ -30,7 +30,7 @@ struct PushRequest {
         request.headers.add(name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
         if let ifMatch { request.headers.add(name: "If-Match", value: ifMatch) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1024 * 1024)
         let status = Int(response.status.code)
         if status == 200 || status == 201 {

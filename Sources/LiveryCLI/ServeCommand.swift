@@ -54,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), readOnly: readOnly, heartbeatInterval: .seconds(heartbeat))
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
+        configuration.tls = options.tls
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -61,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
             group.addTask {
                 // Printed once the port is known, so scripts (and port 0 users) can read it.
                 let port = try await daemon.listeningPort()
-                Self.say("livery: serving \(directory) on http://\(options.host):\(port)")
+                Self.say("livery: serving \(directory) on \(options.scheme)://\(options.host):\(port)")
             }
             try await group.waitForAll()
         }

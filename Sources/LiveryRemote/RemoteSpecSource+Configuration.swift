@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Livery
+import NIOSSL
 
 extension RemoteSpecSource {
     /// Timeouts, retries, limits and extra headers of a ``RemoteSpecSource``.
@@ -17,6 +19,10 @@ extension RemoteSpecSource {
         public var limits: ReaderLimits
         /// Headers sent with every request, such as `Authorization` for a private bucket.
         public var headers: [String: String]
+        /// A PEM file of the certificate authorities to trust for `https` (like curl's
+        /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
+        /// default, trusts the system's. The file is read when a session starts.
+        public var trustedCertificatesPath: String?
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void
@@ -29,6 +35,7 @@ extension RemoteSpecSource {
             backoff: Backoff = Backoff(),
             limits: ReaderLimits = .default,
             headers: [String: String] = [:],
+            trustedCertificatesPath: String? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -37,6 +44,7 @@ extension RemoteSpecSource {
             self.backoff = backoff
             self.limits = limits
             self.headers = headers
+            self.trustedCertificatesPath = trustedCertificatesPath
             self.sleep = sleep
         }
 
@@ -48,5 +56,16 @@ extension RemoteSpecSource {
             case .poll: readTimeout
             }
         }
+    }
+}
+
+extension TLSConfiguration {
+    /// A client configuration that trusts the certificate authorities of the PEM file at `path`
+    /// (instead of the system's) when it is given, and the system's otherwise; TLS 1.2 or later.
+    public static func livery(trustingCertificatesAt path: String?) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
+        if let path { configuration.trustRoots = .file(path) }
+        return configuration
     }
 }

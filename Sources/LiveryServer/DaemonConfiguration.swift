@@ -44,6 +44,9 @@ public struct DaemonConfiguration: Sendable {
     /// The URL prefixes remote includes may name (`--allow-include`); empty, the default, turns
     /// remote includes off, so neither a file on disk nor a push can make the daemon fetch a URL.
     public var allowedIncludes: IncludeAllowList
+    /// The certificate and key to speak HTTPS with (`--tls-cert`, `--tls-key`); `nil`, the
+    /// default, speaks plain HTTP. Both files are read again when either changes on disk.
+    public var tls: TLSFiles?
     /// What fetches the allowed remote includes (`LiveryRemote`'s `HTTPIncludeFetcher`): the
     /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
     public var includeFetcher: (any RemoteIncludeFetcher)?
@@ -65,7 +68,8 @@ public struct DaemonConfiguration: Sendable {
         readerLimits: ReaderLimits = .default,
         registry: TraitRegistry = .standard,
         allowedIncludes: IncludeAllowList = .none,
-        includeFetcher: (any RemoteIncludeFetcher)? = nil
+        includeFetcher: (any RemoteIncludeFetcher)? = nil,
+        tls: TLSFiles? = nil
     ) {
         self.directory = directory
         self.host = host
@@ -83,6 +87,7 @@ public struct DaemonConfiguration: Sendable {
         self.registry = registry
         self.allowedIncludes = allowedIncludes
         self.includeFetcher = includeFetcher
+        self.tls = tls
     }
 }
 
@@ -96,7 +101,7 @@ extension DaemonConfiguration {
     }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
-    /// else the daemon warns at start-up, since it speaks plain HTTP (no TLS of its own).
+    /// else the daemon warns at start-up unless it speaks TLS (``tls``).
     public var isLoopback: Bool {
         let host = self.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
