@@ -9,6 +9,8 @@ import NIOCore
 struct DaemonCall {
     var server: String
     var token: BearerToken?
+    /// `livery push --cacert` brings its own, trusting that file's authorities.
+    var client: HTTPClient = .shared
 
     /// What the daemon answered.
     enum Outcome {
@@ -32,7 +34,7 @@ struct DaemonCall {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: json))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
         let status = Int(response.status.code)
         if (200..<300).contains(status) { return .ok(bytes) }

@@ -18,10 +18,30 @@ struct DaemonOptions: ParsableArguments {
         inversion: .prefixedNo,
         help: "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host, off otherwise).")
     var studio: Bool?
+    @Option(help: "A PEM certificate chain to speak HTTPS with (with --tls-key); re-read when it changes on disk.")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert; re-read when it changes on disk.")
+    var tlsKey: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together: give both, or neither for plain HTTP")
+        }
+        for path in [tlsCert, tlsKey].compactMap(\.self) where !FileManager.default.isReadableFile(atPath: path) {
+            throw ValidationError("\(path): no such readable file")
+        }
     }
+
+    /// The TLS files, when both were given.
+    var tls: TLSFiles? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return TLSFiles(certificatePath: tlsCert, keyPath: tlsKey)
+    }
+
+    /// `http` or `https`, as the daemon speaks.
+    var scheme: String { tls == nil ? "http" : "https" }
 
     /// The token from `--token-file`, or a fresh random one written where `livery push` looks
     /// for it. Only the file's location is printed, never the token.
@@ -41,9 +61,9 @@ struct DaemonOptions: ParsableArguments {
     /// Warns on standard error, whatever the log level, when the daemon listens beyond this
     /// machine: without TLS the push token and the specs travel in clear text.
     func warnIfExposed(_ configuration: DaemonConfiguration) {
-        guard !configuration.isLoopback else { return }
+        guard !configuration.isLoopback, configuration.tls == nil else { return }
         let line = "livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token "
-            + "and the specs travel in clear text. Put a TLS-terminating proxy such as nginx in front "
+            + "and the specs travel in clear text. Give --tls-cert and --tls-key, or put a TLS-terminating proxy in front "
             + "(README, \"Security and TLS\"), or listen on 127.0.0.1.\n"
         FileHandle.standardError.write(Data(line.utf8))
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Livery
+import LiveryRemote
 import LiveryServer
 
 /// `livery push FILE... [--delete PATH...] [-m MESSAGE]`: uploads spec files to a running
@@ -43,18 +44,37 @@ struct PushCommand: AsyncParsableCommand {
     /// Whether the push is one atomic publish rather than a PUT of one file.
     var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil }
 
+    @Option(help: "A PEM file of the certificate authorities to trust for an https --server (default: the system's).")
+    var cacert: String?
+
     func validate() throws {
         guard !files.isEmpty || !delete.isEmpty else { throw ValidationError("name at least one file to push or --delete") }
         if isPublish, remotePath != nil {
             throw ValidationError("--as needs exactly one file and no --delete or --message")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert \(cacert): no such readable file")
+        }
     }
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
+        var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = .livery(trustingCertificatesAt: cacert)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            try await push(token: token, client: client)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    private func push(token: BearerToken, client: HTTPClient) async throws {
         if isPublish {
-            try await publish(token: token)
+            try await publish(token: token, client: client)
             return
         }
         var failed = false
@@ -69,7 +89,7 @@ struct PushCommand: AsyncParsableCommand {
                 continue
             }
             let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch)
-                .send(body, naming: Self.naming(localFile: file, remotePath: remote))
+                .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
@@ -82,7 +102,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     /// All files and removals in one `POST /v1/specs`.
-    private func publish(token: BearerToken) async throws {
+    private func publish(token: BearerToken, client: HTTPClient) async throws {
         var contents: [String: String?] = [:]
         var localNames: [String: String] = [:]
         for file in files {
@@ -96,7 +116,7 @@ struct PushCommand: AsyncParsableCommand {
             localNames[remote] = file
         }
         for path in delete { contents[path] = .some(nil) }
-        let call = DaemonCall(server: server, token: token)
+        let call = DaemonCall(server: server, token: token, client: client)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         switch try await call.publish(files: contents, message: message ?? "", ifMatch: ifMatch, naming: naming) {
         case .ok(let body):

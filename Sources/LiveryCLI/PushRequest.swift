@@ -19,8 +19,8 @@ struct PushRequest {
     var path: String
     var ifMatch: String?
 
-    /// Sends `body`; a refusal's places are named by `naming`.
-    func send(_ body: Data, naming: SpecFileNaming) async throws -> Outcome {
+    /// Sends `body` through `client`; a refusal's places are named by `naming`.
+    func send(_ body: Data, client: HTTPClient, naming: SpecFileNaming) async throws -> Outcome {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         // Everything but unreserved ASCII is escaped, slashes and dots included, so no layer in
         // between can normalise `..` or `//` away: the server sees the path the user named.
@@ -32,7 +32,7 @@ struct PushRequest {
         request.headers.add(name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
         if let ifMatch { request.headers.add(name: "If-Match", value: ifMatch) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1024 * 1024)
         let status = Int(response.status.code)
         if status == 200 || status == 201 {

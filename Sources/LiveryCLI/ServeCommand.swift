@@ -82,6 +82,7 @@ struct ServeCommand: RegistryCommand {
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
+        configuration.tls = options.tls
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
         let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
@@ -98,9 +99,9 @@ struct ServeCommand: RegistryCommand {
                 group.addTask {
                     // Printed once the port is known, so scripts (and port 0 users) can read it.
                     let port = try await daemon.listeningPort()
-                    Self.say("livery: serving \(served) on http://\(options.host):\(port)")
+                    Self.say("livery: serving \(served) on \(options.scheme)://\(options.host):\(port)")
                     if servesStudio {
-                        Self.say("livery: Livery Studio at http://\(options.host):\(port)/studio/")
+                        Self.say("livery: Livery Studio at \(options.scheme)://\(options.host):\(port)/studio/")
                     }
                 }
                 try await group.waitForAll()

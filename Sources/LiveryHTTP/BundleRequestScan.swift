@@ -4,7 +4,8 @@
 ///
 /// Anything out of the ordinary is ``Result/other``, and the full HTTP stack takes over: a
 /// query (`?wait=`), another method (but `HEAD`), path or version, a body (`Content-Length`,
-/// `Transfer-Encoding`), `Expect`, `Upgrade`, more than one `If-None-Match` line, a folded or
+/// `Transfer-Encoding`), `Expect`, `Upgrade`, more than one `If-None-Match` or
+/// `Accept-Encoding` line, a folded or
 /// malformed header line, a control character, a head over `maxHeadBytes`. So this reader
 /// needs to be right only about what it accepts, and it accepts little.
 public enum BundleRequestScan {
@@ -12,8 +13,10 @@ public enum BundleRequestScan {
     public enum Result: Equatable, Sendable {
         /// A whole plain request head of `length` bytes. `ifNoneMatch` is the range of the
         /// `If-None-Match` value within the bytes, trimmed; `closes` is `Connection: close`;
-        /// `isHead` is a `HEAD` request.
-        case bundle(length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false)
+        /// `isHead` is a `HEAD` request; `acceptEncoding` is the range of the
+        /// `Accept-Encoding` value, trimmed.
+        case bundle(
+            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false, acceptEncoding: Range<Int>? = nil)
         /// The start of what may be such a request, with its end not arrived yet.
         case incomplete
         /// Anything else.
@@ -33,6 +36,7 @@ public enum BundleRequestScan {
         }
         guard requestLine.elementsEqual(bytes[0..<requestLine.count]) else { return .other }
         var ifNoneMatch: Range<Int>?
+        var acceptEncoding: Range<Int>?
         var closes = false
         var lineStart = requestLine.count
         while true {
@@ -42,7 +46,9 @@ public enum BundleRequestScan {
             }
             guard lineEnd >= 0 else { return .other }
             if lineEnd == lineStart {
-                return .bundle(length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead)
+                return .bundle(
+                    length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead,
+                    acceptEncoding: acceptEncoding)
             }
             guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
@@ -51,6 +57,9 @@ public enum BundleRequestScan {
             case .ifNoneMatch:
                 guard ifNoneMatch == nil else { return .other }
                 ifNoneMatch = field.value
+            case .acceptEncoding:
+                guard acceptEncoding == nil else { return .other }
+                acceptEncoding = field.value
             case .connection:
                 closes = closes || containsClose(bytes, field.value)
             case .ignored:
@@ -78,7 +87,7 @@ public enum BundleRequestScan {
     }
 
     private enum FieldName {
-        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, connection, ignored
+        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, ignored
     }
 
     /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
@@ -111,6 +120,7 @@ public enum BundleRequestScan {
         case 6: return named("expect") ? .expect : .ignored
         case 7: return named("upgrade") ? .upgrade : .ignored
         case 13: return named("if-none-match") ? .ifNoneMatch : .ignored
+        case 15: return named("accept-encoding") ? .acceptEncoding : .ignored
         case 10: return named("connection") ? .connection : .ignored
         default: return .ignored
         }

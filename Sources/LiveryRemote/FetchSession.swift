@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOSSL
 import Foundation
 import Livery
 import Logging
@@ -49,6 +50,7 @@ final class FetchSession {
             connect: TimeAmount(source.configuration.connectTimeout),
             read: TimeAmount(source.configuration.readTimeout(for: source.mode))
         )
+        http.tlsConfiguration = .livery(trustingCertificatesAt: source.configuration.trustedCertificatesPath)
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import AsyncHTTPClient
 import Livery
+import NIOSSL
 
 extension RemoteSpecSource {
     /// Timeouts, retries, limits and extra headers of a ``RemoteSpecSource``.
@@ -26,6 +28,10 @@ extension RemoteSpecSource {
         /// ETag, so an unchanged bundle is a 304. `nil` (the default) keeps no cache. One source
         /// per folder.
         public var cacheDirectory: URL?
+        /// A PEM file of the certificate authorities to trust for `https` (like curl's
+        /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
+        /// default, trusts the system's. The file is read when a session starts.
+        public var trustedCertificatesPath: String?
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void
@@ -40,6 +46,7 @@ extension RemoteSpecSource {
             headers: [String: String] = [:],
             identity: ClientIdentity = .currentProcess(),
             cacheDirectory: URL? = nil,
+            trustedCertificatesPath: String? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -50,6 +57,7 @@ extension RemoteSpecSource {
             self.headers = headers
             self.identity = identity
             self.cacheDirectory = cacheDirectory
+            self.trustedCertificatesPath = trustedCertificatesPath
             self.sleep = sleep
         }
 
@@ -61,5 +69,16 @@ extension RemoteSpecSource {
             case .poll: readTimeout
             }
         }
+    }
+}
+
+extension TLSConfiguration {
+    /// A client configuration that trusts the certificate authorities of the PEM file at `path`
+    /// (instead of the system's) when it is given, and the system's otherwise; TLS 1.2 or later.
+    public static func livery(trustingCertificatesAt path: String?) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
+        if let path { configuration.trustRoots = .file(path) }
+        return configuration
     }
 }

@@ -47,6 +47,9 @@ public struct DaemonConfiguration: Sendable {
     /// The URL prefixes remote includes may name (`--allow-include`); empty, the default, turns
     /// remote includes off, so neither a file on disk nor a push can make the daemon fetch a URL.
     public var allowedIncludes: IncludeAllowList
+    /// The certificate and key to speak HTTPS with (`--tls-cert`, `--tls-key`); `nil`, the
+    /// default, speaks plain HTTP. Both files are read again when either changes on disk.
+    public var tls: TLSFiles?
     /// What fetches the allowed remote includes (`LiveryRemote`'s `HTTPIncludeFetcher`): the
     /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
     public var includeFetcher: (any RemoteIncludeFetcher)?
@@ -74,7 +77,8 @@ public struct DaemonConfiguration: Sendable {
         allowedIncludes: IncludeAllowList = .none,
         includeFetcher: (any RemoteIncludeFetcher)? = nil,
         etcd: EtcdStoreConfiguration? = nil,
-        studio: Bool? = nil
+        studio: Bool? = nil,
+        tls: TLSFiles? = nil
     ) {
         self.directory = directory
         self.etcd = etcd
@@ -94,6 +98,7 @@ public struct DaemonConfiguration: Sendable {
         self.allowedIncludes = allowedIncludes
         self.includeFetcher = includeFetcher
         self.studio = studio
+        self.tls = tls
     }
 }
 
@@ -112,7 +117,7 @@ extension DaemonConfiguration {
     public var servesStudio: Bool { studio ?? isLoopback }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
-    /// else the daemon warns at start-up, since it speaks plain HTTP (no TLS of its own).
+    /// else the daemon warns at start-up unless it speaks TLS (``tls``).
     public var isLoopback: Bool {
         let host = self.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }

@@ -71,16 +71,23 @@ public final class LiveryDaemon: Service, Sendable {
     public func run() async throws {
         let router = Router(options: .autoGenerateHeadEndpoints)
         routes.register(on: router)
-        if !configuration.isLoopback {
+        if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
-                "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; put a TLS-terminating proxy in front",
+                "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",
                 metadata: ["host": "\(configuration.host)"])
+        }
+        let tls: TLSCertificateStore?
+        do {
+            tls = try configuration.tls.map { try TLSCertificateStore(files: $0, logger: logger) }
+        } catch {
+            resolveListening(.failure(error))
+            throw error
         }
         if configuration.etcd == nil { removeLeftoverTemporaryFiles() }
         var application = Application(
             router: router,
             server: HTTPServerBuilder { [configuration, hub, metrics] responder in
-                DaemonHTTPChannel(responder: responder, configuration: configuration, hub: hub, metrics: metrics)
+                DaemonHTTPChannel(responder: responder, configuration: configuration, hub: hub, metrics: metrics, tls: tls)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),

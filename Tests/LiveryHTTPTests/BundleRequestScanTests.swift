@@ -24,9 +24,19 @@ import Testing
         #expect(scan("HEAT /v1/spec HTTP/1.1\r\n\r\n") == .other)
     }
 
+    @Test func theAcceptEncodingValueIsFoundOnceAndTrimmed() {
+        let head = "GET /v1/spec HTTP/1.1\r\naccept-ENCODING:  gzip, br \r\n\r\n"
+        guard case .bundle(_, nil, false, false, let range?) = scan(head) else {
+            Issue.record("not read: \(scan(head))")
+            return
+        }
+        #expect(String(decoding: Array(head.utf8)[range], as: UTF8.self) == "gzip, br")
+        #expect(scan("GET /v1/spec HTTP/1.1\r\nAccept-Encoding: gzip\r\nAccept-Encoding: br\r\n\r\n") == .other)
+    }
+
     @Test func theConditionValueIsFoundTrimmedWhateverTheNameCase() {
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nif-NONE-match: \t\"abc\" \r\n\r\n"
-        guard case .bundle(_, let range?, false, false) = scan(head) else {
+        guard case .bundle(_, let range?, false, false, nil) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }

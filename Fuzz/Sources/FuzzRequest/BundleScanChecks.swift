@@ -10,7 +10,7 @@ enum BundleScanChecks {
     static func check(_ bytes: UnsafeRawBufferPointer) {
         let result = BundleRequestScan.scan(bytes, maxHeadBytes: maxHeadBytes)
         switch result {
-        case .bundle(let length, let tag, _, let isHead):
+        case .bundle(let length, let tag, _, let isHead, let encodings):
             fuzzCheck(length <= bytes.count && length <= maxHeadBytes, "accepted \(length) bytes of \(bytes.count)")
             let head = Array(bytes[0..<length])
             let requestLine = Array("\(isHead ? "HEAD" : "GET") /v1/spec HTTP/1.1\r\n".utf8)
@@ -19,6 +19,11 @@ enum BundleScanChecks {
             if let tag {
                 fuzzCheck(
                     tag.lowerBound >= requestLine.count && tag.upperBound <= length - 4, "tag range \(tag) outside the head")
+            }
+            if let encodings {
+                fuzzCheck(
+                    encodings.lowerBound >= requestLine.count && encodings.upperBound <= length - 4,
+                    "Accept-Encoding range \(encodings) outside the head")
             }
             checkLines(of: head)
             // Nothing past the head was read: the same head followed by anything reads the same.
@@ -39,6 +44,7 @@ enum BundleScanChecks {
         var lines = head.split(separator: 10, omittingEmptySubsequences: false).dropLast(2)
         lines = lines.dropFirst()
         var conditions = 0
+        var encodings = 0
         for line in lines {
             fuzzCheck(line.last == 13, "a line not ended by CRLF")
             let text = line.dropLast()
@@ -51,7 +57,9 @@ enum BundleScanChecks {
             fuzzCheck(!name.isEmpty && !name.contains(" ") && !name.contains("\t"), "header name \(name.debugDescription)")
             fuzzCheck(!["content-length", "transfer-encoding", "expect", "upgrade"].contains(name), "accepted a \(name) field")
             if name == "if-none-match" { conditions += 1 }
+            if name == "accept-encoding" { encodings += 1 }
         }
         fuzzCheck(conditions <= 1, "accepted \(conditions) If-None-Match lines")
+        fuzzCheck(encodings <= 1, "accepted \(encodings) Accept-Encoding lines")
     }
 }

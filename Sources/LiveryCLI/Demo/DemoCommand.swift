@@ -42,9 +42,10 @@ struct DemoCommand: RegistryCommand {
         let token = try options.loadToken(say: Console.line)
         // The screen is the demo's output: the daemon's log would scribble over it.
         let quiet = Logger(label: "livery.demo") { _ in SwiftLogNoOpLogHandler() }
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             directory: URL(filePath: folder, directoryHint: .isDirectory), host: options.host, port: options.port,
             registry: registry, studio: options.studio)
+        configuration.tls = options.tls
         options.warnIfExposed(configuration)
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: quiet)
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [daemon], logger: quiet))

@@ -33,6 +33,13 @@ package struct BundleResponse: Sendable {
 ///   `mayWait: false`).
 /// - The client has it: 304.
 /// - No bundle yet: wait for one when asked to, 503 naming the folder's errors otherwise.
+///
+/// A bundle has two representations, each with its own strong tag: identity, and gzip for a
+/// client whose `Accept-Encoding` takes it. "The client has it" means its `If-None-Match`
+/// names the representation it would be sent, or identity, which every client can use; the
+/// 304 then carries the tag it named, so a cache holding both knows which one to reuse (RFC
+/// 9111 §4.3.4). A gzip tag from a client that does not accept gzip is not a match: it gets
+/// identity.
 package enum BundleDecision {
     /// What to do now, or ``BundleAnswer/wait(_:)``.
     package static func decide(_ query: BundleQuery, state: BundleState, mayWait: Bool) -> BundleAnswer {
@@ -53,12 +60,12 @@ package enum BundleDecision {
         }
         switch state {
         case .loaded(let snapshot):
-            let representation = snapshot.identity
-            guard query.condition?.matchesWeakly(representation.etag) == true else {
+            let representation = selected(for: query, in: snapshot)
+            guard let held = held(by: query, in: snapshot) else {
                 return BundleResponse(
                     status: .ok, fields: representation.okFields, body: query.isHead ? nil : representation.bytes)
             }
-            return BundleResponse(status: .notModified, fields: representation.notModifiedFields, body: nil)
+            return BundleResponse(status: .notModified, fields: held.notModifiedFields, body: nil)
         case .unavailable(let errors):
             return problem(.noBundle(errors), query: query)
         }
@@ -68,9 +75,24 @@ package enum BundleDecision {
     /// is none yet.
     private static func hasNothingNew(for query: BundleQuery, in state: BundleState) -> Bool {
         switch state {
-        case .loaded(let snapshot): query.condition?.matchesWeakly(snapshot.identity.etag) == true
+        case .loaded(let snapshot): held(by: query, in: snapshot) != nil
         case .unavailable: true
         }
+    }
+
+    /// The representation `query` is sent: gzip if it accepts it (and there is one).
+    private static func selected(for query: BundleQuery, in snapshot: BundleSnapshot) -> BundleRepresentation {
+        guard query.acceptsGzip, let gzip = snapshot.gzip else { return snapshot.identity }
+        return gzip
+    }
+
+    /// The representation of the current bundle the client already has and can use, if any.
+    private static func held(by query: BundleQuery, in snapshot: BundleSnapshot) -> BundleRepresentation? {
+        guard let condition = query.condition else { return nil }
+        let selected = selected(for: query, in: snapshot)
+        if condition.matchesWeakly(selected.etag) { return selected }
+        if condition.matchesWeakly(snapshot.identity.etag) { return snapshot.identity }
+        return nil
     }
 
     /// A problem document as an answer, with the fields `Problem.response` gives it.

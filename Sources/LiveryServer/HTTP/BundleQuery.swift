@@ -21,12 +21,15 @@ package struct BundleQuery: Sendable {
     package var condition: EntityTagCondition?
     /// `?wait=`.
     package var wait: Wait
+    /// `Accept-Encoding` accepts gzip.
+    package var acceptsGzip: Bool
 
     /// Creates a query.
-    package init(isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none) {
+    package init(isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none, acceptsGzip: Bool = false) {
         self.isHead = isHead
         self.condition = condition
         self.wait = wait
+        self.acceptsGzip = acceptsGzip
     }
 
     /// Reads a request for the bundle: `nil` unless it is a `GET` or `HEAD` of `path`
@@ -43,6 +46,7 @@ package struct BundleQuery: Sendable {
         self.init(
             isHead: head.method == .head,
             condition: EntityTagCondition(headerValues: head.headerFields[values: .ifNoneMatch]),
-            wait: wait)
+            wait: wait,
+            acceptsGzip: AcceptEncoding.acceptsGzip(headerValues: head.headerFields[values: .acceptEncoding]))
     }
 }

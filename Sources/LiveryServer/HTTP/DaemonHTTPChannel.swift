@@ -5,11 +5,13 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import NIOSSL
 
 /// The daemon's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline, with the bundle's
 /// two fast paths and the request deadline.
 ///
-/// In order: ``RawBundleHandler`` (plain GETs of the bundle answered from the raw bytes), the
+/// In order: TLS (with `--tls-cert`: the context of the certificate files as they are when the
+/// connection arrives, see ``TLSCertificateStore``), ``RawBundleHandler`` (plain GETs of the bundle answered from the raw bytes), the
 /// HTTP parser and encoder, Hummingbird's connection-state handler (graceful shutdown),
 /// ``IdleTimeoutHandler``, ``RequestDeadlineHandler``, ``BundleRequestHandler`` (the other GETs
 /// of the bundle, long-polls included), then Hummingbird's router. Hummingbird's own
@@ -22,6 +24,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let configuration: DaemonConfiguration
     let hub: BundleHub
     let metrics: ServerMetrics
+    let tls: TLSCertificateStore?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -33,6 +36,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             parserLimits.maxHeaderListSize = configuration.parserHeadCeiling
             let pipeline = channel.pipeline.syncOperations
             let idleTimeout = configuration.idleTimeout.map { IdleTimeoutHandler(timeout: $0) }
+            if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
             try pipeline.addHandler(
                 RawBundleHandler(
                     hub: hub, metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
@@ -43,7 +47,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 withOutboundHeaderValidation: false,  // HTTPTypes validates
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: parserLimits)
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: tls != nil))
             // Hummingbird's handler only for graceful shutdown (close once the answers in
             // progress are written); the idle timeout must also count RawBundleHandler's answers.
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))

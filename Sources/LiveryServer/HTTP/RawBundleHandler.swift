@@ -25,6 +25,7 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let answeredBundle: RequestSeries.Series
     private var handedOver = false
     private var heads = RenderedHeads()
+    private var lastAcceptEncoding: (bytes: [UInt8], acceptsGzip: Bool)?
     private let metrics: ServerMetrics
     /// Told of every batch answered, so that it does not take the connection for idle.
     private let idleTimeout: IdleTimeoutHandler?
@@ -48,12 +49,15 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         while buffer.readableBytes > 0, let snapshot = hub.snapshot {
             let start = ContinuousClock.now
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
-            guard case .bundle(let length, let tag, let closes, let isHead) = scan else { break }
-            let condition = tag.flatMap { range in
-                buffer.withUnsafeReadableBytes { Self.condition(UnsafeRawBufferPointer(rebasing: $0[range]), for: snapshot) }
+            guard case .bundle(let length, let tag, let closes, let isHead, let encodings) = scan else { break }
+            let (condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
+                (
+                    tag.flatMap { Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), for: snapshot) },
+                    encodings.map { self.takesGzip(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? false
+                )
             }
             let answer = BundleDecision.respond(
-                to: BundleQuery(isHead: isHead, condition: condition), state: .loaded(snapshot))
+                to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip), state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered = true
             let head = closes ? RenderedHead.bytes(of: answer, closing: true) : heads.head(of: answer)
@@ -94,10 +98,20 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         series.latency.record(.now - start)
     }
 
+    /// Whether an `Accept-Encoding` value takes gzip. A client sends the same value with every
+    /// request, so the last one read is kept with its verdict and compared as bytes.
+    private func takesGzip(_ value: UnsafeRawBufferPointer) -> Bool {
+        if let last = lastAcceptEncoding, last.bytes.elementsEqual(value) { return last.acceptsGzip }
+        let verdict = AcceptEncoding.acceptsGzip(headerValues: [String(decoding: value, as: UTF8.self)])
+        lastAcceptEncoding = (Array(value), verdict)
+        return verdict
+    }
+
     /// The `If-None-Match` value as a condition: a value that is exactly the bundle's tag, the
     /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
     private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition? {
         if value.elementsEqual(snapshot.etagText.utf8) { return snapshot.identity.echoedCondition }
+        if let gzip = snapshot.gzip, value.elementsEqual(gzip.etagText.utf8) { return gzip.echoedCondition }
         return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
     }
 }

@@ -22,10 +22,30 @@ import Testing
         #expect(try await serve.exitStatus() == 0)
         let warning = """
             livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token \
-            and the specs travel in clear text. Put a TLS-terminating proxy such as nginx in front \
+            and the specs travel in clear text. Give --tls-cert and --tls-key, or put a TLS-terminating proxy in front \
             (README, "Security and TLS"), or listen on 127.0.0.1.
             """
         #expect(serve.stderr.contains(warning) == warns, "stderr: \(serve.stderr)")
         #expect(serve.stderr.contains("WARNING") == warns)
+    }
+
+    @Test func serveDoesNotWarnBeyondLoopbackWithTLS() async throws {
+        let specs = try TemporarySpecFolder(prefix: "livery-warn")
+        try TestDaemon.writeExample(to: specs)
+        let local = try TemporarySpecFolder(prefix: "livery-warn-token")
+        try TestDaemon.token.write(to: local.url("token"), atomically: true, encoding: .utf8)
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        try await certificates.issue(commonName: "warn", certificate: local.url("cert.pem").path, key: local.url("key.pem").path)
+        let serve = try Subprocess([
+            "serve", specs.url.path, "--host", "0.0.0.0", "--port", "0", "--token-file", local.url("token").path,
+            "--tls-cert", local.url("cert.pem").path, "--tls-key", local.url("key.pem").path, "--log-level", "warning",
+        ])
+        defer { if serve.process.isRunning { serve.process.interrupt() } }
+        let listening = try await TestDaemon.eventually(timeout: .seconds(10)) { serve.stdout.contains("on https://") }
+        try #require(listening, "serve did not start; stderr: \(serve.stderr)")
+        serve.process.terminate()
+        #expect(try await serve.exitStatus() == 0)
+        #expect(!serve.stderr.contains("WARNING") && !serve.stderr.contains("without TLS"), "stderr: \(serve.stderr)")
     }
 }

@@ -54,13 +54,19 @@ final class RawConnection {
     /// What the peer sent until it closed the connection (`closed` true), or until `timeout`
     /// passed with the connection still open (`closed` false).
     func receiveUntilClosed(timeout: Duration) async throws -> (text: String, closed: Bool) {
+        let (data, closed) = try await receiveDataUntilClosed(timeout: timeout)
+        return (String(decoding: data, as: UTF8.self), closed)
+    }
+
+    /// The same as bytes.
+    func receiveDataUntilClosed(timeout: Duration) async throws -> (data: Data, closed: Bool) {
         var received = Data()
         let deadline = ContinuousClock.now + timeout
         while true {
             switch receiveAvailable(into: &received) {
-            case .closed: return (String(decoding: received, as: UTF8.self), true)
+            case .closed: return (received, true)
             case .open:
-                guard ContinuousClock.now < deadline else { return (String(decoding: received, as: UTF8.self), false) }
+                guard ContinuousClock.now < deadline else { return (received, false) }
                 try await Task.sleep(for: .milliseconds(5))
             }
         }

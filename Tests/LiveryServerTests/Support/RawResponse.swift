@@ -9,8 +9,15 @@ struct RawResponse: CustomStringConvertible {
 
     /// Reads the one response of a connection the server closed after it (`Connection: close`).
     init(_ text: String) throws {
-        guard let end = text.range(of: "\r\n\r\n") else { throw HTTPTestError("no end of head in \(text.debugDescription)") }
-        var lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+        try self.init(Data(text.utf8))
+    }
+
+    /// The same from the bytes, so a binary (gzip) body stays as it was sent.
+    init(_ data: Data) throws {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else {
+            throw HTTPTestError("no end of head in \(String(decoding: data, as: UTF8.self).debugDescription)")
+        }
+        var lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
         guard statusLine.hasPrefix("HTTP/1.1 "), let status = Int(statusLine.dropFirst(9).prefix(3)) else {
             throw HTTPTestError("bad status line \(statusLine.debugDescription)")
@@ -20,7 +27,7 @@ struct RawResponse: CustomStringConvertible {
             guard let colon = line.firstIndex(of: ":") else { throw HTTPTestError("bad field \(line.debugDescription)") }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        self.body = Data(text[end.upperBound...].utf8)
+        self.body = Data(data[end.upperBound...])
     }
 
     /// The value of the field `name` (any case), the first if there are several.
@@ -40,8 +47,8 @@ struct RawResponse: CustomStringConvertible {
     static func exchange(_ request: String, port: Int) async throws -> RawResponse {
         let connection = try RawConnection(port: port)
         try await connection.send(request)
-        let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
-        guard closed else { throw HTTPTestError("the server kept the connection open after \(text.debugDescription)") }
-        return try RawResponse(text)
+        let (data, closed) = try await connection.receiveDataUntilClosed(timeout: .seconds(10))
+        guard closed else { throw HTTPTestError("the server kept the connection open after \(data.count) bytes") }
+        return try RawResponse(data)
     }
 }
