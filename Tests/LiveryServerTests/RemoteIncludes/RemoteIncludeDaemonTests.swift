@@ -50,6 +50,8 @@ import Testing
             cdn.serve("/brand/palette.yaml", document: Self.palette)
             let folder = try Self.folder(including: cdn.base + "/brand/palette.yaml")
             try await TestDaemon.with(folder: folder, configure: try Self.allowing([cdn.base + "/brand/"])) { server in
+                // The first load fetches the include; under load it may outlast the start-up wait.
+                #expect(try await TestDaemon.eventually { server.daemon.hub.snapshot != nil })
                 let reply = try await server.http.get("/v1/spec")
                 #expect(reply.status == 200)
                 #expect(reply.text.contains("#FF9F0A"))
@@ -70,6 +72,7 @@ import Testing
             let url = cdn.base + "/brand/palette.yaml"
             let folder = try Self.folder(including: url)
             try await TestDaemon.with(folder: folder, configure: try Self.allowing([cdn.base + "/brand/"])) { server in
+                #expect(try await TestDaemon.eventually { server.daemon.hub.snapshot != nil })
                 let good = try await server.http.get("/v1/spec")
                 #expect(good.status == 200)
                 cdn.serve("/brand/palette.yaml", .init(status: 404))
