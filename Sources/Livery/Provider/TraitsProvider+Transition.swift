@@ -28,7 +28,9 @@ extension TraitsProvider {
         var checked: (capabilities: ClassCapabilities, traits: [ResolvedTrait])?
         for group in work.groups {
             for touched in work.targets[group.range] {
-                if let checked, checked.capabilities === touched.capabilities, Self.sameTypes(checked.traits, group.traits) {
+                if let checked, checked.capabilities === touched.capabilities,
+                    Self.sameTypes(checked.traits, group.traits)
+                {
                     continue
                 }
                 try checkCapabilities(group.traits, entry: touched.entry, object: touched.object, touched.capabilities)
@@ -43,7 +45,8 @@ extension TraitsProvider {
                 let touched = work.targets[index]
                 do {
                     let counts = try apply(
-                        group.traits, to: touched.entry, object: touched.object, touched.capabilities, revertingFirst: true)
+                        group.traits, to: touched.entry, object: touched.object, touched.capabilities,
+                        revertingFirst: true)
                     applied += counts.applied
                     reverted += counts.reverted
                 } catch {
@@ -116,7 +119,8 @@ extension TraitsProvider {
                     capabilities = self.capabilities(of: object)
                     last = (objectClass, capabilities)
                 }
-                work.targets.append(Touched(entry: entry, object: object, capabilities: capabilities, wasStyled: entry.isStyled))
+                work.targets.append(
+                    Touched(entry: entry, object: object, capabilities: capabilities, wasStyled: entry.isStyled))
             }
             work.groups.append((traits, start..<work.targets.count))
         }
@@ -176,7 +180,8 @@ extension TraitsProvider {
     /// Applies one trait and returns how to undo it: through the class's binding for a property
     /// trait (no cast, the old value kept inline), otherwise through the trait's own `apply`.
     private static func undo(
-        applying resolved: ResolvedTrait, to object: AnyObject, entry: RegisteredTarget, _ capabilities: ClassCapabilities
+        applying resolved: ResolvedTrait, to object: AnyObject, entry: RegisteredTarget,
+        _ capabilities: ClassCapabilities
     ) throws(SpecError) -> Undo {
         if let setting = resolved.setting, let binding = capabilities.verdict(for: resolved, object: object).binding,
             let old = binding.exchange(object, setting)
@@ -197,7 +202,9 @@ extension TraitsProvider {
     }
 
     /// The error for a trait whose `Target` the object is not.
-    private static func missingCapability(_ resolved: ResolvedTrait, entry: RegisteredTarget, object: AnyObject) -> SpecError {
+    private static func missingCapability(
+        _ resolved: ResolvedTrait, entry: RegisteredTarget, object: AnyObject
+    ) -> SpecError {
         SpecError(.missingCapability, at: resolved.location,
             "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
     }
