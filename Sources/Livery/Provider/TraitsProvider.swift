@@ -62,8 +62,9 @@ public final class TraitsProvider {
         }
         do throws(SpecError) {
             let list = currentResolution.list(for: identifier)?.traits ?? []
-            try checkCapabilities(list, entry: entry, object: target)
-            try apply(list, to: entry, object: target)
+            let capabilities = capabilities(of: target)
+            try checkCapabilities(list, entry: entry, object: target, capabilities)
+            try apply(list, to: entry, object: target, capabilities)
             return nil
         } catch {
             logger?.error("traits for '\(identifier)' not applied: \(error)")

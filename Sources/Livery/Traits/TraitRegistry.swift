@@ -80,12 +80,19 @@ final class TraitType: Sendable {
     let applyErased: @Sendable (any Trait, AnyObject) throws -> ErasedReversal?
     /// Whether `object` is something traits of this type apply to.
     let canApply: @Sendable (AnyObject) -> Bool
+    /// For a ``PropertyTrait``: its binding for a class, nil where the class lacks the capability.
+    private let propertyBinding: (@Sendable (AnyClass) -> PropertyBinding?)?
 
     init<T: Trait>(_ type: T.Type) {
         self.name = T.typeName
         self.swiftName = String(reflecting: T.self)
         self.metatype = type
         self.canApply = { $0 is T.Target }
+        if let property = type as? any PropertyTrait.Type {
+            self.propertyBinding = { property.binding(for: $0) }
+        } else {
+            self.propertyBinding = nil
+        }
         self.applyErased = { trait, object in
             guard let target = object as? T.Target else { return nil }
             // The resolver pairs every trait with its own type, so the cast holds.
@@ -95,6 +102,15 @@ final class TraitType: Sendable {
                 if let target = object as? T.Target { reversal.revert(target) }
             }
         }
+    }
+
+    /// What traits of this type can do with objects of `object`'s class: the one decision the
+    /// capability check and the apply share. A property trait applies exactly where its binding
+    /// exists, so the provider never has to fall back to a cast for it.
+    func verdict(for object: AnyObject) -> ClassCapabilities.Verdict {
+        guard let propertyBinding else { return ClassCapabilities.Verdict(capable: canApply(object), binding: nil) }
+        let binding = propertyBinding(type(of: object))
+        return ClassCapabilities.Verdict(capable: binding != nil, binding: binding)
     }
 
     /// Decodes an entry's fields (everything but `type`) into the trait.

@@ -33,11 +33,22 @@ struct Resolution: Sendable {
     }
 }
 
-/// A decoded trait, the entry it came from, and its registered type.
-struct ResolvedTrait: Sendable {
+/// A decoded trait, the entry it came from, and its registered type. A class: the provider
+/// passes resolved traits around for every target it restyles, and a reference is cheaper to
+/// pass than the existential, location and type it holds.
+final class ResolvedTrait: Sendable {
     let trait: any Trait
     let location: SourceLocation
     let type: TraitType
+    /// For a ``PropertyTrait``, the value it sets, so the provider need not open the trait.
+    let setting: PropertyValue?
+
+    init(trait: any Trait, location: SourceLocation, type: TraitType) {
+        self.trait = trait
+        self.location = location
+        self.type = type
+        self.setting = (trait as? any PropertyTrait)?.setting
+    }
 
     /// The trait's registered type, for the provider's capability cache.
     var typeID: ObjectIdentifier { ObjectIdentifier(type) }
@@ -47,10 +58,5 @@ struct ResolvedTrait: Sendable {
     /// Applies the trait to `object`; nil if `object` is not the trait's `Target`.
     func applyErased(to object: AnyObject) throws -> ErasedReversal? {
         try type.applyErased(trait, object)
-    }
-
-    /// Whether the trait applies to `object`.
-    func canApply(to object: AnyObject) -> Bool {
-        type.canApply(object)
     }
 }

@@ -10,8 +10,29 @@ public struct BackgroundColor: Trait {
 
     /// Sets the colour; the reversal puts the old one back.
     public func apply(to target: any HasBackgroundColor) throws -> Reversal<any HasBackgroundColor> {
-        let old = target.backgroundColor
-        target.backgroundColor = color
-        return Reversal { $0.backgroundColor = old }
+        let old = Self.exchange(target, color)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension BackgroundColor: PropertyTrait {
+    var setting: PropertyValue { color.propertyValue }
+
+    /// Sets `target`'s background colour and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasBackgroundColor>(_ target: Target, _ color: Color) -> Color {
+        var value = color
+        swap(&target.backgroundColor, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasBackgroundColor.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasBackgroundColor>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Color(setting).map { exchange(target, $0).propertyValue } }
     }
 }

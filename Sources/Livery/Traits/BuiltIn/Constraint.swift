@@ -10,8 +10,29 @@ public struct Constraint: Trait {
 
     /// Sets the constant; the reversal puts the old one back.
     public func apply(to target: any HasConstant) throws -> Reversal<any HasConstant> {
-        let old = target.constant
-        target.constant = constant
-        return Reversal { $0.constant = old }
+        let old = Self.exchange(target, constant)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension Constraint: PropertyTrait {
+    var setting: PropertyValue { constant.propertyValue }
+
+    /// Sets `target`'s constant and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasConstant>(_ target: Target, _ constant: Double) -> Double {
+        var value = constant
+        swap(&target.constant, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasConstant.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasConstant>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
     }
 }

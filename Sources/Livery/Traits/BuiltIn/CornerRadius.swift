@@ -17,8 +17,29 @@ public struct CornerRadius: Trait {
 
     /// Sets the radius; the reversal puts the old one back.
     public func apply(to target: any HasCornerRadius) throws -> Reversal<any HasCornerRadius> {
-        let old = target.cornerRadius
-        target.cornerRadius = radius
-        return Reversal { $0.cornerRadius = old }
+        let old = Self.exchange(target, radius)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension CornerRadius: PropertyTrait {
+    var setting: PropertyValue { radius.propertyValue }
+
+    /// Sets `target`'s radius and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasCornerRadius>(_ target: Target, _ radius: Double) -> Double {
+        var value = radius
+        swap(&target.cornerRadius, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasCornerRadius.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasCornerRadius>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
     }
 }

@@ -10,8 +10,29 @@ public struct Hidden: Trait {
 
     /// Sets the flag; the reversal puts the old one back.
     public func apply(to target: any HasHidden) throws -> Reversal<any HasHidden> {
-        let old = target.isHidden
-        target.isHidden = hidden
-        return Reversal { $0.isHidden = old }
+        let old = Self.exchange(target, hidden)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension Hidden: PropertyTrait {
+    var setting: PropertyValue { hidden.propertyValue }
+
+    /// Sets `target`'s hidden flag and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasHidden>(_ target: Target, _ hidden: Bool) -> Bool {
+        var value = hidden
+        swap(&target.isHidden, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasHidden.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasHidden>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Bool(setting).map { exchange(target, $0).propertyValue } }
     }
 }

@@ -17,8 +17,29 @@ public struct Opacity: Trait {
 
     /// Sets the opacity; the reversal puts the old one back.
     public func apply(to target: any HasOpacity) throws -> Reversal<any HasOpacity> {
-        let old = target.opacity
-        target.opacity = opacity
-        return Reversal { $0.opacity = old }
+        let old = Self.exchange(target, opacity)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension Opacity: PropertyTrait {
+    var setting: PropertyValue { opacity.propertyValue }
+
+    /// Sets `target`'s opacity and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasOpacity>(_ target: Target, _ opacity: Double) -> Double {
+        var value = opacity
+        swap(&target.opacity, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasOpacity.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasOpacity>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
     }
 }

@@ -11,8 +11,29 @@ public struct Padding: Trait {
 
     /// Sets the padding; the reversal puts the old one back.
     public func apply(to target: any HasPadding) throws -> Reversal<any HasPadding> {
-        let old = target.padding
-        target.padding = insets
-        return Reversal { $0.padding = old }
+        let old = Self.exchange(target, insets)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension Padding: PropertyTrait {
+    var setting: PropertyValue { insets.propertyValue }
+
+    /// Sets `target`'s padding and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasPadding>(_ target: Target, _ insets: Insets) -> Insets {
+        var value = insets
+        swap(&target.padding, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasPadding.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasPadding>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Insets(setting).map { exchange(target, $0).propertyValue } }
     }
 }

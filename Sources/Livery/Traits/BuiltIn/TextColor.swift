@@ -10,8 +10,29 @@ public struct TextColor: Trait {
 
     /// Sets the colour; the reversal puts the old one back.
     public func apply(to target: any HasTextColor) throws -> Reversal<any HasTextColor> {
-        let old = target.textColor
-        target.textColor = color
-        return Reversal { $0.textColor = old }
+        let old = Self.exchange(target, color)
+        return Reversal { _ = Self.exchange($0, old) }
+    }
+}
+
+extension TextColor: PropertyTrait {
+    var setting: PropertyValue { color.propertyValue }
+
+    /// Sets `target`'s text colour and returns the one it replaced: the rule both `apply(to:)` and
+    /// the provider's binding follow. One `swap` is one access to the property, where a read and
+    /// a write would be two, each checked for exclusivity.
+    static func exchange<Target: HasTextColor>(_ target: Target, _ color: Color) -> Color {
+        var value = color
+        swap(&target.textColor, &value)
+        return value
+    }
+
+    static func binding(for type: AnyClass) -> PropertyBinding? {
+        guard let type = type as? any HasTextColor.Type else { return nil }
+        return binding(type)
+    }
+
+    private static func binding<Target: HasTextColor>(_ type: Target.Type) -> PropertyBinding {
+        PropertyBinding(type) { target, setting in Color(setting).map { exchange(target, $0).propertyValue } }
     }
 }

@@ -1,0 +1,21 @@
+/// Sets one ``PropertyTrait``'s property on objects of one class.
+///
+/// Made once per (trait type, class) from the class's conformance to the capability protocol,
+/// so applying and reverting cost a comparison of the object's class and the property's own
+/// accessor, not a protocol conformance look-up, and take no reference to the object.
+final class PropertyBinding {
+    /// Sets the property of `object` to `value` and returns the value it replaced; nil (and
+    /// nothing changed) if `object` is not of the bound class or `value` is of another type.
+    let exchange: (AnyObject, PropertyValue) -> PropertyValue?
+
+    /// Binds `exchange` to objects of exactly the class `Target`. The trait writes `exchange`
+    /// with its concrete value type, so only the class is generic and a call looks up no
+    /// generic metadata.
+    init<Target: AnyObject>(_: Target.Type, _ exchange: @escaping (Target, PropertyValue) -> PropertyValue?) {
+        self.exchange = { object, value in
+            // The class is compared first, so the downcast below cannot be wrong.
+            guard type(of: object) == Target.self else { return nil }
+            return exchange(unsafeDowncast(object, to: Target.self), value)
+        }
+    }
+}
