@@ -24,7 +24,7 @@ import Testing
             let etag = try #require(try await server.http.get("/v1/spec").header("ETag"))
             var generator = SystemRandomNumberGenerator()
             var cases = Self.targets.map { ($0, "") }
-            for _ in 0..<40 {
+            for _ in 0..<12 {
                 cases.append((Self.targets.randomElement(using: &generator)!, Self.conditions.randomElement(using: &generator)!))
             }
             for (target, condition) in cases {

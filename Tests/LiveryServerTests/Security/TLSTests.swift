@@ -78,21 +78,6 @@ import Testing
     }
 
     private static func shell(_ command: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(filePath: "/bin/sh")
-                        process.arguments = ["-c", command]
-                        let output = Pipe()
-                        process.standardOutput = output
-                        try process.run()
-                        let data = output.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return String(decoding: data, as: UTF8.self)
-                    })
-            }
-        }
+        String(decoding: try await ExternalCommand.run(["sh", "-c", command]).output, as: UTF8.self)
     }
 }

@@ -2,9 +2,6 @@ import Foundation
 
 /// A certificate authority and server certificates for 127.0.0.1, made with `openssl` at test
 /// time in a fresh temporary folder.
-///
-/// openssl is waited for on a Dispatch thread: blocking one of the few cooperative threads
-/// would stall the in-process daemons of the tests running beside this one.
 struct TestCertificates: Sendable {
     let folder: URL
     /// The authority's certificate, what clients are told to trust.
@@ -40,23 +37,6 @@ struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try opensslBlocking(arguments) }) }
-        }
-    }
-
-    private static func opensslBlocking(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HTTPTestError("openssl \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
+        _ = try await ExternalCommand.runChecked(["openssl"] + arguments)
     }
 }
