@@ -36,7 +36,9 @@ import Testing
             let folder = try Self.folder(including: cdn.base + "/brand/palette.yaml")
             try await TestDaemon.with(folder: folder) { server in
                 let reported = try await TestDaemon.eventually { !server.daemon.hub.errors.isEmpty }
+                let seen = server.daemon.hub.errors
                 #expect(reported)
+                if seen.isEmpty { print("DEBUGX reported=\(reported) but errors empty") } else { print("DEBUGX seen \(seen.count)") }
                 #expect(server.daemon.hub.errors.first?.compilerStyle
                     == "card.yaml:1:11: error: remote includes are off: '\(cdn.base)/brand/palette.yaml' is not fetched; enable it with --allow-include \(cdn.base)/brand/")
                 #expect(try await server.http.get("/v1/spec").status == 503)
@@ -78,9 +80,13 @@ import Testing
                 cdn.serve("/brand/palette.yaml", .init(status: 404))
                 // A local edit reloads the folder, which fetches the include again.
                 try folder.atomicSave("card.yaml", Self.card(including: url) + "  other: []\n")
-                let reported = try await TestDaemon.eventually { !server.daemon.hub.errors.isEmpty }
-                #expect(reported)
-                #expect(server.daemon.hub.errors.first?.compilerStyle == "card.yaml:1:11: error: cannot fetch \(url): 404 Not Found")
+                var errors: [Diagnostic] = []
+                let deadline = ContinuousClock.now + .seconds(5)
+                while errors.isEmpty, ContinuousClock.now < deadline {
+                    errors = server.daemon.hub.errors
+                    if errors.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                #expect(errors.first?.compilerStyle == "card.yaml:1:11: error: cannot fetch \(url): 404 Not Found")
                 let after = try await server.http.get("/v1/spec")
                 #expect(after.text == good.text)
                 #expect(after.header("ETag") == good.header("ETag"))
@@ -177,3 +183,4 @@ import Testing
         }
     }
 }
+
