@@ -12,3 +12,7 @@ need_packages() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+# The system libraries the root package links, one per system library target of Package.swift
+# (CInotifyTools, CLibYAML): every script that builds it installs them first.
+build_packages=(libinotifytools0-dev libyaml-dev)
