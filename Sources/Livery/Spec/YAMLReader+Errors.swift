@@ -41,7 +41,8 @@ extension YAMLReader {
                 ? "" : " at \(text.source):\(contextLine):\(contextColumn)"
             message += " (\(contextText)\(at))"
         }
-        return SpecError(.syntax, at: SourceLocation(file: text.source, line: line, column: column), "invalid YAML: \(message)")
+        let location = SourceLocation(file: text.source, line: line, column: column)
+        return SpecError(.syntax, at: location, "invalid YAML: \(message)")
     }
 
     /// The character at a place, quoted for a message: `'@'`, `'\t'`, or `U+00A0`.
@@ -53,7 +54,8 @@ extension YAMLReader {
         guard let scalar = String(decoding: tail, as: UTF8.self).unicodeScalars.first else { return nil }
         switch scalar {
         case "\t": return "'\\t'"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.generalCategory == .spaceSeparator:
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F
+            || scalar.properties.generalCategory == .spaceSeparator:
             return JSONReader.codePoint(scalar.value)
         default: return "'\(scalar)'"
         }

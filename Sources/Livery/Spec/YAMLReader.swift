@@ -60,8 +60,8 @@ struct YAMLReader: ~Copyable {
         }
         switch try parser.next() {
         case .documentStart(let line, let column):
-            throw SpecError(
-                .syntax, at: sourceLocation(line, column), "found a second YAML document; a spec file holds exactly one")
+            let message = "found a second YAML document; a spec file holds exactly one"
+            throw SpecError(.syntax, at: sourceLocation(line, column), message)
         default:
             return root
         }
@@ -89,13 +89,14 @@ struct YAMLReader: ~Copyable {
             case .collectionStart(let isMapping, let tag, let anchor, let line, let column):
                 let location = sourceLocation(line, column)
                 if isAtKey {
-                    throw SpecError(
-                        .typeMismatch, at: location, "expected a string key, found \(isMapping ? "a mapping" : "a list")")
+                    let kind = isMapping ? "a mapping" : "a list"
+                    throw SpecError(.typeMismatch, at: location, "expected a string key, found \(kind)")
                 }
                 try YAMLTag.checkCollection(tag, isMapping: isMapping, at: location)
                 try count(1, at: location)
                 guard stack.count < limits.maxDepth else { throw limits.depthError(at: location) }
-                stack.append(Frame(isMapping: isMapping, location: location, anchor: anchor, countBefore: nodeCount - 1))
+                stack.append(
+                    Frame(isMapping: isMapping, location: location, anchor: anchor, countBefore: nodeCount - 1))
                 continue
             case .collectionEnd:
                 let frame = stack.removeLast()
@@ -116,7 +117,9 @@ struct YAMLReader: ~Copyable {
         return stack[top].isMapping && stack[top].key == nil
     }
 
-    private mutating func readKey(_ scalar: YAMLScalar, anchor: String?, at location: SourceLocation) throws(SpecError) {
+    private mutating func readKey(_ scalar: YAMLScalar, anchor: String?, at location: SourceLocation)
+        throws(SpecError)
+    {
         let key = try scalar.keyString(at: location)
         let top = stack.count - 1
         if let first = stack[top].keyIndex.firstLocation(of: key, in: stack[top].members) {

@@ -15,10 +15,8 @@ enum YAMLTag {
     /// The error for `tag` on a node of `kind` ("a list", "a scalar") that cannot carry it.
     static func error(_ tag: String, on kind: String, at location: SourceLocation) -> SpecError {
         guard known.contains(tag) else {
-            return SpecError(
-                .invalidValue, at: location,
-                "unsupported tag '\(displayName(of: tag))'; only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"
-            )
+            let allowed = "only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"
+            return SpecError(.invalidValue, at: location, "unsupported tag '\(displayName(of: tag))'; \(allowed)")
         }
         return SpecError(.invalidValue, at: location, "tag '\(displayName(of: tag))' cannot be used on \(kind)")
     }
