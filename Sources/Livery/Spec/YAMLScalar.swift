@@ -48,7 +48,7 @@ struct YAMLScalar {
     func keyString(at location: SourceLocation) throws(SpecError) -> String {
         switch tag {
         case nil:
-            // `? ` or `: value` with nothing before it: a key nobody meant to leave empty.
+            // `? ` with nothing after it: a key nobody meant to leave empty.
             if isPlain, text.isEmpty {
                 throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
             }
