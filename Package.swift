@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
+        // Only figure 5's baseline (Yams.compose) uses Yams; the reader links Debian's libyaml.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -47,10 +48,16 @@ let package = Package(
         .target(
             name: "Livery",
             dependencies: [
-                .product(name: "Yams", package: "Yams"),
+                "CLibYAML",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
+        ),
+        // libyaml's event parser, read once into SpecNode (Sources/Livery/Spec/YAMLReader.swift).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: nil,
+            providers: [.apt(["libyaml-dev"])]
         ),
         .target(
             name: "LiveryTesting",

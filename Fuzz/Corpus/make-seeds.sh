@@ -107,6 +107,19 @@ variables:
 specs:
   card: [{ type: DropShadow, offset: *base }]
 YAML
+# Repeated keys of every kind (plain, quoted, explicit, nested explicit, empty): the reader must
+# name the first problem in the text, the same one on every read.
+cat > FuzzSpec/shape-repeated-keys <<'YAML'
+specs:
+  card: []
+  'card': []
+? ? crpegs:s:
+? ? crpegs:s:
+? 
+: a
+? 
+: b
+YAML
 for shape in FuzzSpec/shape-*; do
     cp "$shape" FuzzProvider/
     cp "$shape" FuzzSpecFolder/

@@ -4,9 +4,9 @@ import Testing
 @testable import Livery
 
 @Suite struct YAMLReaderTests {
-    /// Found by Fuzz/FuzzSpecFolder: a mapping that repeats both a plain key and a mapping key
-    /// (`? ` keys) got one of two errors, depending on the order of a dictionary inside Yams,
-    /// which changes from one read to the next. Now the first problem in document order.
+    /// Shapes Fuzz/FuzzSpecFolder found (see Fuzz/README.md): mappings that repeat plain keys,
+    /// mapping keys (`? ` keys), empty keys and nested explicit keys. Each read names the first
+    /// problem in document order, the same one every time.
     @Test func repeatedKeysOfDifferentKindsGetTheSameErrorEveryTime() {
         let text = "spegs:\n? crpegs:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n? cr\na:adius:s:\n? crpegs:\n"
         let errors = Set((0..<50).map { _ in readerError(text, .yaml) })
@@ -14,7 +14,10 @@ import Testing
         // And with empty explicit keys (`? ` alone) among the repeats: a second finding.
         let emptyKeys = "pegs:\n? cr\na:adDus:s:\n? crpegs:gs:\n? cr\na:adDus:s:\n? crpegs:\n? \n? crpegs::s\n? \n? crpegs::s:\n? crpegs:\n?:\n"
         #expect(Set((0..<50).map { _ in readerError(emptyKeys, .yaml) }) == ["t.yaml:4:3: error: expected a string key, found a mapping"])
-        #expect(readerError("k: 1\n? \n: a\n? \n: b\nk: 2\n", .yaml) == "t.yaml:2:3: error: expected a string key, found an empty key")
+        #expect(readerError("k: 1\n? \n: a\n? \n: b\nk: 2\n", .yaml) == "t.yaml:2:2: error: expected a string key, found an empty key")
+        // Nested explicit keys (`? ? …`) repeated: the third shape the fuzzer found.
+        let nested = "a: 1\n? ? crpegs:s:\n? ? crpegs:s:\na: 2\n"
+        #expect(Set((0..<50).map { _ in readerError(nested, .yaml) }) == ["t.yaml:2:3: error: expected a string key, found a mapping"])
         let scalarsFirst = "k: 1\nk: 2\n? {x: 1}\n: a\n? {x: 1}\n: b\n"
         #expect(Set((0..<50).map { _ in readerError(scalarsFirst, .yaml) }) == ["t.yaml:2:1: error: duplicate key 'k' (first at t.yaml:1:1)"])
     }
@@ -168,15 +171,37 @@ import Testing
             let name = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(level)))
             bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
-        // As a key, Yams would hash the whole expansion before the node count could stop it.
+        // An alias is never a key, whatever it names (here `*e`, a list of 111,111 values, within
+        // the limit); a key that is a list is refused as a list before anything in it is read.
+        let wide = bomb.split(separator: "\n").prefix(5).joined(separator: "\n") + "\n"
         let keyMessage = "expected a string key, found an alias (aliases cannot be used in mapping keys)"
-        #expect(readerError(bomb + "k: {*j : 1}\n", .yaml) == "t.yaml:11:5: error: " + keyMessage)
-        #expect(readerError(bomb + "*j: 1\n", .yaml) == "t.yaml:11:1: error: " + keyMessage)
-        #expect(readerError(bomb + "k: {[x, *j]: 1}\n", .yaml) == "t.yaml:11:11: error: " + keyMessage)
-        #expect(readerError(bomb + "? *j\n: 1\n", .yaml) == "t.yaml:11:1: error: " + keyMessage)
+        #expect(readerError(wide + "k: {*e : 1}\n", .yaml) == "t.yaml:6:5: error: " + keyMessage)
+        #expect(readerError(wide + "*e: 1\n", .yaml) == "t.yaml:6:1: error: " + keyMessage)
+        #expect(readerError(wide + "k: {[x, *e]: 1}\n", .yaml) == "t.yaml:6:5: error: expected a string key, found a list")
+        #expect(readerError(wide + "? *e\n: 1\n", .yaml) == "t.yaml:6:3: error: " + keyMessage)
+        #expect(readerError(wide + "k: *e\n", .yaml) == nil)
         #expect(readerError("k: &k 1\nlist: [*k, {a: *k}]\nm: {*k: 1}\n", .yaml) == "t.yaml:3:5: error: " + keyMessage)
+        // Refused at the alias whose expansion passes the limit: the 8th `*c` of line 4 brings
+        // the count from 9,012 to 10,123.
         let error = readerError(bomb, .yaml, limits: ReaderLimits(maxNodes: 10_000))
-        #expect(error == "t.yaml:1:35: error: document expands to more than 10000 nodes (the node limit; a YAML alias bomb?)")
+        #expect(error == "t.yaml:4:36: error: document expands to more than 10000 nodes (the node limit; a YAML alias bomb?)")
+    }
+
+    /// Ten levels of ten aliases: 10^10 values if expanded. Each anchor's size is known when it
+    /// closes, so the reader refuses the alias that passes the limit without expanding it.
+    @Test(.timeLimit(.minutes(1))) func refusesABillionLaughsAtTheAliasThatPassesTheLimit() {
+        var bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            let previous = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(level - 1)))
+            let name = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(level)))
+            bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        // 123,457 values before line 6's `*e`s, 111,111 each: the 8th passes 1,000,000.
+        #expect(readerError(bomb, .yaml) == "t.yaml:6:36: error: document expands to more than 1000000 nodes (the node limit; a YAML alias bomb?)")
+        // An alias counts exactly the values it stands for: 1 + (1 + 2) + 1 + 3 + 3 = 11.
+        let twice = "a: &a [1, 2]\nb: [*a, *a]\n"
+        #expect(readerError(twice, .yaml, limits: ReaderLimits(maxNodes: 11)) == nil)
+        #expect(readerError(twice, .yaml, limits: ReaderLimits(maxNodes: 10)) == "t.yaml:2:9: error: document expands to more than 10 nodes (the node limit; a YAML alias bomb?)")
     }
 
     @Test func enforcesSizeAndDepthLimits() {
@@ -185,7 +210,7 @@ import Testing
         #expect(readerError("a: {b: [c]}\n", .yaml, limits: limits) == nil)
         #expect(readerError("a: {b: [[c]]}\n", .yaml, limits: limits) == "t.yaml:1:9: error: document nests deeper than 3 levels (the depth limit)")
         #expect(readerError("a:\n  b:\n    - c:\n        d\n", .yaml, limits: limits) == "t.yaml:3:7: error: document nests deeper than 3 levels (the depth limit)")
-        // The pre-scan over-estimates a little but never refuses a document at the limit.
+        // Block and flow nesting mixed, and brackets inside quotes, which are no nesting.
         var mixed = ""
         for level in 0..<10 {
             let indent = String(repeating: " ", count: 2 * level)
@@ -197,11 +222,12 @@ import Testing
         let indentless = "a:\n- b:\n  - c:\n    - d: |\n        [[[[\n    - 'it''s [['\n"
         #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 7)) == nil)
         #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 6)) == "t.yaml:4:7: error: document nests deeper than 6 levels (the depth limit)")
-        // Aliases nest a tree deeper than its text; the converter counts the real depth.
-        #expect(readerError("x: &x [[1]]\ny: [*x]\n", .yaml, limits: limits) == "t.yaml:1:8: error: document nests deeper than 3 levels (the depth limit)")
+        // Aliases nest a tree deeper than its text: refused at the alias that does it.
+        #expect(readerError("x: &x [[1]]\ny: [*x]\n", .yaml, limits: limits) == "t.yaml:2:5: error: document nests deeper than 3 levels (the depth limit)")
+        #expect(readerError("x: &x [[1]]\ny: *x\n", .yaml, limits: limits) == nil)
     }
 
-    /// Far deeper than libyaml's own cap of 1000 levels, and than any small stack holds; the
+    /// Far deeper than the limit and than any small stack holds; the
     /// indented shapes are as deep as 4 MiB of indentation allows.
     static let deepDocuments: [(String, String)] = {
         let flow = "a: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
@@ -209,10 +235,11 @@ import Testing
         let block = (0..<2_500).map { String(repeating: " ", count: $0) + "k:\n" }.joined()
         let indentless = (0..<1_700).map { String(repeating: " ", count: 2 * $0) + "- k:\n" }.joined()
         return [
-            (flow, "t.yaml:1:261: error: document nests deeper than 256 levels (the depth limit)"),
-            (compact, "t.yaml:1:517: error: document nests deeper than 256 levels (the depth limit)"),
-            (block, "t.yaml:259:259: error: document nests deeper than 256 levels (the depth limit)"),
-            (indentless, "t.yaml:130:261: error: document nests deeper than 256 levels (the depth limit)"),
+            // The 257th level: the 256th `[`, `- `, indented key; the 129th indentless `- `.
+            (flow, "t.yaml:1:259: error: document nests deeper than 256 levels (the depth limit)"),
+            (compact, "t.yaml:1:513: error: document nests deeper than 256 levels (the depth limit)"),
+            (block, "t.yaml:257:257: error: document nests deeper than 256 levels (the depth limit)"),
+            (indentless, "t.yaml:129:257: error: document nests deeper than 256 levels (the depth limit)"),
         ]
     }()
 

@@ -13,6 +13,10 @@ need_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The system libraries the root package links, one per system library target of Package.swift
+# (CInotifyTools, CLibYAML): every script that builds it installs them first.
+build_packages=(libinotifytools0-dev libyaml-dev)
+
 # Debian's etcd-server starts a system service from its install script, which fails where no
 # service manager runs (containers, CI). Install it with service starts refused (policy-rc.d
 # exits 101); the tests start /usr/bin/etcd themselves on loopback ports.

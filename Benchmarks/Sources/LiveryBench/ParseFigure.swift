@@ -21,8 +21,10 @@ enum ParseFigure {
             bareName: "Foundation JSONSerialization.jsonObject")
     }
 
-    /// The same against Yams's `compose` (libyaml events into a `Node` tree with marks: what
-    /// the YAML reader builds on), of a `String` made from the same bytes.
+    /// The same against Yams's `compose` (libyaml's events into a `Node` tree with marks, the
+    /// usual way Swift reads YAML with places), of a `String` made from the same bytes. Yams is
+    /// linked here only, for this baseline; see Benchmarks/README.md for how its copy of libyaml
+    /// and Debian's, which the reader links, share this executable.
     static func yaml(_ config: BenchConfig) throws -> [Row] {
         let (text, identifiers) = RealisticSpec.text(atLeast: config.parseBytes, yaml: true)
         let data = Data(text.utf8)

@@ -62,11 +62,7 @@ struct JSONReader {
             let opener = bytes[position]
             if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
                 let location = currentLocation()
-                guard stack.count < limits.maxDepth else {
-                    throw SpecError(
-                        .limitExceeded, at: location,
-                        "document nests deeper than \(limits.maxDepth) levels (the depth limit)")
-                }
+                guard stack.count < limits.maxDepth else { throw limits.depthError(at: location) }
                 try countNode(at: location)
                 position += 1
                 skipWhitespace()

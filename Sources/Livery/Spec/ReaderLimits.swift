@@ -20,3 +20,10 @@ public struct ReaderLimits: Sendable, Hashable {
     /// parse in well under a second and within a secondary thread's stack.
     public static let `default` = ReaderLimits()
 }
+
+extension ReaderLimits {
+    /// The error for a list or mapping at `location` that nests deeper than ``maxDepth``.
+    func depthError(at location: SourceLocation) -> SpecError {
+        SpecError(.limitExceeded, at: location, "document nests deeper than \(maxDepth) levels (the depth limit)")
+    }
+}

@@ -1,107 +1,177 @@
-import Yams
-
-/// Reads one YAML document into ``SpecNode``s, using Yams (libyaml) for the syntax and
-/// ``YAMLConverter`` for the typing, so scalars follow YAML 1.2's core schema.
+/// Reads one YAML document into ``SpecNode``s in a single pass over libyaml's events.
 ///
-/// Before Yams sees the text, ``YAMLNestingScan`` refuses documents nested too deep for Yams's
-/// recursive composer. Yams's errors become ``SpecError``s with libyaml's 1-based line and column
-/// (columns count Unicode scalars, as ours do). An empty document (nothing but blanks and
-/// comments) is an error rather than `null`, because no caller wants an empty spec by accident.
-enum YAMLReader {
-    /// Resolves every plain scalar to ``YAMLConverter/plainTag``. Yams resolves only the keys it
-    /// hashes to find duplicates, and its YAML 1.1 rules would make `8` and `"8"` different keys;
-    /// with this one a plain key is only ever equal to the same plain key, and the converter,
-    /// which sees the tag, still knows the key was plain.
-    private static let resolver: Resolver = {
-        do {
-            return try Resolver.basic.appending(Tag.Name(rawValue: YAMLConverter.plainTag), "^")
-        } catch {
-            // "^" is a valid pattern; the basic resolver (every key a string) is a safe fallback.
-            return .basic
-        }
-    }()
+/// Every rule is checked as its event arrives, so the first problem in document order is the
+/// one reported: a key that is not a string or repeats an earlier one, a tag that does not fit,
+/// a collection past ``ReaderLimits/maxDepth``, a value past ``ReaderLimits/maxNodes``.
+///
+/// An alias expands to a copy of its anchored node, which keeps the anchored node's locations.
+/// The copy shares the anchored node's storage and counts as the values it stands for, so an
+/// alias bomb is refused at the alias that passes the node limit without expanding anything;
+/// an alias that would nest past the depth limit is refused where it is used too. An empty
+/// document (nothing but blanks and comments) is an error rather than `null`, because no caller
+/// wants an empty spec by accident.
+struct YAMLReader: ~Copyable {
+    /// A list or mapping being read, with its children so far.
+    private struct Frame {
+        var isMapping: Bool
+        var location: SourceLocation
+        var anchor: String?
+        /// Values counted before this collection.
+        var countBefore: Int
+        var items: [SpecNode] = []
+        var members: [SpecNode.Member] = []
+        /// The key read and waiting for its value.
+        var key: (name: String, location: SourceLocation)?
+        /// Member index by key, built once a mapping is large enough for hashing to pay.
+        var keyIndex = MemberIndex()
+        /// Collection levels in this node, itself included.
+        var height = 1
+    }
+
+    /// What an anchor names: a finished node, or a key scalar, typed as a value only if an
+    /// alias uses it.
+    private enum Anchored {
+        case node(SpecNode, size: Int, height: Int)
+        case key(YAMLScalar, SourceLocation)
+    }
+
+    private var parser: YAMLEventParser
+    private let source: String
+    private let limits: ReaderLimits
+    private var stack: [Frame] = []
+    private var anchors: [String: Anchored] = [:]
+    private var nodeCount = 0
 
     /// Parses `text` (already checked to be UTF-8) as one YAML document.
     static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
-        try YAMLNestingScan.check(text, limits: limits)
-        let yaml = String(decoding: text.bytes, as: UTF8.self)
-        let root: Node
-        switch compose(yaml) {
-        case .success(let composed?):
-            if mayExpandPastTheLimit(text, limits: limits),
-                let mark = YAMLExpansion.overflow(of: composed.root, limits: limits, owner: composed.parser)
-            {
-                throw SpecError(
-                    .limitExceeded, at: SourceLocation(file: text.source, line: mark.line, column: mark.column),
-                    YAMLConverter.nodeLimitMessage(limits))
-            }
-            root = composed.root
-        case .success(nil):
-            throw SpecError(.syntax, at: .start(of: text.source), "empty document: expected a YAML value")
-        case .failure(.duplicatedKeysInMapping(let duplicates, let context)):
-            throw duplicateKeyError(key: duplicates.first ?? "", firstMark: context.mark, text: text, limits: limits)
-        case .failure(let error):
-            throw specError(for: error, in: text, limits: limits)
+        var reader = YAMLReader(parser: YAMLEventParser(text), source: text.source, limits: limits)
+        return try reader.readDocument()
+    }
+
+    private init(parser: consuming YAMLEventParser, source: String, limits: ReaderLimits) {
+        self.parser = parser
+        self.source = source
+        self.limits = limits
+    }
+
+    private mutating func readDocument() throws(SpecError) -> SpecNode {
+        guard let root = try readRoot() else {
+            throw SpecError(.syntax, at: .start(of: source), "empty document: expected a YAML value")
         }
-        var converter = YAMLConverter(source: text.source, limits: limits)
-        return try converter.convert(root)
-    }
-
-    /// Whether the composed tree could hold more than `limits.maxNodes` values. Without an alias
-    /// (no `*` anywhere in the text) every value takes at least one byte of its own, so a text
-    /// no longer than the limit cannot pass it, and the tree need not be walked: most specs,
-    /// and the walk was a quarter of reading a small one.
-    private static func mayExpandPastTheLimit(_ text: SpecText, limits: ReaderLimits) -> Bool {
-        text.bytes.count > limits.maxNodes || text.bytes.contains(UInt8(ascii: "*"))
-    }
-
-    /// Composes the single document of `yaml`, or `nil` if it has none. The parser comes with
-    /// the root because it owns the anchors that the nodes hold weakly.
-    static func compose(_ yaml: String) -> Result<(root: Node, parser: Parser)?, YamlError> {
-        do {
-            // The encoding is explicit: `.default` reads an environment variable and prints.
-            let parser = try Parser(yaml: yaml, resolver: resolver, constructor: .default, encoding: .utf8)
-            return .success(try parser.singleRoot().map { ($0, parser) })
-        } catch let error as YamlError {
-            return .failure(error)
-        } catch {
-            return .failure(.representer(problem: "\(error)"))
+        switch try parser.next() {
+        case .documentStart(let line, let column):
+            let message = "found a second YAML document; a spec file holds exactly one"
+            throw SpecError(.syntax, at: sourceLocation(line, column), message)
+        default:
+            return root
         }
     }
 
-    /// The error for two equal keys, naming both places: the first repeat in document order.
-    ///
-    /// Yams refuses the document and names one repeated key (not always the same one: see
-    /// ``YAMLKeyMarkers``). Each round puts a private tag before the key it names and composes
-    /// again, until Yams composes the document; then the converter, which reads those tags as
-    /// plain keys, finds the first repeat itself, and the places it gives are in the text
-    /// without the tags. A key that cannot take a tag (an alias) or a document that keeps
-    /// repeating gets the error for the key Yams named.
-    private static func duplicateKeyError(key: String, firstMark: Mark, text: SpecText, limits: ReaderLimits) -> SpecError {
-        let first = SourceLocation(file: text.source, line: firstMark.line, column: firstMark.column)
-        let fallback = SpecError(.duplicateKey, at: first, "duplicate key '\(key)' (it appears again later in this mapping)")
-        var markers = YAMLKeyMarkers()
-        var mark = firstMark
-        for _ in 0..<maximumMarkingRounds {
-            guard markers.mark(line: mark.line, column: mark.column, in: text) else { return fallback }
-            switch compose(markers.markedText(text)) {
-            case .failure(.duplicatedKeysInMapping(_, let context)):
-                mark = context.mark
-            case .success(let composed?):
-                var converter = YAMLConverter(source: text.source, limits: limits, markers: markers)
-                do {
-                    _ = try converter.convert(composed.root)
-                } catch {
-                    return error
+    /// The document's root node, or `nil` if the stream holds no document.
+    private mutating func readRoot() throws(SpecError) -> SpecNode? {
+        while true {
+            var value: SpecNode
+            var height = 0
+            switch try parser.next() {
+            case .streamEnd, .documentStart:
+                return nil
+            case .scalar(let scalar, let anchor, let line, let column):
+                let location = sourceLocation(line, column)
+                if isAtKey {
+                    try readKey(scalar, anchor: anchor, at: location)
+                    continue
                 }
-                return fallback
-            default:
-                return fallback
+                try count(1, at: location)
+                value = SpecNode(try scalar.value(at: location), at: location)
+                if let anchor { anchors[anchor] = .node(value, size: 1, height: 0) }
+            case .alias(let name, let line, let column):
+                (value, height) = try expand(name, at: sourceLocation(line, column))
+            case .collectionStart(let isMapping, let tag, let anchor, let line, let column):
+                let location = sourceLocation(line, column)
+                if isAtKey {
+                    let kind = isMapping ? "a mapping" : "a list"
+                    throw SpecError(.typeMismatch, at: location, "expected a string key, found \(kind)")
+                }
+                try YAMLTag.checkCollection(tag, isMapping: isMapping, at: location)
+                try count(1, at: location)
+                guard stack.count < limits.maxDepth else { throw limits.depthError(at: location) }
+                stack.append(
+                    Frame(isMapping: isMapping, location: location, anchor: anchor, countBefore: nodeCount - 1))
+                continue
+            case .collectionEnd:
+                let frame = stack.removeLast()
+                value = SpecNode(frame.isMapping ? .mapping(frame.members) : .sequence(frame.items), at: frame.location)
+                height = frame.height
+                if let anchor = frame.anchor {
+                    anchors[anchor] = .node(value, size: nodeCount - frame.countBefore, height: height)
+                }
             }
+            guard !stack.isEmpty else { return value }
+            attach(value, height: height)
         }
-        return fallback
     }
 
-    /// Keys marked at most to find a repeat: each round composes the whole document again.
-    private static let maximumMarkingRounds = 32
+    /// Whether the next node is a key: the innermost collection is a mapping waiting for one.
+    private var isAtKey: Bool {
+        guard let top = stack.indices.last else { return false }
+        return stack[top].isMapping && stack[top].key == nil
+    }
+
+    private mutating func readKey(_ scalar: YAMLScalar, anchor: String?, at location: SourceLocation)
+        throws(SpecError)
+    {
+        let key = try scalar.keyString(at: location)
+        let top = stack.count - 1
+        if let first = stack[top].keyIndex.firstLocation(of: key, in: stack[top].members) {
+            throw SpecError(.duplicateKey, at: location, "duplicate key '\(key)' (first at \(first))")
+        }
+        stack[top].key = (key, location)
+        if let anchor { anchors[anchor] = .key(scalar, location) }
+    }
+
+    /// The node an alias stands for, and its height, once it is known to fit the limits.
+    private mutating func expand(_ name: String, at location: SourceLocation) throws(SpecError) -> (SpecNode, Int) {
+        if isAtKey {
+            throw SpecError(
+                .typeMismatch, at: location,
+                "expected a string key, found an alias (aliases cannot be used in mapping keys)")
+        }
+        switch anchors[name] {
+        case nil:
+            throw SpecError(.syntax, at: location, "invalid YAML: undefined alias '*\(name)'")
+        case .key(let scalar, let keyLocation)?:
+            try count(1, at: location)
+            return (SpecNode(try scalar.value(at: keyLocation), at: keyLocation), 0)
+        case .node(let node, let size, let height)?:
+            try count(size, at: location)
+            guard stack.count + height <= limits.maxDepth else { throw limits.depthError(at: location) }
+            return (node, height)
+        }
+    }
+
+    /// Hands a finished value to the innermost collection.
+    private mutating func attach(_ value: SpecNode, height: Int) {
+        let top = stack.count - 1
+        stack[top].height = max(stack[top].height, height + 1)
+        if let key = stack[top].key {
+            stack[top].members.append(SpecNode.Member(key: key.name, keyLocation: key.location, value: value))
+            stack[top].key = nil
+        } else {
+            stack[top].items.append(value)
+        }
+    }
+
+    /// Counts `values` more against ``ReaderLimits/maxNodes``.
+    private mutating func count(_ values: Int, at location: SourceLocation) throws(SpecError) {
+        nodeCount += values
+        guard nodeCount <= limits.maxNodes else {
+            throw SpecError(
+                .limitExceeded, at: location,
+                "document expands to more than \(limits.maxNodes) nodes (the node limit; a YAML alias bomb?)")
+        }
+    }
+
+    private func sourceLocation(_ line: Int, _ column: Int) -> SourceLocation {
+        SourceLocation(file: source, line: line, column: column)
+    }
 }

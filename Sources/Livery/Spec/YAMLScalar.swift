@@ -1,74 +1,61 @@
-import Yams
-
-/// Scalar typing by the YAML 1.2 core schema, done here rather than by Yams's resolver, which
-/// follows YAML 1.1 (where `yes`, `on` and `0777`-style octals are not strings and numbers
-/// as a spec author expects).
-extension YAMLConverter {
-    /// The tag Yams gives a plain key when it resolves it to check for duplicates: see
-    /// ``YAMLReader``'s resolver. Treated exactly like no tag.
-    static let plainTag = "tag:livery.dev,2025:plain"
+/// A YAML scalar as libyaml reports it, typed by the YAML 1.2 core schema.
+///
+/// The typing is done here rather than by a YAML 1.1 resolver, where `yes`, `on` and
+/// `0777`-style octals are not strings and numbers as a spec author expects.
+struct YAMLScalar {
+    /// The scalar's content, after unquoting and folding.
+    var text: String
+    /// The explicit tag, resolved by libyaml (`!!int` is `tag:yaml.org,2002:int`), or `nil`.
+    var tag: String?
+    /// Whether the scalar is plain (neither quoted nor a block scalar).
+    var isPlain: Bool
 
     private static let strTag = "tag:yaml.org,2002:str"
     private static let nullWords: Set<String> = ["", "~", "null", "Null", "NULL"]
     private static let trueWords: Set<String> = ["true", "True", "TRUE"]
     private static let falseWords: Set<String> = ["false", "False", "FALSE"]
 
-    /// The value of a scalar: quoted and block scalars are strings; a plain scalar is null, a
-    /// boolean, an integer or a float when the core schema says so and a string otherwise; an
-    /// explicit `!!str`, `!!int`, `!!float`, `!!bool` or `!!null` tag is honoured and checked.
-    func value(of scalar: Node.Scalar, at location: SourceLocation) throws(SpecError) -> SpecNode.Value {
-        let text = scalar.string
-        switch scalar.tag.description {
-        case "", Self.plainTag:
-            guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
-            return try Self.coreValue(of: text, at: location)
-        case Self.strTag, "!":
+    /// The value: quoted and block scalars are strings; a plain scalar is null, a boolean, an
+    /// integer or a float when the core schema says so and a string otherwise; an explicit
+    /// `!!str`, `!!int`, `!!float`, `!!bool` or `!!null` tag is honoured and checked.
+    func value(at location: SourceLocation) throws(SpecError) -> SpecNode.Value {
+        switch tag {
+        case nil:
+            return isPlain ? try Self.coreValue(of: text, at: location) : .string(text)
+        case Self.strTag?, "!"?:
             return .string(text)
-        case "tag:yaml.org,2002:null" where Self.nullWords.contains(text):
+        case "tag:yaml.org,2002:null"? where Self.nullWords.contains(text):
             return .null
-        case "tag:yaml.org,2002:bool" where Self.trueWords.contains(text) || Self.falseWords.contains(text):
+        case "tag:yaml.org,2002:bool"? where Self.trueWords.contains(text) || Self.falseWords.contains(text):
             return .bool(Self.trueWords.contains(text))
-        case "tag:yaml.org,2002:int" where Self.integerDigits(of: text) != nil:
+        case "tag:yaml.org,2002:int"? where Self.integerDigits(of: text) != nil:
             return try Self.coreValue(of: text, at: location)
-        case "tag:yaml.org,2002:float" where Self.isFloat(text) || Self.isNonFinite(text):
+        case "tag:yaml.org,2002:float"? where Self.isFloat(text) || Self.isNonFinite(text):
             // `!!float 1` is the float 1.0, though the plain `1` is an integer.
             let value = try Self.coreValue(of: text, at: location)
             if case .int(let integer) = value { return .double(Double(integer)) }
             return value
-        case let name where name.hasPrefix("tag:yaml.org,2002:")
+        case let name? where name.hasPrefix("tag:yaml.org,2002:")
             && ["null", "bool", "int", "float"].contains(name.dropFirst(18)):
-            throw SpecError(.invalidValue, at: location, "'\(text)' is not a valid \(Self.displayName(ofTag: name))")
-        case "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map":
-            let name = Self.displayName(ofTag: scalar.tag.description)
-            throw SpecError(.invalidValue, at: location, "tag '\(name)' cannot be used on a scalar")
-        case let name:
-            if markers != nil, YAMLKeyMarkers.isMarker(name) { return .string(text) }
-            throw SpecError(.invalidValue, at: location, Self.unsupportedTagMessage(name))
+            throw SpecError(.invalidValue, at: location, "'\(text)' is not a valid \(YAMLTag.displayName(of: name))")
+        case let name?:
+            throw YAMLTag.error(name, on: "a scalar", at: location)
         }
     }
 
-    /// A key as a string: its text, as written (after unquoting). Keys are names, so `8`, `true`
-    /// and `null` name the keys "8", "true" and "null"; a tag on a key is still checked.
-    func keyString(_ key: Node, at location: SourceLocation) throws(SpecError) -> String {
-        guard case .scalar(let scalar) = key else {
-            let kind = if case .sequence = key { "a list" } else { "a mapping" }
-            throw SpecError(.typeMismatch, at: location, "expected a string key, found \(kind)")
-        }
-        switch scalar.tag.description {
-        case "", Self.plainTag:
-            // `? ` or `: value` with nothing before it: a key nobody meant to leave empty.
-            if scalar.style == .plain, scalar.string.isEmpty {
+    /// The scalar as a key: its text, as written (after unquoting). Keys are names, so `8`,
+    /// `true` and `null` name the keys "8", "true" and "null"; a tag on a key is still checked.
+    func keyString(at location: SourceLocation) throws(SpecError) -> String {
+        switch tag {
+        case nil:
+            // `? ` with nothing after it: a key nobody meant to leave empty.
+            if isPlain, text.isEmpty {
                 throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
             }
-        case Self.strTag, "!": break
-        case let name where markers != nil && YAMLKeyMarkers.isMarker(name):
-            // A key the reader marked reads as it would unmarked.
-            if scalar.style == .plain, scalar.string.isEmpty {
-                throw SpecError(.typeMismatch, at: location, "expected a string key, found an empty key")
-            }
-        default: _ = try value(of: scalar, at: location)
+        case Self.strTag?, "!"?: break
+        default: _ = try value(at: location)
         }
-        return scalar.string
+        return text
     }
 
     /// The core schema's typing of a plain scalar's text.
