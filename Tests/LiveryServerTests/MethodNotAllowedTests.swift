@@ -13,6 +13,8 @@ import Testing
         ("PATCH", "/v1/specs/a/b.yaml", "GET, HEAD, PUT, DELETE, OPTIONS"),
         ("POST", "/healthz", "GET, HEAD, OPTIONS"),
         ("DELETE", "/metrics", "GET, HEAD, OPTIONS"),
+        ("PUT", "/v1/history/3", "GET, HEAD, OPTIONS"),
+        ("GET", "/v1/history/3/restore", "POST, OPTIONS"),
     ])
     func aKnownPathWithAnotherMethodIs405WithAllow(method: String, target: String, allow: String) async throws {
         try await TestDaemon.with { server in
@@ -24,7 +26,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec"])
+    @Test(arguments: ["GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec", "OPTIONS /v1/history/3/extra"])
     func anUnknownPathIs404(request: String) async throws {
         try await TestDaemon.with { server in
             let answer = try await RawResponse.exchange(
@@ -34,7 +36,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("/v1/spec", "GET, HEAD, OPTIONS"), ("/v1/specs/card.yaml", "GET, HEAD, PUT, DELETE, OPTIONS")])
+    @Test(arguments: [
+        ("/v1/spec", "GET, HEAD, OPTIONS"), ("/v1/specs/card.yaml", "GET, HEAD, PUT, DELETE, OPTIONS"),
+        ("/v1/history/7", "GET, HEAD, OPTIONS"),
+    ])
     func optionsAnswersAllowAndNoCORS(target: String, allow: String) async throws {
         try await TestDaemon.with { server in
             let answer = try await RawResponse.exchange(
