@@ -107,6 +107,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The API document, compiled in so that the daemon serves it without finding a bundle
+            // next to the executable; the repository root links to it.
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: strict
         ),
         .target(
