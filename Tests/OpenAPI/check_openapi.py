@@ -143,9 +143,9 @@ def routed_operations(daemon, document):
     return routed, skipped
 
 
-def check_writes_need_the_token(daemon, document):
+def check_writes_need_the_token(daemon, document, routed):
     for path, method, operation, _ in documented_operations(document):
-        if not operation.get("security") or operation["operationId"] not in daemon.routed:
+        if not operation.get("security") or operation["operationId"] not in routed:
             continue
         status, headers, body = daemon.request(method.upper(), concrete(path), body=b"{}")
         expect(status == 401, f"{method.upper()} {path} without the token: {status}, expected 401")
@@ -188,8 +188,9 @@ def check_event_stream(daemon):
             connection.close()
 
 
-def run_schemathesis(daemon, operations, examples):
-    excluded = ["getEvents"] + [op for op in daemon.documented if op not in operations]
+def run_schemathesis(daemon, document, routed, examples):
+    documented = [operation["operationId"] for _, _, operation, _ in documented_operations(document)]
+    excluded = ["getEvents"] + [operation for operation in documented if operation not in routed]
     command = [
         sys.executable, "-m", "schemathesis.cli", "--config-file", str(HERE / "schemathesis.toml"),
         "run", str(ROOT / "openapi.yaml"),
@@ -216,26 +217,24 @@ def main():
     with tempfile.TemporaryDirectory(prefix="livery-openapi-") as workdir:
         daemon = Daemon(arguments.livery, pathlib.Path(workdir))
         try:
-            daemon.documented = [operation["operationId"] for _, _, operation, _ in documented_operations(document)]
             check_served_document(daemon)
-            daemon.routed, skipped = routed_operations(daemon, document)
+            routed, skipped = routed_operations(daemon, document)
             for operation in skipped:
                 print(f"openapi: skipped {operation}: pending, and the daemon does not route it yet", flush=True)
-            check_writes_need_the_token(daemon, document)
+            check_writes_need_the_token(daemon, document, routed)
             check_limits(daemon)
             check_event_stream(daemon)
-            print(f"openapi: {len(daemon.routed)} operations routed as documented; running schemathesis", flush=True)
-            code = run_schemathesis(daemon, daemon.routed, arguments.examples)
+            print(f"openapi: {len(routed)} operations routed as documented; running schemathesis", flush=True)
+            code = run_schemathesis(daemon, document, routed, arguments.examples)
         except Failure as failure:
             print(f"openapi: FAILED: {failure}", file=sys.stderr)
             return 1
         finally:
             daemon.stop()
-        expect_exit = daemon.process.returncode
         if code != 0:
             print("openapi: FAILED: schemathesis found responses that do not match openapi.yaml", file=sys.stderr)
             return 1
-        print(f"openapi: passed (daemon exit {expect_exit})")
+        print("openapi: passed")
         return 0
 
 
