@@ -119,7 +119,10 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("Studio/Page")],
+            // The studio's page is copied as files; the API document is compiled in, so that the
+            // daemon serves it without finding a bundle next to the executable (the repository
+            // root links to it).
+            resources: [.copy("Studio/Page"), .embedInCode("Resources/openapi.yaml")],
             swiftSettings: strict
         ),
         .target(

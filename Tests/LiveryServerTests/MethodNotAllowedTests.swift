@@ -15,6 +15,8 @@ import Testing
             ("PATCH", "/v1/specs/a/b.yaml", "GET, HEAD, PUT, DELETE, OPTIONS"),
             ("POST", "/healthz", "GET, HEAD, OPTIONS"),
             ("DELETE", "/metrics", "GET, HEAD, OPTIONS"),
+            ("PUT", "/v1/history/3", "GET, HEAD, OPTIONS"),
+            ("GET", "/v1/history/3/restore", "POST, OPTIONS"),
         ]
         try await TestDaemon.with { server in
             for (method, target, allow) in cases {
@@ -30,7 +32,9 @@ import Testing
 
     @Test func anUnknownPathIs404() async throws {
         try await TestDaemon.with { server in
-            for request in ["GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec"] {
+            for request in [
+                "GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec", "OPTIONS /v1/history/3/extra",
+            ] {
                 let answer = try await RawResponse.exchange(
                     "\(request) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
                 #expect(answer.status == 404, "\(request): \(answer)")
@@ -41,7 +45,10 @@ import Testing
 
     @Test func optionsAnswersAllowAndNoCORS() async throws {
         try await TestDaemon.with { server in
-            for (target, allow) in [("/v1/spec", "GET, HEAD, OPTIONS"), ("/v1/specs/card.yaml", "GET, HEAD, PUT, DELETE, OPTIONS")] {
+            for (target, allow) in [
+                ("/v1/spec", "GET, HEAD, OPTIONS"), ("/v1/specs/card.yaml", "GET, HEAD, PUT, DELETE, OPTIONS"),
+                ("/v1/history/7", "GET, HEAD, OPTIONS"),
+            ] {
                 let answer = try await RawResponse.exchange(
                     "OPTIONS \(target) HTTP/1.1\r\nHost: x\r\nOrigin: https://elsewhere.example\r\n"
                         + "Access-Control-Request-Method: PUT\r\nConnection: close\r\n\r\n", port: server.port)

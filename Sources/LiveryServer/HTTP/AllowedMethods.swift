@@ -4,7 +4,7 @@ import Hummingbird
 /// registered: what `Allow` says on a 405 and on an `OPTIONS` answer (RFC 9110 §9.3.7,
 /// §15.5.6). Every `GET` path also answers `HEAD`, and every known path `OPTIONS`.
 struct AllowedMethods: Sendable {
-    /// A path as the router's patterns write it: exact, or a prefix and `/**`.
+    /// A path as the router's patterns write it: exact, with `{name}` segments, or a prefix and `/**`.
     private struct Entry: Sendable {
         var pattern: String
         var methods: [HTTPRequest.Method]
@@ -39,10 +39,19 @@ struct AllowedMethods: Sendable {
         methods(for: path).map { $0.map(\.rawValue).joined(separator: ", ") }
     }
 
+    /// Whether `path` is one the router sends to `pattern`: a `{name}` segment stands for any
+    /// one non-empty segment, a final `/**` for one or more.
     private static func path(_ path: String, matches pattern: String) -> Bool {
-        guard pattern.hasSuffix("/**") else { return path == pattern }
-        let prefix = pattern.dropLast(2)
-        return path.hasPrefix(prefix) && path.count > prefix.count
+        if pattern.hasSuffix("/**") {
+            let prefix = pattern.dropLast(2)
+            return path.hasPrefix(prefix) && path.count > prefix.count
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let expected = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == expected.count else { return false }
+        return zip(segments, expected).allSatisfy { segment, expected in
+            expected.hasPrefix("{") && expected.hasSuffix("}") ? !segment.isEmpty : segment == expected
+        }
     }
 }
 

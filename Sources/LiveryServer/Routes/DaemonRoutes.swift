@@ -50,6 +50,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/healthz") { _, _ in self.health() },
             Route(.get, "/readyz") { _, _ in try self.readiness() },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
+            Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
         ] + studioRoutes
     }
 
