@@ -21,6 +21,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let configuration: DaemonConfiguration
     let hub: BundleHub
+    let clients: ClientTable
     let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -52,7 +53,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 try pipeline.addHandler(RequestDeadlineHandler(timeout: requestTimeout, metrics: metrics))
             }
             try pipeline.addHandler(
-                BundleRequestHandler(hub: hub, metrics: metrics, limits: RequestHeadLimits(configuration)))
+                BundleRequestHandler(
+                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration)))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
