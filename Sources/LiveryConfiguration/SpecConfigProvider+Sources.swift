@@ -36,7 +36,7 @@ extension SpecConfigProvider {
     /// - Throws: the first fetch's failure (a ``LiveryRemote/RemoteError`` or a located
     ///   ``Livery/SpecError``), or a ``Livery/SpecError`` when the values do not resolve.
     public convenience init(
-        url: URL, theme: String? = nil, mode: RemoteSpecSource.Mode = .longPoll,
+        url: URL, theme: String? = nil, mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         registry: TraitRegistry = .standard, providerName: String = "LiverySpec",
         logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }

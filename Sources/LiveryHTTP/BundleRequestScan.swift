@@ -4,9 +4,9 @@
 ///
 /// Anything out of the ordinary is ``Result/other``, and the full HTTP stack takes over: a
 /// query (`?wait=`), another method (but `HEAD`), path or version, a body (`Content-Length`,
-/// `Transfer-Encoding`), `Expect`, `Upgrade`, more than one `If-None-Match` or
-/// `Accept-Encoding` line, a folded or
-/// malformed header line, a control character, a head over `maxHeadBytes`. So this reader
+/// `Transfer-Encoding`), `Expect`, `Upgrade`, `Livery-Client` (the daemon records who sent
+/// it), more than one `If-None-Match` or `Accept-Encoding` line, a folded or malformed header
+/// line, a control character, a head over `maxHeadBytes`. So this reader
 /// needs to be right only about what it accepts, and it accepts little.
 public enum BundleRequestScan {
     /// What the bytes start with.
@@ -52,7 +52,7 @@ public enum BundleRequestScan {
             }
             guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
-            case .contentLength, .transferEncoding, .expect, .upgrade:
+            case .contentLength, .transferEncoding, .expect, .upgrade, .liveryClient:
                 return .other
             case .ifNoneMatch:
                 guard ifNoneMatch == nil else { return .other }
@@ -87,7 +87,7 @@ public enum BundleRequestScan {
     }
 
     private enum FieldName {
-        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, ignored
+        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, liveryClient, ignored
     }
 
     /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
@@ -119,7 +119,7 @@ public enum BundleRequestScan {
         case 17: return named("transfer-encoding") ? .transferEncoding : .ignored
         case 6: return named("expect") ? .expect : .ignored
         case 7: return named("upgrade") ? .upgrade : .ignored
-        case 13: return named("if-none-match") ? .ifNoneMatch : .ignored
+        case 13: return named("if-none-match") ? .ifNoneMatch : named("livery-client") ? .liveryClient : .ignored
         case 15: return named("accept-encoding") ? .acceptEncoding : .ignored
         case 10: return named("connection") ? .connection : .ignored
         default: return .ignored

@@ -41,9 +41,8 @@ extension RemoteSpecSource {
         /// `GET /v1/version?since={etag}&wait=30s` answers `{"etag": "…"}` once the version differs
         /// from `since` (else 304 when the wait ends), then `GET /v1/spec/{etag}` fetches that
         /// version's bundle, which never changes. In both URLs the ETag appears without its
-        /// quotes. The URL is the daemon's base URL.
-        ///
-        /// Not the default yet: the daemon does not serve these routes in this release.
+        /// quotes. The URL is the daemon's base URL. The default: through a shared cache (nginx,
+        /// a CDN) thousands of clients waiting for the same version cost the daemon one request.
         public static let version = Mode(kind: .version(wait: .seconds(30)))
 
         /// The version signal, asking the server to hold each request for up to `wait` (whole

@@ -14,8 +14,8 @@ import Logging
 /// }
 /// ```
 ///
-/// Four modes (see ``Mode``): long-polling `livery serve` (the default), its server-sent
-/// events, its cacheable version signal, or polling any HTTP server with conditional GETs. In
+/// Four modes (see ``Mode``): the cacheable version signal of `livery serve` (the default), its
+/// long-poll, its server-sent events, or polling any HTTP server with conditional GETs. In
 /// every mode:
 ///
 /// - A spec is published only when its content changed: never the same ETag or the same bytes
@@ -66,13 +66,13 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     ///   - url: For ``Mode/poll(interval:)`` the full URL of a spec or bundle file (JSON, or YAML
     ///     by `Content-Type` or a `.yaml`/`.yml` extension); for the other modes the daemon's base
     ///     URL, such as `http://127.0.0.1:7878`.
-    ///   - mode: ``Mode/longPoll`` by default.
+    ///   - mode: ``Mode/version`` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
     ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
     public init(
         url: URL,
-        mode: Mode = .longPoll,
+        mode: Mode = .version,
         configuration: Configuration = Configuration(),
         registry: TraitRegistry = .standard,
         logger: Logger? = nil
@@ -86,14 +86,14 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - urls: The endpoints, in the order they are tried; at least one. Each is what `url`
     ///     is for ``init(url:mode:configuration:registry:logger:)``.
-    ///   - mode: ``Mode/longPoll`` by default.
+    ///   - mode: ``Mode/version`` by default.
     ///   - configuration: Timeouts, retries, limits, headers, identity and cache.
     ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
     ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
     ///   - appliedVersion: Where the consumer records what it applied; a new one by default.
     public init(
         urls: [URL],
-        mode: Mode = .longPoll,
+        mode: Mode = .version,
         configuration: Configuration = Configuration(),
         registry: TraitRegistry = .standard,
         logger: Logger? = nil,

@@ -19,7 +19,7 @@ extension TraitsProvider {
     ///
     /// - Parameters:
     ///   - url: The daemon's base URL, or for ``RemoteSpecSource/Mode/poll(interval:)`` the spec file's URL.
-    ///   - mode: How to learn about changes; long-polling `livery serve` by default.
+    ///   - mode: How to learn about changes; the version signal of `livery serve` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - logger: Where to log loads and failures; nothing is logged without one.
     ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
@@ -27,7 +27,7 @@ extension TraitsProvider {
     ///   - isolation: The caller's isolation, where the provider lives; inferred.
     public func follow(
         url: URL,
-        mode: RemoteSpecSource.Mode = .longPoll,
+        mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         logger: Logger? = nil,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
@@ -46,7 +46,7 @@ extension TraitsProvider {
     /// The parameters are those of `follow(url:…)`, with `urls` (at least one) for `url`.
     public func follow(
         urls: [URL],
-        mode: RemoteSpecSource.Mode = .longPoll,
+        mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         logger: Logger? = nil,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,

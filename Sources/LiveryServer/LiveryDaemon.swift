@@ -27,6 +27,8 @@ public final class LiveryDaemon: Service, Sendable {
     public let hub: BundleHub
     /// The Prometheus metrics `GET /metrics` serves.
     public let metrics: ServerMetrics
+    /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
+    public let clients: ClientTable
     private let routes: DaemonRoutes
     private let logger: Logger
     private let listening = Mutex(ListenState())
@@ -62,8 +64,10 @@ public final class LiveryDaemon: Service, Sendable {
         }
         let hub = BundleHub(source: source, loader: configuration.specLoader, metrics: metrics, logger: logger)
         self.hub = hub
+        let clients = ClientTable(metrics: metrics)
+        self.clients = clients
         self.routes = DaemonRoutes(
-            hub: hub, writer: SpecWriter(store: store, configuration: configuration), token: token, metrics: metrics,
+            hub: hub, clients: clients, writer: SpecWriter(store: store, configuration: configuration), token: token, metrics: metrics,
             configuration: configuration, logger: logger)
     }
 
@@ -86,8 +90,10 @@ public final class LiveryDaemon: Service, Sendable {
         if configuration.etcd == nil { removeLeftoverTemporaryFiles() }
         var application = Application(
             router: router,
-            server: HTTPServerBuilder { [configuration, hub, metrics] responder in
-                DaemonHTTPChannel(responder: responder, configuration: configuration, hub: hub, metrics: metrics, tls: tls)
+            server: HTTPServerBuilder { [configuration, hub, clients, metrics] responder in
+                DaemonHTTPChannel(
+                    responder: responder, configuration: configuration, hub: hub, clients: clients, metrics: metrics,
+                    tls: tls)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),

@@ -13,6 +13,12 @@ public final class ServerMetrics: Sendable {
     let waitingClients: Gauge
     /// Size of the current bundle in bytes.
     let bundleBytes: Gauge
+    /// Clients heard from lately (their `Livery-Client` header), set when the fleet is shown.
+    let fleetClients: Gauge
+    /// Of those, the ones whose applied version is not the current one.
+    let fleetClientsNotConverged: Gauge
+    /// `Livery-Client` headers that did not parse (their requests were answered all the same).
+    let malformedClientHeaders: Counter
     /// Requests by route, method and status, with their latency.
     private let requests: RequestSeries
 
@@ -24,6 +30,12 @@ public final class ServerMetrics: Sendable {
         waitingClients = registry.makeGauge(
             descriptor: Self.name("waiting_clients", "", "Clients waiting for a new bundle (long-polls and event streams)."))
         bundleBytes = registry.makeGauge(descriptor: Self.name("bundle", "bytes", "Size of the current bundle."))
+        fleetClients = registry.makeGauge(
+            descriptor: Self.name("fleet_clients", "", "Clients heard from lately, by their Livery-Client header."))
+        fleetClientsNotConverged = registry.makeGauge(
+            descriptor: Self.name("fleet_clients_not_converged", "", "Clients whose applied version is not the current one."))
+        malformedClientHeaders = registry.makeCounter(
+            descriptor: Self.name("malformed_client_headers", "total", "Livery-Client headers that did not parse."))
         requests = RequestSeries(registry: registry)
         _ = rejectedSpecs(source: "disk")
         _ = rejectedSpecs(source: "push")

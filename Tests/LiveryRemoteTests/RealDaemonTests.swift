@@ -62,6 +62,31 @@ struct RealDaemonTests {
         #expect(events.loaded.map(radius) == [1, 3])
     }
 
+    @Test("the default version mode follows the real daemon, which sees the client converge") @MainActor
+    func versionModeConverges() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-remote")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let running = try await RunningDaemon.start(folder: folder)
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "box")
+        let configuration = RemoteSpecSource.Configuration(
+            connectTimeout: .seconds(2), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)),
+            identity: ClientIdentity(fitting: "real-test", instance: "v-1", appVersion: "1.0"))
+        let task = Task { await provider.follow(url: running.url, mode: .version(wait: .seconds(2)), configuration: configuration) }
+        try await eventually { box.cornerRadius == 1 }
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 5))
+        try await eventually { box.cornerRadius == 5 }
+        let current = try #require(running.daemon.hub.snapshot?.etag)
+        try await eventually {
+            running.daemon.clients.entries().contains { $0.header.applied.map(current.isNamed(by:)) == true }
+        }
+        task.cancel()
+        await task.value
+        await running.stop()
+        #expect(RemoteSpecSource.Mode.version(wait: .seconds(30)) == RemoteSpecSource(url: running.url).mode)
+    }
+
     @Test("provider.follow on the main actor styles a target from the real daemon") @MainActor
     func follow() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")

@@ -25,8 +25,13 @@ public final class BundleHub: Service, Sendable {
         case etcd(EtcdSpecStore)
     }
 
+    /// How many versions ``snapshot(version:)`` keeps, the current one included.
+    public static let keptVersions = 16
+
     private struct State {
         var snapshot: BundleSnapshot?
+        /// The last ``keptVersions`` bundles published, oldest first.
+        var kept: [BundleSnapshot] = []
         var errors: [Diagnostic] = []
         var errorAt: Date?
         var subscribers: [Int: any BundleSubscriber] = [:]
@@ -54,6 +59,12 @@ public final class BundleHub: Service, Sendable {
 
     /// The current bundle, `nil` until the store first loads.
     public var snapshot: BundleSnapshot? { state.withLock { $0.snapshot } }
+
+    /// The bundle of the version `tag` names (with or without quotes), if it is one of the last
+    /// ``keptVersions`` published.
+    public func snapshot(version tag: String) -> BundleSnapshot? {
+        state.withLock { state in state.kept.last { $0.etag.isNamed(by: tag) } }
+    }
 
     /// The errors of the store's current content, empty when it loads.
     public var errors: [Diagnostic] { state.withLock { $0.errors } }
@@ -223,6 +234,11 @@ public final class BundleHub: Service, Sendable {
                 }
                 let changed = state.snapshot?.etag != snapshot.etag
                 state.snapshot = snapshot
+                if changed {
+                    state.kept.removeAll { $0.etag == snapshot.etag }
+                    state.kept.append(snapshot)
+                    if state.kept.count > Self.keptVersions { state.kept.removeFirst() }
+                }
                 state.errors = []
                 state.errorAt = nil
                 state.hasFirstUpdate = true

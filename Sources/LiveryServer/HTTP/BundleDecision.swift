@@ -2,7 +2,8 @@ import Hummingbird
 import NIOCore
 
 /// What the daemon holds for `GET /v1/spec`: a bundle, or the errors that keep the folder from
-/// loading (none yet when it has not been read).
+/// loading (none yet when it has not been read). For `GET /v1/spec/{etag}` the bundle is the
+/// one kept of that version when there is one, else the current one (which then does not match).
 package enum BundleState: Sendable {
     case loaded(BundleSnapshot)
     case unavailable([Diagnostic])
@@ -40,7 +41,17 @@ package struct BundleResponse: Sendable {
 /// 304 then carries the tag it named, so a cache holding both knows which one to reuse (RFC
 /// 9111 §4.3.4). A gzip tag from a client that does not accept gzip is not a match: it gets
 /// identity.
+/// - `/v1/spec/{etag}`: that version's bundle (either representation, by the same rule),
+///   cacheable for a year, never waiting; 404 when the state's bundle is not that version.
+/// - `/v1/version?since=`: `{"etag": "…"}` when the current version is not `since`, else the
+///   wait as above, then 304; both cacheable for a second, so a shared cache answers the many
+///   clients asking the same question from one request.
 package enum BundleDecision {
+    /// `Cache-Control` of a version's bundle: its bytes never change.
+    static let immutable = "public, max-age=31536000, immutable"
+    /// `Cache-Control` of the version signal: a shared cache may answer from it for a second.
+    static let signalCaching = "public, max-age=1"
+
     /// What to do now, or ``BundleAnswer/wait(_:)``.
     package static func decide(_ query: BundleQuery, state: BundleState, mayWait: Bool) -> BundleAnswer {
         if mayWait, case .duration(let wait) = query.wait, wait > .zero, hasNothingNew(for: query, in: state) {
@@ -58,25 +69,61 @@ package enum BundleDecision {
                     detail: "wait=\(text) is not a duration such as 30s, 30, 500ms or 2m"),
                 query: query)
         }
-        switch state {
-        case .loaded(let snapshot):
-            let representation = selected(for: query, in: snapshot)
-            guard let held = held(by: query, in: snapshot) else {
-                return BundleResponse(
-                    status: .ok, fields: representation.okFields, body: query.isHead ? nil : representation.bytes)
-            }
-            return BundleResponse(status: .notModified, fields: held.notModifiedFields, body: nil)
-        case .unavailable(let errors):
+        switch (query.resource, state) {
+        case (.version(let tag), .loaded(let snapshot)):
+            return version(tag, of: snapshot, query: query)
+        case (.version(let tag), .unavailable):
+            return problem(.versionNotKept(tag), query: query)
+        case (.versionSignal(let since), .loaded(let snapshot)):
+            return signal(since: since, current: snapshot, query: query)
+        case (_, .loaded(let snapshot)):
+            return bundle(snapshot, query: query)
+        case (_, .unavailable(let errors)):
             return problem(.noBundle(errors), query: query)
         }
+    }
+
+    /// The bundle in the representation `query` takes: 200, or 304 when the client has it.
+    private static func bundle(_ snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
+        guard let held = held(by: query, in: snapshot) else {
+            let representation = selected(for: query, in: snapshot)
+            return BundleResponse(
+                status: .ok, fields: representation.okFields, body: query.isHead ? nil : representation.bytes)
+        }
+        return BundleResponse(status: .notModified, fields: held.notModifiedFields, body: nil)
+    }
+
+    /// `/v1/spec/{etag}` when a bundle is at hand: it if it is that version (by the same rules
+    /// as the current bundle, cacheable for a year), else 404.
+    private static func version(_ tag: String, of snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
+        guard snapshot.identity.etag.isNamed(by: tag) else { return problem(.versionNotKept(tag), query: query) }
+        let answer = bundle(snapshot, query: query)
+        var fields = answer.fields
+        fields[.cacheControl] = immutable
+        return BundleResponse(status: answer.status, fields: fields, body: answer.body)
+    }
+
+    /// `/v1/version`: the current tag when the client's differs, else 304.
+    private static func signal(since: String?, current snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
+        var fields = HTTPFields()
+        fields[.cacheControl] = signalCaching
+        if let since, snapshot.etag.isNamed(by: since) {
+            return BundleResponse(status: .notModified, fields: fields, body: nil)
+        }
+        let body = JSONBody.encode(["etag": snapshot.etagText])
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(body.readableBytes)
+        return BundleResponse(status: .ok, fields: fields, body: query.isHead ? nil : body)
     }
 
     /// Whether waiting could bring the client something: it has the current bundle, or there
     /// is none yet.
     private static func hasNothingNew(for query: BundleQuery, in state: BundleState) -> Bool {
-        switch state {
-        case .loaded(let snapshot): held(by: query, in: snapshot) != nil
-        case .unavailable: true
+        switch (query.resource, state) {
+        case (.version, _): false
+        case (.versionSignal(let since), .loaded(let snapshot)): since.map(snapshot.etag.isNamed(by:)) == true
+        case (.current, .loaded(let snapshot)): held(by: query, in: snapshot) != nil
+        case (_, .unavailable): true
         }
     }
 

@@ -5,6 +5,25 @@ import NIOCore
 /// What a `GET` or `HEAD` of the bundle asks, read from its head by whichever path reads it
 /// (the raw bytes, the event-loop handler, the router): the input of ``BundleDecision``.
 package struct BundleQuery: Sendable {
+    /// Which answer about the bundle the request asks for.
+    package enum Resource: Sendable, Equatable {
+        /// `/v1/spec`: the current bundle.
+        case current
+        /// `/v1/spec/{etag}`: the bundle of one version, named by its tag without quotes.
+        case version(String)
+        /// `/v1/version?since={etag}`: the current version's tag once it differs from `since`.
+        case versionSignal(since: String?)
+
+        /// The route it is counted under in the metrics.
+        package var route: String {
+            switch self {
+            case .current: "/v1/spec"
+            case .version: "/v1/spec/{etag}"
+            case .versionSignal: "/v1/version"
+            }
+        }
+    }
+
     /// `?wait=`, as the request gave it.
     package enum Wait: Sendable, Equatable {
         /// No `wait=`: answer at once.
@@ -23,30 +42,48 @@ package struct BundleQuery: Sendable {
     package var wait: Wait
     /// `Accept-Encoding` accepts gzip.
     package var acceptsGzip: Bool
+    /// The path asked for.
+    package var resource: Resource
 
     /// Creates a query.
-    package init(isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none, acceptsGzip: Bool = false) {
+    package init(
+        isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none, acceptsGzip: Bool = false,
+        resource: Resource = .current
+    ) {
         self.isHead = isHead
         self.condition = condition
         self.wait = wait
         self.acceptsGzip = acceptsGzip
+        self.resource = resource
     }
 
-    /// Reads a request for the bundle: `nil` unless it is a `GET` or `HEAD` of `path`
-    /// (`/v1/spec`, with or without a query).
-    package init?(_ head: HTTPRequest, path: String = "/v1/spec") {
+    /// Reads a request for the bundle: `nil` unless it is a `GET` or `HEAD` of `/v1/spec`,
+    /// `/v1/spec/{etag}` or `/v1/version`, with or without a query.
+    package init?(_ head: HTTPRequest) {
         guard head.method == .get || head.method == .head, let target = head.path else { return nil }
+        let path = target.prefix { $0 != "?" }
+        let parameters = URI(target).queryParameters
+        let resource: Resource
+        if path == "/v1/spec" {
+            resource = .current
+        } else if path == "/v1/version" {
+            resource = .versionSignal(since: parameters["since"].map(String.init))
+        } else if path.hasPrefix("/v1/spec/"), case let tag = path.dropFirst("/v1/spec/".count),
+            !tag.isEmpty, !tag.contains("/")
+        {
+            resource = .version(String(tag))
+        } else {
+            return nil
+        }
         var wait = Wait.none
-        if target != path {
-            guard target.hasPrefix(path + "?") else { return nil }
-            if let text = URI(target).queryParameters["wait"] {
-                wait = WaitDuration.parse(text).map(Wait.duration) ?? .invalid(String(text))
-            }
+        if let text = parameters["wait"] {
+            wait = WaitDuration.parse(text).map(Wait.duration) ?? .invalid(String(text))
         }
         self.init(
             isHead: head.method == .head,
             condition: EntityTagCondition(headerValues: head.headerFields[values: .ifNoneMatch]),
             wait: wait,
-            acceptsGzip: AcceptEncoding.acceptsGzip(headerValues: head.headerFields[values: .acceptEncoding]))
+            acceptsGzip: AcceptEncoding.acceptsGzip(headerValues: head.headerFields[values: .acceptEncoding]),
+            resource: resource)
     }
 }

@@ -2,8 +2,8 @@ import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers `GET /v1/spec` (plain and conditional GETs, and long-polls) on the connection's
-/// event loop, ahead of Hummingbird's router.
+/// Answers `GET /v1/spec` (plain and conditional GETs, and long-polls), `/v1/spec/{etag}` and
+/// the version signal `/v1/version` on the connection's event loop, ahead of Hummingbird's router.
 ///
 /// Why: the bundle is what every client asks for, thousands of times a second from a polling
 /// fleet, and what every long-poll holds open. Through the router, each request costs a hop
@@ -13,8 +13,10 @@ import NIOHTTPTypes
 /// pre-built head written from the event loop, and a waiting long-poll is one small
 /// ``LongPollWaiter`` in the hub and one timer.
 ///
-/// Every `GET` and `HEAD` of `/v1/spec` is answered here, by ``BundleDecision``: 200, 304,
-/// long-polls, 400 for a bad `wait=`, 503 before the first bundle. What goes on to the router
+/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}` and `/v1/version` is answered here,
+/// by ``BundleDecision``: 200, 304, long-polls (the version signal waits the same way), 400 for
+/// a bad `wait=`, 404 for a version not kept, 503 before the first bundle. Every request's
+/// `Livery-Client` header is recorded here too, since every request the parser reads passes. What goes on to the router
 /// is everything else, and heads over the daemon's limits. Responses leave in request order: a
 /// request for the bundle pipelined behind requests the router is still answering waits for
 /// their answers, and parts pipelined behind one answered here wait until it is.
@@ -29,6 +31,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     static let maxQueuedParts = 64
 
     private let hub: BundleHub
+    private let clients: ClientTable
     private let metrics: ServerMetrics
     private let limits: RequestHeadLimits
     private var context: ChannelHandlerContext?
@@ -45,8 +48,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Parts that arrived while `current` was being answered.
     private var queued = CircularBuffer<HTTPRequestPart>()
 
-    init(hub: BundleHub, metrics: ServerMetrics, limits: RequestHeadLimits) {
+    init(hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits) {
         self.hub = hub
+        self.clients = clients
         self.metrics = metrics
         self.limits = limits
     }
@@ -98,6 +102,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
+            // Every request the parser reads passes here, for the bundle or for the router.
+            clients.record(head.headerFields[values: .liveryClient])
             if let request = BundleRequest(head, limits: limits) {
                 current = request
             } else {
@@ -128,8 +134,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func start(context: ChannelHandlerContext) {
         guard let request = current else { return }
         current?.isStarted = true
-        guard case .wait(let wait) = BundleDecision.decide(request.query, state: hub.bundleState, mayWait: true) else {
-            return respond(BundleDecision.respond(to: request.query, state: hub.bundleState), context: context)
+        let state = hub.bundleState(for: request.query)
+        guard case .wait(let wait) = BundleDecision.decide(request.query, state: state, mayWait: true) else {
+            return respond(BundleDecision.respond(to: request.query, state: state), context: context)
         }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler) }) else {
@@ -157,7 +164,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// was before the request could wait): the answer without waiting.
     func waitEnded(waiter id: Int?) {
         guard let context, let request = current, request.waiter?.id == id else { return }
-        respond(BundleDecision.respond(to: request.query, state: hub.bundleState), context: context)
+        respond(BundleDecision.respond(to: request.query, state: hub.bundleState(for: request.query)), context: context)
     }
 
     private func respond(_ answer: BundleResponse, context: ChannelHandlerContext) {
@@ -169,7 +176,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.recordRequest(
-            route: "/v1/spec", method: request.query.isHead ? "HEAD" : "GET", status: answer.status.code,
+            route: request.query.resource.route, method: request.query.isHead ? "HEAD" : "GET", status: answer.status.code,
             duration: .now - request.start)
         if request.closesConnection {
             context.close(promise: nil)

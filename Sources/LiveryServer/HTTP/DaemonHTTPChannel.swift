@@ -23,6 +23,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let configuration: DaemonConfiguration
     let hub: BundleHub
+    let clients: ClientTable
     let metrics: ServerMetrics
     let tls: TLSCertificateStore?
 
@@ -56,7 +57,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 try pipeline.addHandler(RequestDeadlineHandler(timeout: requestTimeout, metrics: metrics))
             }
             try pipeline.addHandler(
-                BundleRequestHandler(hub: hub, metrics: metrics, limits: RequestHeadLimits(configuration)))
+                BundleRequestHandler(
+                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration)))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

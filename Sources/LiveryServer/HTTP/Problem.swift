@@ -53,6 +53,13 @@ public struct Problem: Codable, Hashable, Sendable {
 }
 
 extension Problem {
+    /// `GET /v1/spec/{etag}` of a version the daemon does not keep (or never had).
+    static func versionNotKept(_ tag: String) -> Problem {
+        Problem(
+            kind: "version-not-kept", title: "Version not kept", status: .notFound,
+            detail: "no bundle with ETag \(tag) is kept here; GET /v1/version names the current one")
+    }
+
     /// 503 while no bundle has loaded yet, naming the errors that keep the specs from loading.
     static func noBundle(_ errors: [Diagnostic]) -> Problem {
         Problem(

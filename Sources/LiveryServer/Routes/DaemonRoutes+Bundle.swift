@@ -1,7 +1,7 @@
 import Hummingbird
 
 extension DaemonRoutes {
-    /// `GET` and `HEAD /v1/spec` through the router, answered by ``BundleDecision`` without
+    /// `GET` and `HEAD /v1/spec`, `/v1/spec/{etag}` and `/v1/version` through the router, answered by ``BundleDecision`` without
     /// waiting.
     ///
     /// `BundleRequestHandler` (and for plain GETs `RawBundleHandler`) answers every request
@@ -11,7 +11,7 @@ extension DaemonRoutes {
     /// request that does reach it gets the same answer, at worst without the wait.
     func bundle(_ request: Request) -> Response {
         guard let query = BundleQuery(request.head) else { return Response(status: .notFound) }
-        return BundleDecision.respond(to: query, state: hub.bundleState).response
+        return BundleDecision.respond(to: query, state: hub.bundleState(for: query)).response
     }
 }
 
@@ -19,5 +19,11 @@ extension BundleHub {
     /// The current bundle, or the errors that keep the folder from loading.
     var bundleState: BundleState {
         snapshot.map(BundleState.loaded) ?? .unavailable(errors)
+    }
+
+    /// What ``BundleDecision`` decides `query` from: for a version, the bundle kept of it.
+    func bundleState(for query: BundleQuery) -> BundleState {
+        guard case .version(let tag) = query.resource, let kept = snapshot(version: tag) else { return bundleState }
+        return .loaded(kept)
     }
 }

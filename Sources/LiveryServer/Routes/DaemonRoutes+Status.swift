@@ -57,7 +57,8 @@ extension DaemonRoutes {
 
     /// `GET /metrics`: Prometheus text exposition.
     func renderMetrics() -> Response {
-        Response(
+        _ = fleetStatus()  // sets the fleet gauges
+        return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: metrics.render())))

@@ -5,6 +5,7 @@ import Logging
 /// The daemon's HTTP endpoints (the LiveryServer catalog's HTTPAPI.md), bound to the state they serve.
 struct DaemonRoutes: Sendable {
     let hub: BundleHub
+    let clients: ClientTable
     let writer: SpecWriter
     let token: BearerToken
     let metrics: ServerMetrics
@@ -35,6 +36,8 @@ struct DaemonRoutes: Sendable {
     var routes: [Route] {
         [
             Route(.get, "/v1/spec") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/spec/{etag}") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/version") { request, _ in self.bundle(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
             Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
@@ -47,6 +50,7 @@ struct DaemonRoutes: Sendable {
                 try await self.restore(request, context: context)
             },
             Route(.get, "/v1/status") { _, _ in self.status() },
+            Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
             Route(.get, "/healthz") { _, _ in self.health() },
             Route(.get, "/readyz") { _, _ in try self.readiness() },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },

@@ -6,8 +6,8 @@ import Synchronization
 import LiveryServer
 
 /// A stand-in for `livery serve` that tests can stop, restart on the same port and silence:
-/// `GET /v1/spec?wait=` answered by the daemon's own `BundleDecision`, and `GET /v1/events`,
-/// over a ``BundleStore``, on a loopback port.
+/// `GET /v1/spec?wait=`, `/v1/version` and `/v1/spec/{etag}` answered by the daemon's own
+/// `BundleDecision`, and `GET /v1/events`, over a ``BundleStore``, on a loopback port.
 final class TestDaemon: Sendable {
     /// What the daemon has seen, for assertions.
     final class Traffic: Sendable {
@@ -19,7 +19,7 @@ final class TestDaemon: Sendable {
 
         private let state = Mutex(State())
 
-        /// Requests of `/v1/spec` so far.
+        /// Requests of `/v1/spec`, `/v1/version` and `/v1/spec/{etag}` so far.
         var specRequests: Int { state.withLock { $0.specRequests } }
         /// Connections to `/v1/events` so far.
         var eventConnections: Int { state.withLock { $0.eventConnections } }
@@ -50,9 +50,13 @@ final class TestDaemon: Sendable {
     ) async throws -> TestDaemon {
         let traffic = Traffic()
         let router = Router()
-        router.get("v1/spec") { request, _ -> Response in
-            traffic.recordSpecRequest()
-            return await Self.bundle(request, store: store)
+        // The version signal and a version's bundle, by the same rules; only the current
+        // version is kept.
+        for path in ["v1/spec", "v1/version", "v1/spec/{etag}"] {
+            router.get(RouterPath(path)) { request, _ -> Response in
+                traffic.recordSpecRequest()
+                return await Self.bundle(request, store: store)
+            }
         }
         router.get("v1/events") { request, _ -> Response in
             let lastEventID = request.headers.first { $0.name.canonicalName == "last-event-id" }?.value

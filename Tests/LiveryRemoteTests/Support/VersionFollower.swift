@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+
+/// A light client of the version protocol, many of which share one `HTTPClient`: `GET
+/// /v1/version?since=&wait=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
+/// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec.
+/// Failures are counted and retried after a short pause.
+final class VersionFollower: Sendable {
+    private struct State {
+        var etag: String?
+        var failures = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The ETag of the last bundle fetched (quoted, as the `ETag` header had it).
+    var etag: String? { state.withLock { $0.etag } }
+    /// Requests that failed (transport errors and unexpected statuses).
+    var failures: Int { state.withLock { $0.failures } }
+
+    /// Follows `base` until cancelled.
+    func follow(_ base: URL, client: HTTPClient, wait: Int) async {
+        while !Task.isCancelled {
+            do {
+                try await step(base, client: client, wait: wait)
+            } catch {
+                if Task.isCancelled { return }
+                state.withLock { $0.failures += 1 }
+                try? await Task.sleep(for: .milliseconds(100))  // cancelled: the loop ends
+            }
+        }
+    }
+
+    private func step(_ base: URL, client: HTTPClient, wait: Int) async throws {
+        let since = etag.map { "since=\($0.dropFirst().dropLast())&" } ?? ""
+        let signal = try await client.execute(
+            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s"), timeout: .seconds(Int64(wait) * 3))
+        let body = try await signal.body.collect(upTo: 4096)
+        switch signal.status.code {
+        case 304:
+            try await Task.sleep(for: .milliseconds(50))  // a cached 304 answers at once
+        case 200:
+            let named = try JSONDecoder().decode([String: String].self, from: Data(body.readableBytesView))
+            guard let next = named["etag"], next != etag else {
+                try await Task.sleep(for: .milliseconds(50))
+                return
+            }
+            let bundle = try await client.execute(
+                HTTPClientRequest(url: "\(base.absoluteString)/v1/spec/\(next.dropFirst().dropLast())"), timeout: .seconds(10))
+            _ = try await bundle.body.collect(upTo: 1 << 20)
+            guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
+            state.withLock { $0.etag = bundle.headers.first(name: "ETag") ?? next }
+        default:
+            throw Unexpected(status: Int(signal.status.code))
+        }
+    }
+
+    private struct Unexpected: Error {
+        var status: Int
+    }
+}
