@@ -168,7 +168,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets (not a product: users get LiveryTesting).
         .target(name: "LiveryTestSupport", dependencies: ["Livery"], path: "Tests/Support", swiftSettings: strict),
-        // The benchmarks of issue 6 (see Benchmarks/README.md): part of the root package so that
+        // The benchmarks (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
         // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
         // glibc's mallinfo2 is not in Swift's Glibc module; the memory figure needs it.

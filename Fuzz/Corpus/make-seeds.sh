@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the seed corpus in this folder from Specs/*.yaml, the JSON examples of DESIGN.md
+# Regenerates the seed corpus in this folder from Specs/*.yaml, the JSON examples of the README
 # and the bad-spec table of Tests/LiveryTests/BadSpecTests.swift. Run it when that table grows;
 # the generated files are committed, so `scripts/fuzz` does not need it.
 #
@@ -72,7 +72,7 @@ done
     sed 's/include: \[palette.yaml\]//' "$root/Specs/card.yaml"
 } > FuzzSpecFolder/spec-palette-card
 
-# Good JSON specs, as in DESIGN.md and the original Traits format.
+# Good JSON specs, as in the README and the original Traits format.
 original='{"specs": {"card": [{"type": "CornerRadius", "radius": 88}]}}'
 themed='{"variables": {"colors": {"accent": "#0A84FF", "text": "#1C1C1E"}}, "themes": {"dark": {"colors": {"accent": "#64D2FF"}}}, "specs": {"card": [{"type": "BackgroundColor", "color": "@colors.accent"}, {"type": "DropShadow", "color": "~alpha(@colors.text, 0.3)", "offset": {"width": 0, "height": 2}, "opacity": 0.5}], "card.title": [{"type": "Inherit", "traits": ["card"]}, {"type": "Font", "name": "Inter", "size": 18, "color": "~mix(@colors.text, #FFFFFF, 0.5)"}, {"type": "Set", "values": {"retries": 4, "label": "x"}}, {"type": "Opacity", "opacity": 0.5}]}}'
 for target in FuzzSpec FuzzProvider; do

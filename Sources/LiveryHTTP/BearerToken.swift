@@ -39,7 +39,7 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     public func authorizes(_ header: String?) -> Bool {
         guard let header else { return false }
         // Bytes, not Characters: a token starting with a combining mark would otherwise merge
-        // with the space after `Bearer` into one Character and never match (Fuzz/FuzzRequest).
+        // with the space after `Bearer` into one Character and never match.
         let bytes = Array(header.utf8)
         let scheme = Array("bearer ".utf8)
         guard bytes.count > scheme.count,

@@ -1,7 +1,7 @@
 import Livery
 import Testing
 
-// The public contract of DESIGN.md, as written there: these must compile unchanged and behave as
+// The public contract as the README's quick start and custom-trait sections write it: these must compile unchanged and behave as
 // the comments in the design say.
 
 @Suite struct ContractTests {

@@ -1,6 +1,6 @@
 import Livery
 
-// The types of DESIGN.md's public contract, verbatim. They live in a file that imports only
+// The types of the public contract (README, quick start and custom traits), verbatim. They live in a file that imports only
 // Livery: Swift Testing also declares a `Trait` protocol, so in a file importing both, a custom
 // trait is written `Livery.Trait`.
 

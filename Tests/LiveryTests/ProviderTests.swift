@@ -1,7 +1,7 @@
 import LiveryTesting
 import Testing
 
-/// One test (at least) per guarantee of DESIGN.md, "Semantics the engine guarantees".
+/// One test (at least) per guarantee of docs/ARCHITECTURE.md, "What the engine guarantees".
 @Suite struct ProviderTests {
     private func spec(_ yaml: String) throws -> Spec { try Spec(yaml: yaml, source: "test.yaml") }
 

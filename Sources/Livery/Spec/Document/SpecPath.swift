@@ -6,7 +6,7 @@ public enum SpecPath {
         let at = location ?? .start(of: path)
         // A NUL ends the path early in every system call (`a.yaml%00.json` would read `a.yaml`
         // as JSON, or create a folder `a.yaml`), and the other control characters only hide a
-        // name from the people reading logs and listings. Found by Fuzz/FuzzRequest.
+        // name from the people reading logs and listings.
         if let control = path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             let code = "U+" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
                 + String(control.value, radix: 16, uppercase: true)
