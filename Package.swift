@@ -243,7 +243,6 @@ let package = Package(
                 "LiveryTesting",
                 "LiveryTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -12,7 +12,7 @@ extension FetchSession {
             guard let found = try cache.load() else { return }
             entry = found
         } catch {
-            logger?.error("offline cache ignored", metadata: ["livery.remote.error": "\(error)"])
+            logger.error("offline cache ignored", metadata: ["livery.remote.error": "\(error)"])
             output.yield(.failed(error))
             return
         }
@@ -27,12 +27,12 @@ extension FetchSession {
             etag = entry.etag
             lastModified = entry.lastModified
             lastEventID = entry.etag ?? ""
-            logger?.info("loaded the offline cache", metadata: ["livery.remote.version": "\(version)"])
+            logger.info("loaded the offline cache", metadata: ["livery.remote.version": "\(version)"])
             output.yield(update)
         case .failed(let error):
             // The file was written from a spec that parsed: the registry or the limits changed.
             gate = fresh  // nothing of the refused file may hide the network's answer
-            logger?.error("offline cache ignored", metadata: ["livery.remote.error": "\(error)"])
+            logger.error("offline cache ignored", metadata: ["livery.remote.error": "\(error)"])
             output.yield(.failed(error))
         }
     }
@@ -43,7 +43,7 @@ extension FetchSession {
         do {
             try cache.store(entry)
         } catch {
-            logger?.error("offline cache not written", metadata: ["livery.remote.error": "\(error)"])
+            logger.error("offline cache not written", metadata: ["livery.remote.error": "\(error)"])
             output.yield(.failed(error))
         }
     }

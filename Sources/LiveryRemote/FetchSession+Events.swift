@@ -46,13 +46,13 @@ extension FetchSession {
             // Counted as a failure so a server that keeps closing at once is backed off from.
             throw RemoteError(.unreachable, url: eventsURL.absoluteString, "the event stream ended before any data")
         }
-        logger?.info("event stream ended; reconnecting", metadata: metadata)
+        logger.info("event stream ended; reconnecting", metadata: metadata)
         return reconnectionTime ?? configuration.backoff.base
     }
 
     private func handle(_ event: ServerSentEvent) {
         guard event.type == "spec" else {
-            logger?.debug("ignoring a '\(event.type)' event", metadata: metadata)
+            logger.debug("ignoring an event of another type", metadata: metadata.merging(["livery.event": "\(event.type)"]) { $1 })
             return
         }
         let etag = event.lastEventID.isEmpty ? nil : event.lastEventID

@@ -22,7 +22,7 @@ extension FetchSession {
             // A server that does not hold requests (not the daemon, or a proxy in the way) would
             // otherwise be asked again in a tight loop.
             let early = clock.now - start < wait / 2
-            if early { logger?.debug("long-poll answered early: pausing", metadata: metadata) }
+            if early { logger.debug("long-poll answered early: pausing", metadata: metadata) }
             return early ? configuration.backoff.base : .zero
         case 200:
             let body = try await collect(response)

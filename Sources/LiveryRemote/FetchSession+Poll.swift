@@ -17,7 +17,7 @@ extension FetchSession {
         switch response.status.code {
         case 304:
             failures = 0
-            logger?.trace("not modified", metadata: metadata)
+            logger.trace("not modified", metadata: metadata)
         case 200:
             let body = try await collect(response)
             failures = 0

@@ -17,7 +17,7 @@ final class FetchSession {
     var endpointIndex = 0
     let mode: RemoteSpecSource.Mode
     let configuration: RemoteSpecSource.Configuration
-    let logger: Logger?
+    let logger: Logger
     let client: HTTPClient
     let output: AsyncStream<RemoteUpdate>.Continuation
     let appliedVersion: AppliedVersion
@@ -59,7 +59,7 @@ final class FetchSession {
 
     /// Fetches until the task is cancelled, then shuts the client down and ends the updates.
     func run() async {
-        logger?.info("following a remote spec", metadata: metadata.merging(["livery.remote.mode": "\(mode)"]) { $1 })
+        logger.info("following a remote spec", metadata: metadata.merging(["livery.remote.mode": "\(mode)"]) { $1 })
         startFromCache()
         while !Task.isCancelled {
             let delay: Duration
@@ -70,7 +70,7 @@ final class FetchSession {
                 let failure = RemoteError.wrapping(error, url: url.absoluteString)
                 failures += 1
                 delay = failureDelay()
-                logger?.warning("request failed", metadata: metadata.merging([
+                logger.warning("request failed", metadata: metadata.merging([
                     "livery.remote.error": "\(failure)", "livery.remote.retryIn": "\(delay)",
                 ]) { $1 })
                 output.yield(.failed(failure))
@@ -86,9 +86,9 @@ final class FetchSession {
         do {
             try await client.shutdown()
         } catch {
-            logger?.warning("could not shut the HTTP client down", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+            logger.warning("could not shut the HTTP client down", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
         }
-        logger?.info("stopped following a remote spec", metadata: metadata)
+        logger.info("stopped following a remote spec", metadata: metadata)
         output.finish()
     }
 
@@ -117,7 +117,7 @@ final class FetchSession {
         guard endpoints.count > 1 else { return }
         let from = url
         endpointIndex = (endpointIndex + 1) % endpoints.count
-        logger?.notice("switching endpoint", metadata: [
+        logger.notice("switching endpoint", metadata: [
             "livery.remote.from": "\(from)", "livery.remote.url": "\(url)",
         ])
     }
@@ -160,16 +160,16 @@ final class FetchSession {
             body, etag: etag, lastModified: lastModified, format: format, source: source.absoluteString,
             endpoint: url)
         else {
-            logger?.debug("content unchanged", metadata: metadata)
+            logger.debug("content unchanged", metadata: metadata)
             return
         }
         switch update {
         case .loaded(_, let version):
-            logger?.info("loaded spec", metadata: metadata.merging(["livery.remote.version": "\(version)"]) { $1 })
+            logger.info("loaded spec", metadata: metadata.merging(["livery.remote.version": "\(version)"]) { $1 })
             output.yield(update)
             store(BundleCache.Entry(body: body, etag: etag, lastModified: lastModified, format: format))
         case .failed(let error):
-            logger?.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+            logger.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
             output.yield(update)
         }
     }

@@ -41,11 +41,11 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
 
     /// The limits of each fetch.
     public let configuration: Configuration
-    private let logger: Logger?
+    private let logger: Logger
     private let validated = Mutex<[RemoteIncludeURL: Validated]>([:])
 
     /// Creates a fetcher; it holds no connection between fetches, so it needs no shutdown.
-    public init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
+    public init(configuration: Configuration = Configuration(), logger: Logger = .discarding) {
         self.configuration = configuration
         self.logger = logger
     }
@@ -67,10 +67,10 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
         do {
             try await client.shutdown()
         } catch {
-            logger?.warning("could not shut the HTTP client down: \(error)", metadata: ["livery.include.url": "\(url)"])
+            logger.warning("could not shut the HTTP client down", metadata: ["livery.include.url": "\(url)", "error": "\(error)"])
         }
         if case .failed(let reason) = result {
-            logger?.warning("cannot fetch remote include: \(reason)", metadata: ["livery.include.url": "\(url)"])
+            logger.warning("cannot fetch remote include", metadata: ["livery.include.url": "\(url)", "reason": "\(reason)"])
         }
         return result
     }

@@ -58,7 +58,7 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     public let configuration: Configuration
     /// The trait types specs are decoded with.
     public let registry: TraitRegistry
-    let logger: Logger?
+    let logger: Logger
 
     /// Describes a source; nothing is fetched until it is iterated.
     ///
@@ -75,7 +75,7 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
         mode: Mode = .version,
         configuration: Configuration = Configuration(),
         registry: TraitRegistry = .standard,
-        logger: Logger? = nil
+        logger: Logger = .discarding
     ) {
         self.init(urls: [url], mode: mode, configuration: configuration, registry: registry, logger: logger)
     }
@@ -96,7 +96,7 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
         mode: Mode = .version,
         configuration: Configuration = Configuration(),
         registry: TraitRegistry = .standard,
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         appliedVersion: AppliedVersion = AppliedVersion()
     ) {
         precondition(!urls.isEmpty, "a RemoteSpecSource needs at least one URL")

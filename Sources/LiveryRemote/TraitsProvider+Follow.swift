@@ -29,7 +29,7 @@ extension TraitsProvider {
         url: URL,
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
@@ -48,7 +48,7 @@ extension TraitsProvider {
         urls: [URL],
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
@@ -63,10 +63,10 @@ extension TraitsProvider {
                 do {
                     let report = try load(spec)
                     source.appliedVersion.record(version)
-                    logger?.info("applied spec", metadata: metadata)
+                    logger.info("applied spec", metadata: metadata)
                     onUpdate?(.success(report))
                 } catch {
-                    logger?.error("spec not applied, keeping the last good one",
+                    logger.error("spec not applied, keeping the last good one",
                                   metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
                     onUpdate?(.failure(error))
                 }

@@ -13,7 +13,7 @@ extension FolderWatcher where Value == SpecFolderLoader.Stage {
         directory: URL,
         loader: SpecFolderLoader,
         configuration: WatchConfiguration = WatchConfiguration(),
-        logger: Logger? = nil
+        logger: Logger = .discarding
     ) {
         self.init(directory: directory, loader: loader, configuration: configuration, logger: logger) { try $0() }
     }
@@ -28,7 +28,7 @@ extension FolderWatcher {
         directory: URL,
         loader: SpecFolderLoader,
         configuration: WatchConfiguration = WatchConfiguration(),
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         around: @escaping @Sendable (_ read: () throws -> SpecFolderLoader.Stage) throws -> Value
     ) {
         self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in

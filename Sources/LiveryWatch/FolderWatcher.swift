@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import Logging
 
 /// Follows a folder recursively and yields an ``Update`` each time its content really changes.
@@ -54,7 +55,7 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
     public convenience init(
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         loader: @escaping @Sendable (URL) throws -> Value
     ) {
         self.init(
@@ -67,7 +68,7 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
     init(
         directory: URL,
         configuration: WatchConfiguration,
-        logger: Logger?,
+        logger: Logger,
         entersLinkedFolders: Bool,
         contentLoader loader: @escaping @Sendable (FolderContent) throws -> Value
     ) {

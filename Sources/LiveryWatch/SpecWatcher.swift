@@ -28,7 +28,7 @@ extension FolderWatcher where Value == Spec {
         directory: URL,
         configuration: WatchConfiguration = WatchConfiguration(),
         registry: TraitRegistry = .standard,
-        logger: Logger? = nil
+        logger: Logger = .discarding
     ) {
         self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
             try Spec(sources: content.specSources(limits: .default), registry: registry)

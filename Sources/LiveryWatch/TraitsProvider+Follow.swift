@@ -26,7 +26,7 @@ extension TraitsProvider {
         directory: URL,
         loader: SpecFolderLoader = SpecFolderLoader(),
         configuration: WatchConfiguration = WatchConfiguration(),
-        logger: Logger? = nil,
+        logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
@@ -39,14 +39,14 @@ extension TraitsProvider {
             case .loaded(let spec, let hash):
                 do {
                     let report = try load(spec)
-                    logger?.info("applied specs \(hash): \(report)")
+                    logger.info("applied specs", metadata: ["livery.hash": "\(hash)", "livery.report": "\(report)"])
                     onUpdate?(.success(report))
                 } catch {
-                    logger?.error("specs \(hash) not applied; keeping the last good: \(error)")
+                    logger.error("specs not applied; keeping the last good", metadata: ["livery.hash": "\(hash)", "error": "\(error)"])
                     onUpdate?(.failure(error))
                 }
             case .failed(let error):
-                logger?.error("specs rejected; keeping the last good: \(error)")
+                logger.error("specs rejected; keeping the last good", metadata: ["error": "\(error)"])
                 onUpdate?(.failure(error))
             }
         }

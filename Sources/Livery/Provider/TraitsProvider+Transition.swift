@@ -76,7 +76,12 @@ extension TraitsProvider {
                 try apply(previous.list(for: target.entry.identifier)?.traits ?? [], to: target.entry, object: target.object, target.capabilities)
             } catch {
                 // These traits applied to this target before; one that fails now is not deterministic.
-                logger?.critical("could not restore '\(target.entry.identifier)' (\(Self.typeName(of: target.object))) after a failed load: \(error)")
+                logger.critical(
+                    "could not restore a target after a failed load",
+                    metadata: [
+                        "livery.identifier": "\(target.entry.identifier)",
+                        "livery.type": "\(Self.typeName(of: target.object))", "error": "\(error)",
+                    ])
             }
         }
     }

@@ -21,7 +21,7 @@ public final class TraitsProvider {
     /// The active theme (nil: the spec's base variables).
     public private(set) var theme: String?
 
-    let logger: Logger?
+    let logger: Logger
     var currentResolution = Resolution.empty
     private var targets: [ObjectIdentifier: RegisteredTarget] = [:]
     var targetsByIdentifier: [String: IdentifierTargets] = [:]
@@ -34,7 +34,7 @@ public final class TraitsProvider {
     /// - Parameters:
     ///   - registry: the trait types specs may use; ``TraitRegistry/standard`` by default.
     ///   - logger: where registration failures and rollbacks are logged; nothing is logged if nil.
-    public init(registry: TraitRegistry = .standard, logger: Logger? = nil) {
+    public init(registry: TraitRegistry = .standard, logger: Logger = .discarding) {
         self.registry = registry
         self.logger = logger
     }
@@ -67,7 +67,7 @@ public final class TraitsProvider {
             try apply(list, to: entry, object: target, capabilities)
             return nil
         } catch {
-            logger?.error("traits for '\(identifier)' not applied: \(error)")
+            logger.error("traits not applied", metadata: ["livery.identifier": "\(identifier)", "error": "\(error)"])
             return error
         }
     }
@@ -128,7 +128,7 @@ public final class TraitsProvider {
         let spec = try spec.decoded(with: registry)
         var theme = self.theme
         if let active = theme, !spec.themes.contains(active) {
-            logger?.warning("theme '\(active)' is not in the new spec; using no theme")
+            logger.warning("the active theme is not in the new spec; using no theme", metadata: ["livery.theme": "\(active)"])
             theme = nil
         }
         let report = try transition(to: spec.resolution(for: theme) ?? .empty, theme: theme)

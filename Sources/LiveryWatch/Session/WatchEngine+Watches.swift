@@ -38,7 +38,7 @@ extension WatchEngine {
             case .failure(.failed(let error)) where error.code == .folderMissing:
                 vanished.insert(path)  // deleted since the scan: the next scan will not want it
             case .failure(.failed(let error)):
-                logger?.debug("cannot watch: \(error)", metadata: metadata)
+                logger.debug("cannot watch", metadata: metadata(adding: ["error": "\(error)"]))
                 failure = failure ?? error
             }
         }
@@ -56,7 +56,7 @@ extension WatchEngine {
             return
         case (.incomplete, true):
             coverage = .complete
-            logger?.info("inotify covers the folder again; periodic rescans stop", metadata: metadata)
+            logger.info("inotify covers the folder again; periodic rescans stop", metadata: metadata)
             setPeriodicRescans(false)
         case (.complete, false), (.incomplete(reported: false), false):
             // Reported once per episode; the content keeps being published by the rescans.

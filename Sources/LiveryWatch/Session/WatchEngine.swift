@@ -19,7 +19,7 @@ final class WatchEngine<Value: Sendable> {
     let directory: URL
     let scanner: FolderScanner
     let configuration: WatchConfiguration
-    let logger: Logger?
+    let logger: Logger
     /// Builds the value from what the scan read.
     let loader: @Sendable (FolderContent) throws -> Value
     let output: AsyncStream<Update<Value>>.Continuation
@@ -54,7 +54,7 @@ final class WatchEngine<Value: Sendable> {
         session: WatchSession,
         directory: URL,
         configuration: WatchConfiguration,
-        logger: Logger?,
+        logger: Logger,
         entersLinkedFolders: Bool,
         loader: @escaping @Sendable (FolderContent) throws -> Value,
         output: AsyncStream<Update<Value>>.Continuation
@@ -97,10 +97,10 @@ final class WatchEngine<Value: Sendable> {
                 listing = nil
                 overflowPending = true
                 session.statistics.withLock { $0.overflows += 1 }
-                logger?.warning("inotify queue overflowed; rescanning", metadata: metadata)
+                logger.warning("inotify queue overflowed; rescanning", metadata: metadata)
             case .failure(let error):
                 listing = nil
-                logger?.error("\(error)", metadata: metadata)
+                logger.error("watch failed", metadata: metadata(adding: ["error": "\(error)"]))
             }
             noteActivity()
             if case .events(let records) = delivery {
@@ -198,7 +198,7 @@ final class WatchEngine<Value: Sendable> {
             guard everythingDelivered else { return false }
             publish(.loaded(value, content.hash), hash: content.hash)
         } catch {
-            logger?.debug("fast path: load failed, waiting for the folder to settle: \(error)", metadata: metadata)
+            logger.debug("fast path: load failed, waiting for the folder to settle", metadata: metadata(adding: ["error": "\(error)"]))
         }
         return true
     }
@@ -229,7 +229,7 @@ final class WatchEngine<Value: Sendable> {
             lastScan = .now
             countScan()
         }
-        logger?.trace("scanning (\(reason))", metadata: metadata)
+        logger.trace("scanning", metadata: metadata(adding: ["reason": "\(reason)"]))
         let snapshot = await list()
         guard !Task.isCancelled else { return }
         switch snapshot.state {
@@ -244,7 +244,7 @@ final class WatchEngine<Value: Sendable> {
             case .failure(let error):
                 publish(.failed(error), hash: .unavailable(error))
             case .success(let content) where content.hash == lastPublished:
-                logger?.trace("content unchanged", metadata: metadata)
+                logger.trace("content unchanged", metadata: metadata)
             case .success(let content):
                 load(content, reason: reason)
             }
@@ -271,7 +271,7 @@ final class WatchEngine<Value: Sendable> {
             // so its error is reported.
             let morePending = session.deliveries.load(ordering: .acquiring) > consumedDeliveries
             if morePending && reason != .capped {
-                logger?.debug("load failed while the folder is still changing; waiting: \(error)", metadata: metadata)
+                logger.debug("load failed while the folder is still changing; waiting", metadata: metadata(adding: ["error": "\(error)"]))
                 return
             }
             publish(.failed(error), hash: hash)
@@ -298,14 +298,17 @@ final class WatchEngine<Value: Sendable> {
             countScan()
         }
         switch update {
-        case .loaded(_, let hash): logger?.info("loaded content \(hash)", metadata: metadata)
-        case .failed(let error): logger?.error("\(error)", metadata: metadata)
+        case .loaded(_, let hash): logger.info("loaded content", metadata: metadata(adding: ["livery.hash": "\(hash)"]))
+        case .failed(let error): logger.error("load failed", metadata: metadata(adding: ["error": "\(error)"]))
         }
         session.statistics.withLock { $0.publishes += 1 }
         output.yield(update)
     }
 
     var metadata: Logger.Metadata { ["livery.watch.folder": "\(scanner.root)"] }
+
+    /// ``metadata`` with `more`.
+    func metadata(adding more: Logger.Metadata) -> Logger.Metadata { metadata.merging(more) { $1 } }
 
     /// The folder's path without a trailing slash.
     static func path(of directory: URL) -> String {

@@ -142,8 +142,10 @@ func procValue(_ path: String) throws -> String {
 }
 
 /// Set LIVERY_WATCH_TEST_LOG=trace (or another level) to see what the watchers do.
-let testLogger: Logger? = ProcessInfo.processInfo.environment["LIVERY_WATCH_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) }.map {
+let testLogger: Logger = {
+    guard let level = ProcessInfo.processInfo.environment["LIVERY_WATCH_TEST_LOG"].flatMap(Logger.Level.init(rawValue:))
+    else { return Logger(label: "livery.watch.tests") { _ in SwiftLogNoOpLogHandler() } }
     var logger = Logger(label: "livery.watch.tests")
-    logger.logLevel = $0
+    logger.logLevel = level
     return logger
-}
+}()
