@@ -38,7 +38,8 @@ struct DaemonCall {
         let bytes = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
         let status = Int(response.status.code)
         if (200..<300).contains(status) { return .ok(bytes) }
-        return .refused(PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes, naming: naming))
+        return .refused(
+            PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes, naming: naming))
     }
 
     /// `livery push`'s atomic publish: `POST /v1/specs`.

@@ -11,12 +11,17 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "The port to listen on (0: any free port).")
     var port = 7878
 
-    @Option(help: "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path).")
+    @Option(
+        help:
+            "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path)."
+    )
     var tokenFile: String?
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host, off otherwise).")
+        help:
+            "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host, off otherwise)."
+    )
     var studio: Bool?
     @Option(help: "A PEM certificate chain to speak HTTPS with (with --tls-key); re-read when it changes on disk.")
     var tlsCert: String?
@@ -62,7 +67,8 @@ struct DaemonOptions: ParsableArguments {
     /// machine: without TLS the push token and the specs travel in clear text.
     func warnIfExposed(_ configuration: DaemonConfiguration) {
         guard !configuration.isLoopback, configuration.tls == nil else { return }
-        let line = "livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token "
+        let line =
+            "livery: WARNING: listening on \(host), which is not a loopback address, without TLS: the push token "
             + "and the specs travel in clear text. Give --tls-cert and --tls-key, or put a TLS-terminating proxy in front "
             + "(README, \"Security and TLS\"), or listen on 127.0.0.1.\n"
         FileHandle.standardError.write(Data(line.utf8))

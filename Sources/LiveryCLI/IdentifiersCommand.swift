@@ -55,7 +55,8 @@ enum IdentifierEnum {
             } else {
                 used[caseName] = 1
             }
-            let escaped = identifier.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = identifier.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"")
             lines.append("    case \(keywords.contains(caseName) ? "`\(caseName)`" : caseName) = \"\(escaped)\"")
         }
         return """

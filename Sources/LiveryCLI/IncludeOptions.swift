@@ -18,7 +18,9 @@ struct IncludeOptions: ParsableArguments {
 
     func validate() throws {
         _ = try allowList()
-        guard includeTimeout > 0, includeTimeout.isFinite else { throw ValidationError("--include-timeout must be positive") }
+        guard includeTimeout > 0, includeTimeout.isFinite else {
+            throw ValidationError("--include-timeout must be positive")
+        }
     }
 
     /// The `--allow-include` prefixes; a bad one is a usage error naming it.
@@ -33,7 +35,8 @@ struct IncludeOptions: ParsableArguments {
     /// The HTTP fetcher, when remote includes are on.
     func fetcher(limits: ReaderLimits = .default) -> HTTPIncludeFetcher? {
         guard !allowInclude.isEmpty else { return nil }
-        return HTTPIncludeFetcher(configuration: .init(timeout: .milliseconds(Int(includeTimeout * 1000)), limits: limits))
+        return HTTPIncludeFetcher(
+            configuration: .init(timeout: .milliseconds(Int(includeTimeout * 1000)), limits: limits))
     }
 
     /// How a specs folder is loaded with these options and the trait types of `registry`.

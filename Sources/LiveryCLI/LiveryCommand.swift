@@ -18,7 +18,10 @@ public struct LiveryCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "livery",
         abstract: "Live-reload theming daemon and reversible trait engine.",
-        subcommands: [DemoCommand.self, ValidateCommand.self, WatchCommand.self, ServeCommand.self, PushCommand.self, HistoryCommand.self, RollbackCommand.self, StatusCommand.self, SchemaCommand.self, IdentifiersCommand.self]
+        subcommands: [
+            DemoCommand.self, ValidateCommand.self, WatchCommand.self, ServeCommand.self, PushCommand.self,
+            HistoryCommand.self, RollbackCommand.self, StatusCommand.self, SchemaCommand.self, IdentifiersCommand.self,
+        ]
     )
 
     /// Creates the command (ArgumentParser fills it in).

@@ -32,7 +32,10 @@ struct PushCommand: AsyncParsableCommand {
     @Option(name: .customLong("as"), help: "The path in the specs folder (one file only; default: the file's name).")
     var remotePath: String?
 
-    @Option(help: "Push only if nothing changed: with one file, that file's ETag on the server; with a publish, the bundle's ETag.")
+    @Option(
+        help:
+            "Push only if nothing changed: with one file, that file's ETag on the server; with a publish, the bundle's ETag."
+    )
     var ifMatch: String?
 
     @Option(help: "A path to remove in the same publish (repeatable).")
@@ -48,7 +51,9 @@ struct PushCommand: AsyncParsableCommand {
     var cacert: String?
 
     func validate() throws {
-        guard !files.isEmpty || !delete.isEmpty else { throw ValidationError("name at least one file to push or --delete") }
+        guard !files.isEmpty || !delete.isEmpty else {
+            throw ValidationError("name at least one file to push or --delete")
+        }
         if isPublish, remotePath != nil {
             throw ValidationError("--as needs exactly one file and no --delete or --message")
         }

@@ -29,7 +29,8 @@ struct PushRequest {
         var request = HTTPClientRequest(url: "\(base)/v1/specs/\(encoded)")
         request.method = .PUT
         request.headers.add(name: "Authorization", value: token.authorizationHeader)
-        request.headers.add(name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
+        request.headers.add(
+            name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
         if let ifMatch { request.headers.add(name: "If-Match", value: ifMatch) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await client.execute(request, timeout: .seconds(30))
@@ -38,8 +39,10 @@ struct PushRequest {
         if status == 200 || status == 201 {
             return .accepted(status: status, etag: response.headers.first(name: "ETag") ?? "?")
         }
-        return .refused(Self.describe(
-            status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView), naming: naming))
+        return .refused(
+            Self.describe(
+                status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView),
+                naming: naming))
     }
 
     private static func escape(_ scalar: Unicode.Scalar) -> String {

@@ -29,7 +29,9 @@ struct RollbackCommand: AsyncParsableCommand {
         case .ok(let body):
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let at = result.revision.map { "as revision \($0)" } ?? "(nothing to change)"
-            print("restored revision \(revision) \(at): \(result.paths.joined(separator: ", ")) (bundle ETag \(result.etag))")
+            print(
+                "restored revision \(revision) \(at): \(result.paths.joined(separator: ", ")) (bundle ETag \(result.etag))"
+            )
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

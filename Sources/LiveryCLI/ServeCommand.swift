@@ -49,10 +49,14 @@ struct ServeCommand: RegistryCommand {
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown --log-level '\(logLevel)'")
+        }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
         _ = try etcdEndpoints()
-        guard etcdPrefix.hasPrefix("/") else { throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'") }
+        guard etcdPrefix.hasPrefix("/") else {
+            throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
+        }
     }
 
     /// The `--etcd` URLs, each checked; empty without the option.
@@ -89,7 +93,10 @@ struct ServeCommand: RegistryCommand {
         if let http {
             configuration.etcd = EtcdStoreConfiguration(endpoints: endpoints, prefix: etcdPrefix, http: http)
         }
-        let served = http == nil ? directory : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
+        let served =
+            http == nil
+            ? directory
+            : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         let servesStudio = configuration.servesStudio
         let outcome: Result<Void, any Error>

@@ -57,13 +57,17 @@ struct StatusCommand: AsyncParsableCommand {
         var lines: [String] {
             var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
             for version in versions {
-                lines.append("  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")")
+                lines.append(
+                    "  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")"
+                )
             }
             if !notConverged.isEmpty { lines.append("not converged:") }
             for client in notConverged {
                 let app = client.appVersion.isEmpty ? "" : " \(client.appVersion)"
                 let skipped = client.skipped.isEmpty ? "" : "  skipped \(client.skipped.joined(separator: ", "))"
-                lines.append("  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)")
+                lines.append(
+                    "  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)"
+                )
             }
             if !skipped.isEmpty { lines.append("skipped identifiers:") }
             for entry in skipped { lines.append("  \(entry.identifier)  \(entry.clients)") }

@@ -28,7 +28,12 @@ struct ValidateCommand: RegistryCommand {
         let fetcher = includes.fetcher()
         var results: [(path: String, errors: [SpecError])] = []
         for path in paths {
-            results.append((path, await Self.errors(at: URL(filePath: path), registry: registry, allowList: allowList, fetcher: fetcher)))
+            results.append(
+                (
+                    path,
+                    await Self.errors(
+                        at: URL(filePath: path), registry: registry, allowList: allowList, fetcher: fetcher)
+                ))
         }
         let all = results.flatMap(\.errors)
         switch format {
@@ -83,7 +88,9 @@ struct ValidateCommand: RegistryCommand {
             var errors: [Diagnostic]
         }
         let diagnostics = results.flatMap(\.errors).map {
-            Diagnostic(file: $0.location.file, line: $0.location.line, column: $0.location.column, code: $0.code.name, message: $0.message)
+            Diagnostic(
+                file: $0.location.file, line: $0.location.line, column: $0.location.column, code: $0.code.name,
+                message: $0.message)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

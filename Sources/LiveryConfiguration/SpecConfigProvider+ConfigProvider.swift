@@ -21,9 +21,10 @@ extension SpecConfigProvider: ConfigProvider {
     nonisolated(nonsending) public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey,
         type: ConfigType,
-        updatesHandler: nonisolated(nonsending) (
-            _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
-        ) async throws -> Return
+        updatesHandler:
+            nonisolated(nonsending) (
+                _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
+            ) async throws -> Return
     ) async throws -> Return {
         let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>
             .makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -45,9 +46,10 @@ extension SpecConfigProvider: ConfigProvider {
 
     /// Gives `updatesHandler` the current snapshot at once, then one after each change.
     nonisolated(nonsending) public func watchSnapshot<Return: ~Copyable>(
-        updatesHandler: nonisolated(nonsending) (
-            _ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>
-        ) async throws -> Return
+        updatesHandler:
+            nonisolated(nonsending) (
+                _ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>
+            ) async throws -> Return
     ) async throws -> Return {
         let (stream, continuation) = AsyncStream<any ConfigSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = UUID()

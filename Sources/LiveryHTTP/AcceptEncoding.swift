@@ -30,7 +30,8 @@ public enum AcceptEncoding {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, String(pair[0]).trimmingSpaces.lowercased() == "q" else { continue }
             let text = String(pair[1]).trimmingSpaces
-            guard text.count <= 5, let value = Double(text), (0...1).contains(value), text.first == "0" || text.first == "1"
+            guard text.count <= 5, let value = Double(text), (0...1).contains(value),
+                text.first == "0" || text.first == "1"
             else { return nil }
             weight = value
         }

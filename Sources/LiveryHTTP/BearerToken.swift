@@ -42,9 +42,8 @@ public struct BearerToken: Sendable, CustomStringConvertible {
         // with the space after `Bearer` into one Character and never match.
         let bytes = Array(header.utf8)
         let scheme = Array("bearer ".utf8)
-        guard bytes.count > scheme.count,
-            zip(bytes, scheme).allSatisfy({ byte, lower in ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == lower })
-        else { return false }
+        let lowercased = bytes.prefix(scheme.count).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        guard bytes.count > scheme.count, lowercased == scheme else { return false }
         let offered = bytes[scheme.count...].map(\.self)
         let expected = Array(text.utf8)
         var difference = UInt8(offered.count == expected.count ? 0 : 1)

@@ -16,7 +16,8 @@ public enum BundleRequestScan {
         /// `isHead` is a `HEAD` request; `acceptEncoding` is the range of the
         /// `Accept-Encoding` value, trimmed.
         case bundle(
-            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false, acceptEncoding: Range<Int>? = nil)
+            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false, acceptEncoding: Range<Int>? = nil
+        )
         /// The start of what may be such a request, with its end not arrived yet.
         case incomplete
         /// Anything else.
@@ -87,7 +88,8 @@ public enum BundleRequestScan {
     }
 
     private enum FieldName {
-        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, liveryClient, ignored
+        case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, liveryClient,
+            ignored
     }
 
     /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
@@ -139,7 +141,8 @@ public enum BundleRequestScan {
     /// RFC 9110 §5.6.2 tchar.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)

@@ -69,7 +69,8 @@ public struct LiveryClientHeader: Hashable, Sendable {
     public init(fieldValue: String) throws(ClientHeaderError) {
         let count = fieldValue.utf8.count
         guard count <= Self.maxBytes else {
-            throw ClientHeaderError(column: Self.maxBytes + 1, "the value is \(count) bytes, longer than \(Self.maxBytes)")
+            throw ClientHeaderError(
+                column: Self.maxBytes + 1, "the value is \(count) bytes, longer than \(Self.maxBytes)")
         }
         let members = try StructuredDictionary(parsing: fieldValue).members
         func string(_ key: String, required: Bool) throws(ClientHeaderError) -> String? {
@@ -99,7 +100,9 @@ public struct LiveryClientHeader: Hashable, Sendable {
 
     // MARK: Helpers
 
-    private static func skipped(_ member: (item: StructuredDictionary.Item, column: Int)?) throws(ClientHeaderError)
+    private static func skipped(
+        _ member: (item: StructuredDictionary.Item, column: Int)?
+    ) throws(ClientHeaderError)
         -> [String]
     {
         guard let (item, column) = member else { return [] }
@@ -107,7 +110,8 @@ public struct LiveryClientHeader: Hashable, Sendable {
             throw ClientHeaderError(column: column, "'skipped' must be an inner list of strings, not \(item.kind)")
         }
         guard items.count <= maxListedSkipped else {
-            throw ClientHeaderError(column: column, "'skipped' lists \(items.count) identifiers, more than \(maxListedSkipped)")
+            throw ClientHeaderError(
+                column: column, "'skipped' lists \(items.count) identifiers, more than \(maxListedSkipped)")
         }
         var identifiers: [String] = []
         for item in items {

@@ -52,7 +52,9 @@ enum AtomicWrite {
     }
 
     /// Runs a system call until it does not fail with `EINTR`; a negative result is an error.
-    private static func call<T: BinaryInteger>(_ operation: String, _ path: String, _ body: () -> T)
+    private static func call<T: BinaryInteger>(
+        _ operation: String, _ path: String, _ body: () -> T
+    )
         throws(BundleCacheError) -> T
     {
         while true {

@@ -93,7 +93,8 @@ struct BundleCache {
             let code: BundleCacheError.Code = data.count < Self.maxHeaderBytes ? .truncated : .corrupt
             throw BundleCacheError(code, path: file.path, line: 1, "the header does not end with a blank line")
         }
-        let lines = String(decoding: bytes[..<(end - 1)], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: bytes[..<(end - 1)], as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == Substring(Self.firstLine) else {
             throw BundleCacheError(.corrupt, path: file.path, line: 1, "expected '\(Self.firstLine)'")
         }
@@ -101,8 +102,10 @@ struct BundleCache {
         for (offset, line) in lines.enumerated().dropFirst() {
             let parts = line.split(separator: ": ", maxSplits: 1)
             guard parts.count == 2, ["format", "etag", "last-modified", "bytes", "digest"].contains(parts[0]) else {
-                throw BundleCacheError(.corrupt, path: file.path, line: offset + 1, "expected 'format', 'etag', "
-                    + "'last-modified', 'bytes' or 'digest', a colon and a value")
+                throw BundleCacheError(
+                    .corrupt, path: file.path, line: offset + 1,
+                    "expected 'format', 'etag', "
+                        + "'last-modified', 'bytes' or 'digest', a colon and a value")
             }
             fields[String(parts[0])] = String(parts[1])
         }

@@ -11,7 +11,8 @@ extension ClientIdentity {
     public static func currentProcess(appVersion: String = "") -> ClientIdentity {
         var buffer = [CChar](repeating: 0, count: 256)
         let named = gethostname(&buffer, buffer.count - 1) == 0
-        let host = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+        let host =
+            named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
         let process = ProcessInfo.processInfo
         return ClientIdentity(
             fitting: process.processName, instance: "\(host):\(process.processIdentifier)", appVersion: appVersion)

@@ -18,9 +18,10 @@ extension FetchSession {
         }
         let fresh = gate
         // A new gate publishes whatever it is given first.
-        guard let update = gate.consider(
-            entry.body, etag: entry.etag, lastModified: entry.lastModified, format: entry.format,
-            source: cache.file.path, endpoint: nil)
+        guard
+            let update = gate.consider(
+                entry.body, etag: entry.etag, lastModified: entry.lastModified, format: entry.format,
+                source: cache.file.path, endpoint: nil)
         else { return }
         switch update {
         case .loaded(_, let version):

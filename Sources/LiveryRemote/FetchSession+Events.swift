@@ -21,8 +21,9 @@ extension FetchSession {
         guard response.status.code == 200 else { throw statusError(response, url: eventsURL) }
         let contentType = response.headers.first(name: "Content-Type") ?? ""
         guard contentType.lowercased().hasPrefix("text/event-stream") else {
-            throw RemoteError(.invalidResponse, url: eventsURL.absoluteString,
-                              "expected an event stream, got Content-Type '\(contentType)'")
+            throw RemoteError(
+                .invalidResponse, url: eventsURL.absoluteString,
+                "expected an event stream, got Content-Type '\(contentType)'")
         }
         var parser = ServerSentEventParser(maxBytes: configuration.limits.maxBytes, lastEventID: lastEventID)
         var receivedAnything = false
@@ -35,8 +36,9 @@ extension FetchSession {
             do {
                 events = try parser.feed(chunk.readableBytesView)
             } catch {
-                throw RemoteError(.tooLarge, url: eventsURL.absoluteString,
-                                  "an event is larger than \(configuration.limits.maxBytes) bytes")
+                throw RemoteError(
+                    .tooLarge, url: eventsURL.absoluteString,
+                    "an event is larger than \(configuration.limits.maxBytes) bytes")
             }
             lastEventID = parser.lastEventID
             reconnectionTime = parser.reconnectionTime ?? reconnectionTime
@@ -52,7 +54,9 @@ extension FetchSession {
 
     private func handle(_ event: ServerSentEvent) {
         guard event.type == "spec" else {
-            logger.debug("ignoring an event of another type", metadata: metadata.merging(["livery.event": "\(event.type)"]) { $1 })
+            logger.debug(
+                "ignoring an event of another type",
+                metadata: metadata.merging(["livery.event": "\(event.type)"]) { $1 })
             return
         }
         let etag = event.lastEventID.isEmpty ? nil : event.lastEventID

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import NIOSSL
 import Foundation
 import Livery
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The work behind one iteration of a ``RemoteSpecSource``: one HTTP client, one loop of
 /// requests in the source's mode, retries with backoff, and the updates it yields.
@@ -70,9 +70,11 @@ final class FetchSession {
                 let failure = RemoteError.wrapping(error, url: url.absoluteString)
                 failures += 1
                 delay = failureDelay()
-                logger.warning("request failed", metadata: metadata.merging([
-                    "livery.remote.error": "\(failure)", "livery.remote.retryIn": "\(delay)",
-                ]) { $1 })
+                logger.warning(
+                    "request failed",
+                    metadata: metadata.merging([
+                        "livery.remote.error": "\(failure)", "livery.remote.retryIn": "\(delay)",
+                    ]) { $1 })
                 output.yield(.failed(failure))
                 moveToNextEndpoint()
             }
@@ -86,7 +88,9 @@ final class FetchSession {
         do {
             try await client.shutdown()
         } catch {
-            logger.warning("could not shut the HTTP client down", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+            logger.warning(
+                "could not shut the HTTP client down",
+                metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
         }
         logger.info("stopped following a remote spec", metadata: metadata)
         output.finish()
@@ -117,9 +121,11 @@ final class FetchSession {
         guard endpoints.count > 1 else { return }
         let from = url
         endpointIndex = (endpointIndex + 1) % endpoints.count
-        logger.notice("switching endpoint", metadata: [
-            "livery.remote.from": "\(from)", "livery.remote.url": "\(url)",
-        ])
+        logger.notice(
+            "switching endpoint",
+            metadata: [
+                "livery.remote.from": "\(from)", "livery.remote.url": "\(url)",
+            ])
     }
 
     // MARK: Helpers for the modes
@@ -147,8 +153,9 @@ final class FetchSession {
 
     /// The error for a status the mode cannot use; the body is never read, let alone applied.
     func statusError(_ response: HTTPClientResponse, url: URL) -> RemoteError {
-        RemoteError(.status, url: url.absoluteString, status: Int(response.status.code),
-                    "the server answered \(response.status.code) \(response.status.reasonPhrase)")
+        RemoteError(
+            .status, url: url.absoluteString, status: Int(response.status.code),
+            "the server answered \(response.status.code) \(response.status.reasonPhrase)")
     }
 
     /// Publishes what the gate makes of a body, logs it, and keeps a spec that parsed in the
@@ -156,9 +163,10 @@ final class FetchSession {
     func publish(
         _ body: Data, etag: String?, lastModified: String? = nil, format: SpecFormat, source: URL
     ) {
-        guard let update = gate.consider(
-            body, etag: etag, lastModified: lastModified, format: format, source: source.absoluteString,
-            endpoint: url)
+        guard
+            let update = gate.consider(
+                body, etag: etag, lastModified: lastModified, format: format, source: source.absoluteString,
+                endpoint: url)
         else {
             logger.debug("content unchanged", metadata: metadata)
             return

@@ -67,10 +67,12 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
         do {
             try await client.shutdown()
         } catch {
-            logger.warning("could not shut the HTTP client down", metadata: ["livery.include.url": "\(url)", "error": "\(error)"])
+            logger.warning(
+                "could not shut the HTTP client down", metadata: ["livery.include.url": "\(url)", "error": "\(error)"])
         }
         if case .failed(let reason) = result {
-            logger.warning("cannot fetch remote include", metadata: ["livery.include.url": "\(url)", "reason": "\(reason)"])
+            logger.warning(
+                "cannot fetch remote include", metadata: ["livery.include.url": "\(url)", "reason": "\(reason)"])
         }
         return result
     }
@@ -83,11 +85,13 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
         request.headers.add(name: "User-Agent", value: "livery")
         let cached = validated.withLock { $0[url] }
         if let cached { request.headers.add(name: "If-None-Match", value: cached.etag) }
-        let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.timeout), logger: logger)
+        let response = try await client.execute(
+            request, deadline: .now() + TimeAmount(configuration.timeout), logger: logger)
         let status = response.status
         if status.code == 304, let cached { return .document(cached.data, cached.format) }
         guard (200..<300).contains(status.code) else {
-            let redirect = (300..<400).contains(status.code) ? " (redirects are not followed; include the final URL)" : ""
+            let redirect =
+                (300..<400).contains(status.code) ? " (redirects are not followed; include the final URL)" : ""
             return .failed("\(status.code) \(status.reasonPhrase)\(redirect)")
         }
         let limit = configuration.limits.maxBytes
@@ -96,11 +100,15 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
         }
         let contentType = response.headers.first(name: "Content-Type")
         guard let format = Self.format(of: url, contentType: contentType) else {
-            return .failed("the URL has no .json, .yaml or .yml extension and the Content-Type '\(contentType ?? "")' is neither JSON nor YAML")
+            return .failed(
+                "the URL has no .json, .yaml or .yml extension and the Content-Type '\(contentType ?? "")' is neither JSON nor YAML"
+            )
         }
         let body = Data(try await response.body.collect(upTo: limit).readableBytesView)
         validated.withLock { documents in
-            documents[url] = response.headers.first(name: "ETag").map { Validated(etag: $0, data: body, format: format) }
+            documents[url] = response.headers.first(name: "ETag").map {
+                Validated(etag: $0, data: body, format: format)
+            }
         }
         return .document(body, format)
     }
@@ -124,7 +132,8 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
     /// The format from the URL's extension, else from the media type.
     static func format(of url: RemoteIncludeURL, contentType: String?) -> SpecFormat? {
         if let format = SpecPath.format(of: url.path) { return format }
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let mediaType =
+            contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if mediaType.hasSuffix("yaml") { return .yaml }  // application/yaml, text/x-yaml, …
         if mediaType.hasSuffix("json") { return .json }  // application/json, application/…+json
         return nil

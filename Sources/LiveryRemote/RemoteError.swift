@@ -64,7 +64,8 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
             case .connectTimeout:
                 // The client retries a refused connection until this timeout, so a server that
                 // is down ends here as often as in "connection refused": both are unreachable.
-                return RemoteError(.unreachable, url: url, "could not connect within the connect timeout", underlying: error)
+                return RemoteError(
+                    .unreachable, url: url, "could not connect within the connect timeout", underlying: error)
             case .deadlineExceeded:
                 return RemoteError(.timedOut, url: url, "timed out: \(error)", underlying: error)
             default:

@@ -58,7 +58,8 @@ extension TraitsProvider {
             switch update {
             case .loaded(let spec, let version):
                 let metadata: Logger.Metadata = [
-                    "livery.remote.version": "\(version)", "livery.remote.url": "\(version.endpoint?.absoluteString ?? "cache")",
+                    "livery.remote.version": "\(version)",
+                    "livery.remote.url": "\(version.endpoint?.absoluteString ?? "cache")",
                 ]
                 do {
                     let report = try load(spec)
@@ -66,8 +67,9 @@ extension TraitsProvider {
                     logger.info("applied spec", metadata: metadata)
                     onUpdate?(.success(report))
                 } catch {
-                    logger.error("spec not applied, keeping the last good one",
-                                  metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+                    logger.error(
+                        "spec not applied, keeping the last good one",
+                        metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
                     onUpdate?(.failure(error))
                 }
             case .failed(let error):

@@ -37,7 +37,8 @@ struct UpdateGate {
         lastDigest = digest
         do {
             let spec = try Spec(data: body, format: format, source: source, registry: registry, limits: limits)
-            return .loaded(spec, RemoteVersion(etag: etag, lastModified: lastModified, digest: digest, endpoint: endpoint))
+            return .loaded(
+                spec, RemoteVersion(etag: etag, lastModified: lastModified, digest: digest, endpoint: endpoint))
         } catch {
             return .failed(error)
         }

@@ -67,7 +67,8 @@ public final class LiveryDaemon: Service, Sendable {
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: SpecWriter(store: store, configuration: configuration), token: token, metrics: metrics,
+            hub: hub, clients: clients, writer: SpecWriter(store: store, configuration: configuration), token: token,
+            metrics: metrics,
             configuration: configuration, logger: logger)
     }
 
@@ -141,7 +142,8 @@ public final class LiveryDaemon: Service, Sendable {
             if unlink(path) == 0 {
                 logger.notice("removed a temporary file left by an interrupted write", metadata: ["path": "\(path)"])
             } else {
-                logger.warning("cannot remove a leftover temporary file", metadata: ["path": "\(path)", "errno": "\(errno)"])
+                logger.warning(
+                    "cannot remove a leftover temporary file", metadata: ["path": "\(path)", "errno": "\(errno)"])
             }
         }
     }

@@ -25,15 +25,19 @@ public final class ServerMetrics: Sendable {
     /// Registers the metrics on `registry`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        reloads = registry.makeCounter(descriptor: Self.name("reloads", "total", "Successful loads of the specs folder."))
-        pushes = registry.makeCounter(descriptor: Self.name("pushes", "total", "Pushed changes written to the specs folder."))
+        reloads = registry.makeCounter(
+            descriptor: Self.name("reloads", "total", "Successful loads of the specs folder."))
+        pushes = registry.makeCounter(
+            descriptor: Self.name("pushes", "total", "Pushed changes written to the specs folder."))
         waitingClients = registry.makeGauge(
-            descriptor: Self.name("waiting_clients", "", "Clients waiting for a new bundle (long-polls and event streams)."))
+            descriptor: Self.name(
+                "waiting_clients", "", "Clients waiting for a new bundle (long-polls and event streams)."))
         bundleBytes = registry.makeGauge(descriptor: Self.name("bundle", "bytes", "Size of the current bundle."))
         fleetClients = registry.makeGauge(
             descriptor: Self.name("fleet_clients", "", "Clients heard from lately, by their Livery-Client header."))
         fleetClientsNotConverged = registry.makeGauge(
-            descriptor: Self.name("fleet_clients_not_converged", "", "Clients whose applied version is not the current one."))
+            descriptor: Self.name(
+                "fleet_clients_not_converged", "", "Clients whose applied version is not the current one."))
         malformedClientHeaders = registry.makeCounter(
             descriptor: Self.name("malformed_client_headers", "total", "Livery-Client headers that did not parse."))
         requests = RequestSeries(registry: registry)

@@ -9,7 +9,8 @@ public enum UnknownTraitNote {
     /// of first appearance; `knower` names who lacks the types ("this livery", "the daemon").
     /// A type with a close known name is most likely a typo, which the error's own "did you
     /// mean" already covers, so it gets no note.
-    public static func notes(for errors: [(code: String, message: String)], knower: String = "this livery") -> [String] {
+    public static func notes(for errors: [(code: String, message: String)], knower: String = "this livery") -> [String]
+    {
         var seen: Set<String> = []
         return errors.compactMap { error in
             guard let name = unknownTypeName(code: error.code, message: error.message), seen.insert(name).inserted

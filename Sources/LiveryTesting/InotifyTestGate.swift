@@ -16,7 +16,8 @@ public actor InotifyTestGate {
 
     /// Waits until the gate is held as asked.
     public func acquire(exclusive: Bool) async {
-        let free = exclusive ? !writer && readers == 0 && waiting.isEmpty : !writer && !waiting.contains { $0.exclusive }
+        let free =
+            exclusive ? !writer && readers == 0 && waiting.isEmpty : !writer && !waiting.contains { $0.exclusive }
         if free {
             if exclusive { writer = true } else { readers += 1 }
             return

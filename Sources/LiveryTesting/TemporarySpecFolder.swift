@@ -32,7 +32,8 @@ public final class TemporarySpecFolder: Sendable {
     /// Saves like an editor's atomic save: a temporary file in the same folder, renamed over.
     public func atomicSave(_ path: String, _ contents: String) throws {
         let file = url(path)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).tmp-\(UUID().uuidString)")
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            ".\(file.lastPathComponent).tmp-\(UUID().uuidString)")
         try Data(contents.utf8).write(to: temporary)
         guard rename(temporary.path, file.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])

@@ -27,7 +27,8 @@ public enum TraitConformance {
             reversal.revert(target)
             let after = state(target)
             guard after == original else {
-                throw Failure(description: "\(T.typeName) alone: expected \(original) after its reversal, found \(after)")
+                throw Failure(
+                    description: "\(T.typeName) alone: expected \(original) after its reversal, found \(after)")
             }
         }
         var reversals: [Reversal<T.Target>] = []
@@ -39,7 +40,9 @@ public enum TraitConformance {
         }
         let after = state(target)
         guard after == original else {
-            throw Failure(description: "\(traits.count) × \(T.typeName) reverted newest first: expected \(original), found \(after)")
+            throw Failure(
+                description:
+                    "\(traits.count) × \(T.typeName) reverted newest first: expected \(original), found \(after)")
         }
     }
 }

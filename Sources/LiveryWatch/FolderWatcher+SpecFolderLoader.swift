@@ -31,9 +31,11 @@ extension FolderWatcher {
         logger: Logger = .discarding,
         around: @escaping @Sendable (_ read: () throws -> SpecFolderLoader.Stage) throws -> Value
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
-            try around { try loader.read(content.specSources(limits: loader.limits)) }
-        })
+        self.init(
+            directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false,
+            contentLoader: { content in
+                try around { try loader.read(content.specSources(limits: loader.limits)) }
+            })
     }
 }
 

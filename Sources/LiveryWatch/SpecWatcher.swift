@@ -30,8 +30,10 @@ extension FolderWatcher where Value == Spec {
         registry: TraitRegistry = .standard,
         logger: Logger = .discarding
     ) {
-        self.init(directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false, contentLoader: { content in
-            try Spec(sources: content.specSources(limits: .default), registry: registry)
-        })
+        self.init(
+            directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false,
+            contentLoader: { content in
+                try Spec(sources: content.specSources(limits: .default), registry: registry)
+            })
     }
 }

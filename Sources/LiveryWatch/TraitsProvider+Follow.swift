@@ -42,7 +42,9 @@ extension TraitsProvider {
                     logger.info("applied specs", metadata: ["livery.hash": "\(hash)", "livery.report": "\(report)"])
                     onUpdate?(.success(report))
                 } catch {
-                    logger.error("specs not applied; keeping the last good", metadata: ["livery.hash": "\(hash)", "error": "\(error)"])
+                    logger.error(
+                        "specs not applied; keeping the last good",
+                        metadata: ["livery.hash": "\(hash)", "error": "\(error)"])
                     onUpdate?(.failure(error))
                 }
             case .failed(let error):

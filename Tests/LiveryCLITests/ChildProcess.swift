@@ -25,11 +25,13 @@ enum ChildProcess {
         let (pid, outputFile) = try spawn(arguments)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    defer { try? FileManager.default.removeItem(at: outputFile) }  // best effort: a leftover temp file harms nothing
-                    let status = try wait(for: pid)
-                    return (status, try String(contentsOf: outputFile, encoding: .utf8))
-                })
+                continuation.resume(
+                    with: Result {
+                        // Best effort: a leftover temporary file harms nothing.
+                        defer { try? FileManager.default.removeItem(at: outputFile) }
+                        let status = try wait(for: pid)
+                        return (status, try String(contentsOf: outputFile, encoding: .utf8))
+                    })
             }.start()
         }
     }
@@ -91,8 +93,10 @@ enum ChildProcess {
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) throws {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            throw Failure(description: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else {
+            throw Failure(
+                description: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
         }
         let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
         guard addCloseFrom(&actions, lowest) == 0 else { throw Failure(description: "addclosefrom failed") }

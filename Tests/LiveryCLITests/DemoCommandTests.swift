@@ -53,7 +53,9 @@ import Testing
 
         // A designer edits a colour: the surface changes at once.
         let palette = try String(contentsOf: folder.url("specs/palette.yaml"), encoding: .utf8)
-        try folder.atomicSave("specs/palette.yaml", palette.replacingOccurrences(of: ##"surface: "#FFFFFF""##, with: ##"surface: "#FFEEDD""##))
+        try folder.atomicSave(
+            "specs/palette.yaml",
+            palette.replacingOccurrences(of: ##"surface: "#FFFFFF""##, with: ##"surface: "#FFEEDD""##))
         try await tmux.waitForPane("the edited surface colour") {
             $0.contains(Self.editedSurface) && !$0.contains(Self.whiteSurface)
         }
@@ -73,7 +75,9 @@ import Testing
             "--server", String(url), "--token-file", folder.url("token").path,
         ])
         #expect(status == 0, "\(output)")
-        try await tmux.waitForPane("the error line to clear") { !$0.contains("error:") && $0.contains(Self.editedSurface) }
+        try await tmux.waitForPane("the error line to clear") {
+            !$0.contains("error:") && $0.contains(Self.editedSurface)
+        }
 
         // `t` switches to the dark theme.
         try await tmux.send("t")

@@ -20,7 +20,8 @@ import Testing
     /// The cell where `text` first appears in a frame.
     static func position(of text: String, in frame: Canvas) throws -> (x: Int, y: Int) {
         let rows = frame.text()
-        let y = try #require(rows.firstIndex { $0.contains(text) }, "'\(text)' is not in the frame:\n\(rows.joined(separator: "\n"))")
+        let y = try #require(
+            rows.firstIndex { $0.contains(text) }, "'\(text)' is not in the frame:\n\(rows.joined(separator: "\n"))")
         let range = try #require(rows[y].range(of: text))
         return (rows[y].distance(from: rows[y].startIndex, to: range.lowerBound), y)
     }
@@ -32,16 +33,24 @@ import Testing
         #expect(frame.text()[0].hasPrefix(" livery demo · edit Specs/*.yaml, or livery push them "))
 
         let title = try Self.position(of: "Livery", in: frame)
-        #expect(frame.style(x: title.x, y: title.y) == TerminalStyle(foreground: try Self.color("#1C1C1E"), background: surface, weight: .bold))
+        #expect(
+            frame.style(x: title.x, y: title.y)
+                == TerminalStyle(foreground: try Self.color("#1C1C1E"), background: surface, weight: .bold))
         let body = try Self.position(of: "Edit a spec", in: frame)
-        #expect(frame.style(x: body.x, y: body.y) == TerminalStyle(foreground: try Self.color("#6C6C70"), background: surface))
+        #expect(
+            frame.style(x: body.x, y: body.y)
+                == TerminalStyle(foreground: try Self.color("#6C6C70"), background: surface))
         let button = try Self.position(of: "Try it", in: frame)
-        #expect(frame.style(x: button.x, y: button.y) == TerminalStyle(foreground: .white, background: try Self.color("#0A84FF"), weight: .bold))
+        #expect(
+            frame.style(x: button.x, y: button.y)
+                == TerminalStyle(foreground: .white, background: try Self.color("#0A84FF"), weight: .bold))
         #expect(frame.character(x: button.x, y: button.y - 1) == "▄")  // padding drawn as half blocks
         let badge = try Self.position(of: " live ▌", in: frame)
         #expect(badge.y == title.y)
         let badgeFill = Color(red: 206, green: 230, blue: 255)  // ~mix(#0A84FF, #FFFFFF, 0.2)
-        #expect(frame.style(x: badge.x, y: badge.y) == TerminalStyle(foreground: try Self.color("#0A84FF"), background: badgeFill, weight: .bold))
+        #expect(
+            frame.style(x: badge.x, y: badge.y)
+                == TerminalStyle(foreground: try Self.color("#0A84FF"), background: badgeFill, weight: .bold))
         #expect(frame.character(x: badge.x - 1, y: badge.y) == "▐")  // corner radius 6: rounded ends
 
         // Radius 12 and a 1-point border: rounded light box lines in the separator colour.
@@ -49,7 +58,9 @@ import Testing
         #expect(frame.style(x: corner.x + 1, y: corner.y)?.foreground == (try Self.color("#D1D1D6")))
         #expect(frame.text().contains { $0.contains("Inter 18 semibold · radius 12") })
 
-        #expect(frame.text()[38].hasPrefix(" theme: default │ specs: abcdef01 │ push: http://127.0.0.1:7878 │ t: next theme  q: quit"))
+        #expect(
+            frame.text()[38].hasPrefix(
+                " theme: default │ specs: abcdef01 │ push: http://127.0.0.1:7878 │ t: next theme  q: quit"))
         #expect(frame.text()[39].allSatisfy { $0 == " " })
         let lines = frame.lines().joined()
         #expect(lines.contains("38;2;28;28;30;48;2;255;255;255m"))
@@ -108,7 +119,9 @@ import Testing
         #expect(session.handle(.specs(.failed(error))) == .proceed)
 
         let frame = session.frame(width: 100, height: 40)
-        #expect(frame.text()[39].hasPrefix(" Specs/card.yaml:3:37: error: 'radius' of trait CornerRadius: -3.0 must be at least 0"))
+        #expect(
+            frame.text()[39].hasPrefix(
+                " Specs/card.yaml:3:37: error: 'radius' of trait CornerRadius: -3.0 must be at least 0"))
         #expect(frame.style(x: 1, y: 39)?.background == Color(red: 179, green: 38, blue: 30))
         #expect(Array(frame.lines().prefix(38)) == Array(good.lines().prefix(38)))
         #expect(frame.text()[38].contains("specs: abcdef01"))
@@ -154,7 +167,9 @@ import Testing
         let status = DemoStatus(error: String(repeating: "x", count: 80) + "\nsecond")
         let frame = DemoRenderer.render(session.scene, status: status, width: 40, height: 12)
         #expect(frame.text()[11] == " " + String(repeating: "x", count: 38) + "…")
-        let wide = DemoRenderer.render(session.scene, status: DemoStatus(error: "a.yaml:1:1: error: one\nb.yaml:1:1: error: two"), width: 60, height: 12)
+        let wide = DemoRenderer.render(
+            session.scene, status: DemoStatus(error: "a.yaml:1:1: error: one\nb.yaml:1:1: error: two"), width: 60,
+            height: 12)
         #expect(wide.text()[11].hasPrefix(" a.yaml:1:1: error: one (+1 more)"))
     }
 

@@ -10,7 +10,9 @@ import Testing
         #expect(EmbeddedSpecs.files.map(\.name) == (try RepositorySpecs.names()))
         for file in EmbeddedSpecs.files {
             let onDisk = try String(contentsOf: RepositorySpecs.folder.appending(path: file.name), encoding: .utf8)
-            #expect(file.contents == onDisk, "EmbeddedSpecs.swift's \(file.name) differs from Specs/\(file.name); copy it over")
+            #expect(
+                file.contents == onDisk,
+                "EmbeddedSpecs.swift's \(file.name) differs from Specs/\(file.name); copy it over")
         }
     }
 

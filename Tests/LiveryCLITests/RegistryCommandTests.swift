@@ -1,10 +1,11 @@
 import Foundation
 import Livery
-@testable import LiveryCLI
 import LiveryServer
 import LiveryTestSupport
 import LiveryTesting
 import Testing
+
+@testable import LiveryCLI
 
 /// The commands run with the registry `LiveryCommand.main(registry:)` hands them, so a team's own
 /// `livery` knows its own trait types (the example package in Examples/CustomLivery runs the
@@ -21,13 +22,15 @@ import Testing
         try folder.write("lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
         #expect(await ValidateCommand.errors(at: folder.url, registry: try Glow.registry()).isEmpty)
         let standard = await ValidateCommand.errors(at: folder.url)
-        #expect(standard.map(\.description) == [
-            "\(folder.url.relativePath)/lamp.yaml:2:18: error: unknown trait type 'Glow'"
-        ])
-        #expect(UnknownTraitNote.notes(for: standard) == [
-            "note: this livery knows no trait type 'Glow'; if your program registers it, build your own livery "
-                + "with LiveryCommand.main(registry:) on that registry (README, \"Your own traits\")"
-        ])
+        #expect(
+            standard.map(\.description) == [
+                "\(folder.url.relativePath)/lamp.yaml:2:18: error: unknown trait type 'Glow'"
+            ])
+        #expect(
+            UnknownTraitNote.notes(for: standard) == [
+                "note: this livery knows no trait type 'Glow'; if your program registers it, build your own livery "
+                    + "with LiveryCommand.main(registry:) on that registry (README, \"Your own traits\")"
+            ])
     }
 
     @Test func identifiersReadsWithTheRegistry() async throws {

@@ -10,7 +10,10 @@ import Testing
         try folder.write("card.yaml", "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs: {}\n")
         let (status, output) = try LiveryProcess.run(["validate", "."], in: folder.url)
         #expect(status == 1)
-        #expect(output == "card.yaml:1:11: error: remote includes are off: 'https://cdn.example.com/brand/palette.yaml' is not fetched; enable it with --allow-include https://cdn.example.com/brand/\n")
+        #expect(
+            output
+                == "card.yaml:1:11: error: remote includes are off: 'https://cdn.example.com/brand/palette.yaml' is not fetched; enable it with --allow-include https://cdn.example.com/brand/\n"
+        )
     }
 
     @Test func aBadPrefixIsAUsageError() throws {
@@ -35,14 +38,18 @@ import Testing
         let folder = try TemporarySpecFolder()
         try folder.write(
             "card.yaml",
-            "include: ['\(server.base)/brand/palette.yaml']\nspecs:\n  card: [{ type: BackgroundColor, color: '@colors.accent' }]\n")
-        let allowed = try LiveryProcess.run(["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
+            "include: ['\(server.base)/brand/palette.yaml']\nspecs:\n  card: [{ type: BackgroundColor, color: '@colors.accent' }]\n"
+        )
+        let allowed = try LiveryProcess.run(
+            ["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
         #expect(allowed.output == ".: ok\n")
         #expect(allowed.status == 0)
         try folder.write("card.yaml", "include: ['\(server.base)/brand/missing.yaml']\nspecs: {}\n")
-        let missing = try LiveryProcess.run(["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
+        let missing = try LiveryProcess.run(
+            ["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
         #expect(missing.status == 1)
-        #expect(missing.output == "card.yaml:1:11: error: cannot fetch \(server.base)/brand/missing.yaml: 404 Not Found\n")
+        #expect(
+            missing.output == "card.yaml:1:11: error: cannot fetch \(server.base)/brand/missing.yaml: 404 Not Found\n")
     }
 }
 
@@ -54,7 +61,9 @@ private final class PythonHTTPServer {
     init(serving folder: URL) throws {
         let output = Pipe()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
+        process.arguments = [
+            "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path,
+        ]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -67,7 +76,8 @@ private final class PythonHTTPServer {
         }
         guard let match = text.firstMatch(of: /port (\d+)/) else {
             kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server did not start: \(text)"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server did not start: \(text)"])
         }
         base = "http://127.0.0.1:\(match.1)"
     }

@@ -6,10 +6,12 @@ import Testing
 /// `livery schema` checked by a real JSON Schema validator (Python's `jsonschema`, which
 /// `scripts/test` installs when missing) against the example specs and against bad files.
 @Suite(.timeLimit(.minutes(1))) struct SchemaCommandTests {
-    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func theCommittedSchemaIsTheGeneratedOne() throws {
-        let committed = try String(contentsOf: Self.root.appendingPathComponent("schema/livery-spec.schema.json"), encoding: .utf8)
+        let committed = try String(
+            contentsOf: Self.root.appendingPathComponent("schema/livery-spec.schema.json"), encoding: .utf8)
         let (status, output) = try LiveryProcess.run(["schema"])
         #expect(status == 0)
         #expect(output == committed, "regenerate it: livery schema > schema/livery-spec.schema.json")
@@ -32,7 +34,8 @@ import Testing
             """
         let python = Process()
         python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, folder.url("schema.json").path]
+        python.arguments =
+            ["python3", "-c", script, folder.url("schema.json").path]
             + documents.indices.map { folder.url("doc\($0).yaml").path }
         let output = Pipe()
         python.standardOutput = output
@@ -45,7 +48,8 @@ import Testing
 
     @Test func everyExampleSpecPasses() throws {
         let specs = Self.root.appendingPathComponent("Specs")
-        let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }
+            .sorted()
         try #require(!files.isEmpty)
         let documents = try files.map { try String(contentsOf: specs.appendingPathComponent($0), encoding: .utf8) }
         #expect(try validate(documents) == Array(repeating: 0, count: files.count))

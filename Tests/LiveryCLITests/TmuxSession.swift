@@ -12,12 +12,14 @@ final class TmuxSession {
     }
 
     /// Starts `command` (a shell command line) in `folder` on a `width` × `height` terminal.
-    static func start(_ command: String, in folder: URL, width: Int = 100, height: Int = 40) async throws -> TmuxSession {
+    static func start(_ command: String, in folder: URL, width: Int = 100, height: Int = 40) async throws -> TmuxSession
+    {
         let session = TmuxSession(folder: folder)
         // remain-on-exit comes from the server's configuration, so it is on before the command runs.
         try Data("set-option -g remain-on-exit on\n".utf8).write(to: session.configuration)
         try await session.tmux([
-            "-f", session.configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c", folder.path,
+            "-f", session.configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-c",
+            folder.path,
             command,
         ])
         return session

@@ -13,14 +13,16 @@ import Testing
 
     @Test func errorsPrintInCompilerStyleWithTheFolderAsGivenAndExitOne() throws {
         let folder = try TemporarySpecFolder()
-        try folder.write("specs/a.yaml", "specs:\n  a: [{ type: Hiden, hidden: true }]\n  b: [{ type: Opacity, opacity: 2 }]")
+        try folder.write(
+            "specs/a.yaml", "specs:\n  a: [{ type: Hiden, hidden: true }]\n  b: [{ type: Opacity, opacity: 2 }]")
         let (status, output) = try LiveryProcess.run(["validate", "specs"], in: folder.url)
         #expect(status == 1)
-        #expect(output == """
-            specs/a.yaml:2:15: error: unknown trait type 'Hiden'; did you mean 'Hidden'?
-            specs/a.yaml:3:33: error: 'opacity' of trait Opacity: 2.0 is out of range 0...1
+        #expect(
+            output == """
+                specs/a.yaml:2:15: error: unknown trait type 'Hiden'; did you mean 'Hidden'?
+                specs/a.yaml:3:33: error: 'opacity' of trait Opacity: 2.0 is out of range 0...1
 
-            """)
+                """)
     }
 
     @Test func jsonFormatForTools() throws {

@@ -21,7 +21,9 @@ import Testing
         #expect(second.hasSuffix("(1 file, 2 identifiers): 1 changed: card"))
 
         try folder.write("specs/card.yaml", "specs: { card: [{ type: CornerRadius, radius: -2 }], title: [] }")
-        #expect(try await lines.next() == "specs/card.yaml:1:47: error: 'radius' of trait CornerRadius: -2.0 must be at least 0")
+        #expect(
+            try await lines.next()
+                == "specs/card.yaml:1:47: error: 'radius' of trait CornerRadius: -2.0 must be at least 0")
 
         livery.stop()
         #expect(livery.process.terminationReason == .uncaughtSignal || livery.process.terminationStatus == 0)

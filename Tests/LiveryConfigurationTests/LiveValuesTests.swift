@@ -31,7 +31,9 @@ struct LiveValuesTests {
     }
 
     /// Runs the provider as a service and watches `http.timeout` through a `ConfigReader`.
-    static func follow(_ provider: SpecConfigProvider) -> (service: Task<Void, any Error>, watch: Task<Void, any Error>, seen: Seen) {
+    static func follow(
+        _ provider: SpecConfigProvider
+    ) -> (service: Task<Void, any Error>, watch: Task<Void, any Error>, seen: Seen) {
         let seen = Seen()
         let config = ConfigReader(provider: provider)
         let service = Task { try await provider.run() }

@@ -15,7 +15,7 @@ struct ReadmeSnippetTests {
         specs: URL, logger: Logger, onTimeout: @escaping @Sendable (Int) -> Void
     ) async throws -> (SpecConfigProvider, [String], Task<Void, any Error>, ServiceGroup) {
         // README begin
-        let settings = try await SpecConfigProvider(directory: specs, logger: logger)   // or url: daemon
+        let settings = try await SpecConfigProvider(directory: specs, logger: logger)  // or url: daemon
         let config = ConfigReader(provider: settings)
         let hosts = config.stringArray(forKey: "http.hosts", default: [])
         let watching = Task {
@@ -31,7 +31,9 @@ struct ReadmeSnippetTests {
 
     @Test func theSnippetReadsAndWatches() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-readme")
-        try folder.write("values.yaml", """
+        try folder.write(
+            "values.yaml",
+            """
             variables:
               http: { timeout: 30, hosts: [a.example, b.example] }
             themes:
@@ -40,7 +42,9 @@ struct ReadmeSnippetTests {
             """)
         let timeouts = TimeoutLog()
         let logger = Logger(label: "readme") { _ in SwiftLogNoOpLogHandler() }
-        let (settings, hosts, watching, _) = try await Self.snippet(specs: folder.url, logger: logger) { timeouts.append($0) }
+        let (settings, hosts, watching, _) = try await Self.snippet(specs: folder.url, logger: logger) {
+            timeouts.append($0)
+        }
         #expect(hosts == ["a.example", "b.example"])
         try await eventually { timeouts.all == [30] }
         try settings.setTheme("incident")
@@ -50,7 +54,8 @@ struct ReadmeSnippetTests {
     }
 
     @Test func theReadmeHoldsTheSnippet() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(filePath: #filePath), encoding: .utf8)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)

@@ -71,18 +71,26 @@ import Testing
     @Test func aTypeMismatchIsSwiftConfigurationsConversionErrorLocated() throws {
         let spec = try Spec(yaml: Self.themed, source: "values.yaml")
         let provider = try SpecConfigProvider(spec: spec)
-        #expect(throws: SpecValueError(key: "colors.accent", type: .int, location: .init(file: "values.yaml", line: 2, column: 21),
-                                       found: "the string '#0A84FF'")) {
+        #expect(
+            throws: SpecValueError(
+                key: "colors.accent", type: .int, location: .init(file: "values.yaml", line: 2, column: 21),
+                found: "the string '#0A84FF'")
+        ) {
             try provider.value(forKey: ["colors", "accent"], type: .int)
         }
         let error = try #require(throws: SpecValueError.self) {
             try ConfigReader(provider: provider).requiredInt(forKey: "colors.accent")
         }
-        #expect("\(error)" == "values.yaml:2:21: error: Config value for key 'colors.accent' failed to convert to type int; found the string '#0A84FF'")
+        #expect(
+            "\(error)"
+                == "values.yaml:2:21: error: Config value for key 'colors.accent' failed to convert to type int; found the string '#0A84FF'"
+        )
         // The non-throwing getter falls back to the default, as with every provider.
         #expect(ConfigReader(provider: provider).int(forKey: "colors.accent", default: 7) == 7)
         // A list element of the wrong type is reported where it is.
-        let element = try #require(throws: SpecValueError.self) { try provider.value(forKey: ["http", "hosts"], type: .intArray) }
+        let element = try #require(throws: SpecValueError.self) {
+            try provider.value(forKey: ["http", "hosts"], type: .intArray)
+        }
         #expect(element.location == .init(file: "values.yaml", line: 3, column: 32))
     }
 
@@ -97,7 +105,8 @@ import Testing
     }
 
     @Test func aBadVariableIsALocatedErrorEvenIfNoTraitReadsIt() throws {
-        let spec = try Spec(yaml: "variables:\n  http: { timeout: \"@http.missing\" }\nspecs: {}\n", source: "values.yaml")
+        let spec = try Spec(
+            yaml: "variables:\n  http: { timeout: \"@http.missing\" }\nspecs: {}\n", source: "values.yaml")
         #expect(throws: SpecError.self) { try SpecConfigProvider(spec: spec) }
         let error = try #require(throws: SpecError.self) { try SpecValues(spec: spec) }
         #expect(error.description.hasPrefix("values.yaml:2:20: error: "))

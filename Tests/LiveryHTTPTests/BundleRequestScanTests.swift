@@ -12,7 +12,9 @@ import Testing
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n"
         #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
         // A second request behind it is not read.
-        #expect(scan(head + "GET /healthz HTTP/1.1\r\n\r\n") == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        #expect(
+            scan(head + "GET /healthz HTTP/1.1\r\n\r\n")
+                == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
         #expect(scan("GET /v1/spec HTTP/1.1\r\n\r\n") == .bundle(length: 25, ifNoneMatch: nil, closes: false))
     }
 
@@ -89,14 +91,19 @@ import Testing
         }
     }
 
-    @Test(arguments: ["G", "GET /v1/sp", "GET /v1/spec HTTP/1.1\r", "GET /v1/spec HTTP/1.1\r\nHost: x\r\n", "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r"])
+    @Test(arguments: [
+        "G", "GET /v1/sp", "GET /v1/spec HTTP/1.1\r", "GET /v1/spec HTTP/1.1\r\nHost: x\r\n",
+        "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r",
+    ])
     func aHeadNotWholeYetIsIncomplete(text: String) {
         #expect(scan(text) == .incomplete)
     }
 
     @Test func aHeadOverTheLimitIsLeftToTheParser() {
         let head = "GET /v1/spec HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: 200))\r\n\r\n"
-        #expect(scan(head, maxHeadBytes: head.utf8.count) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        #expect(
+            scan(head, maxHeadBytes: head.utf8.count)
+                == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
         #expect(scan(head, maxHeadBytes: head.utf8.count - 1) == .other)
         // Incomplete and already at the limit: it can only end beyond it.
         let cut = String(decoding: head.utf8.dropLast(2), as: UTF8.self)  // "\r\n" is one Character

@@ -3,7 +3,9 @@ import Testing
 
 /// The `Livery-Client` header: what clients send and what the daemon reads back.
 @Suite struct LiveryClientHeaderTests {
-    private static func identity(_ name: String = "shop", _ instance: String = "host-3:4121", _ version: String = "2.4.1")
+    private static func identity(
+        _ name: String = "shop", _ instance: String = "host-3:4121", _ version: String = "2.4.1"
+    )
         throws -> ClientIdentity
     {
         try ClientIdentity(name: name, instance: instance, appVersion: version)
@@ -12,8 +14,9 @@ import Testing
     @Test func serializesAsAStructuredDictionary() throws {
         let header = LiveryClientHeader(
             identity: try Self.identity(), applied: #""9f3c0a1b2c3d4e5f""#, skipped: ["promo.banner", "card.badge"])
-        #expect(header.fieldValue == #"name="shop", instance="host-3:4121", version="2.4.1", "#
-            + #"applied="\"9f3c0a1b2c3d4e5f\"", skipped=("promo.banner" "card.badge")"#)
+        #expect(
+            header.fieldValue == #"name="shop", instance="host-3:4121", version="2.4.1", "#
+                + #"applied="\"9f3c0a1b2c3d4e5f\"", skipped=("promo.banner" "card.badge")"#)
         #expect(try LiveryClientHeader(fieldValue: header.fieldValue) == header)
     }
 
@@ -51,7 +54,8 @@ import Testing
 
     @Test func readsWhatOtherSerializersMayAdd() throws {
         // Unknown members of every item type, parameters, tabs around commas, a repeated key.
-        let text = "name=\"old\", ext=tok/en;p=1, n=-12.5, b=?0, bytes=:aGk=:, flag;x, "
+        let text =
+            "name=\"old\", ext=tok/en;p=1, n=-12.5, b=?0, bytes=:aGk=:, flag;x, "
             + "instance=\"i\";q=\"r\",\tname=\"shop\", skipped=(\"a\";k=1 \"b\")"
         let header = try LiveryClientHeader(fieldValue: text)
         #expect(header.identity.name == "shop")
@@ -65,8 +69,14 @@ import Testing
         (#"instance="i""#, "Livery-Client:1:1: error: 'name' is missing"),
         (#"name="a""#, "Livery-Client:1:1: error: 'instance' is missing"),
         (#"name="a", instance=7"#, "Livery-Client:1:11: error: 'instance' must be a string, not an integer"),
-        (#"name="a", instance="b", skipped="c""#, "Livery-Client:1:25: error: 'skipped' must be an inner list of strings, not a string"),
-        (#"name="a", instance="b", skipped=(c)"#, "Livery-Client:1:25: error: 'skipped' must hold strings, not a token"),
+        (
+            #"name="a", instance="b", skipped="c""#,
+            "Livery-Client:1:25: error: 'skipped' must be an inner list of strings, not a string"
+        ),
+        (
+            #"name="a", instance="b", skipped=(c)"#,
+            "Livery-Client:1:25: error: 'skipped' must hold strings, not a token"
+        ),
         (#"name="a", instance="b", more=-1"#, "Livery-Client:1:25: error: 'more' must be an integer of 0 or more"),
         (#"name="a"#, #"Livery-Client:1:8: error: expected '"' to end the string"#),
         (#"name="a\n""#, #"Livery-Client:1:9: error: expected '"' or '\' after '\'"#),

@@ -5,7 +5,8 @@ import Testing
 @Suite struct WaitDurationTests {
     @Test(arguments: [
         ("30s", Duration.seconds(30)), ("30", .seconds(30)), ("500ms", .milliseconds(500)), ("2m", .seconds(120)),
-        ("1.5s", .milliseconds(1500)), ("0", .zero), ("10m", .seconds(300)), ("999999", .seconds(300)), ("5S", .seconds(5)),
+        ("1.5s", .milliseconds(1500)), ("0", .zero), ("10m", .seconds(300)), ("999999", .seconds(300)),
+        ("5S", .seconds(5)),
     ])
     func parses(text: String, expected: Duration) {
         #expect(WaitDuration.parse(text) == expected)

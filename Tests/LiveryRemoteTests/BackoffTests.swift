@@ -47,7 +47,7 @@ struct BackoffTests {
 
         // The server appears on that port: the client recovers by itself.
         let store = BundleStore(bundle: bundle(radius: 1))
-        let daemon = try await TestDaemon.start(store: store, port: port)
+        let daemon = try await StandInDaemon.start(store: store, port: port)
         try await collector.waitForLoaded(1)
         let mark = recorder.delays.count
         await daemon.stop()

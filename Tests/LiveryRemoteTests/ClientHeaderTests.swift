@@ -26,7 +26,9 @@ struct ClientHeaderTests {
         try folder.atomicSave("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n")
         try await eventually { box.cornerRadius == 6 }
         let served = { proxy.seen.filter { $0.status == 200 } }
-        try await eventually { proxy.seen.last?.client?.contains(served().last?.etag?.dropFirst().dropLast() ?? "-") == true }
+        try await eventually {
+            proxy.seen.last?.client?.contains(served().last?.etag?.dropFirst().dropLast() ?? "-") == true
+        }
         follow.cancel()
         await follow.value
         try await proxy.stop()
@@ -73,7 +75,9 @@ struct ClientHeaderTests {
         try await eventually { box.cornerRadius == 4 }
         let good = try #require(proxy.seen.first { $0.status == 200 }?.etag)
         try folder.atomicSave(
-            "box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n  plain:\n    - { type: CornerRadius, radius: 1 }\n")
+            "box.yaml",
+            "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n  plain:\n    - { type: CornerRadius, radius: 1 }\n"
+        )
         try await eventually { refusals == 1 }
         let afterRefusal = proxy.seen.count
         try await eventually { proxy.seen.count >= afterRefusal + 2 }

@@ -16,7 +16,9 @@ struct FailoverTests {
     }
 
     /// Three daemons serving folders with the same file, so the same bundle and ETag.
-    private static func startThree(radius: Int) async throws -> (folders: [TemporarySpecFolder], daemons: [RunningDaemon]) {
+    private static func startThree(
+        radius: Int
+    ) async throws -> (folders: [TemporarySpecFolder], daemons: [RunningDaemon]) {
         var folders: [TemporarySpecFolder] = []
         var daemons: [RunningDaemon] = []
         for _ in 0..<3 {
@@ -32,8 +34,9 @@ struct FailoverTests {
     func movesOnWithoutRefetching() async throws {
         let (folders, daemons) = try await Self.startThree(radius: 1)
         let (a, b, c) = (daemons[0], daemons[1], daemons[2])
-        let client = UpdateCollector(RemoteSpecSource(
-            urls: daemons.map(\.url), mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                urls: daemons.map(\.url), mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration))
         let first = try #require(try await client.waitForLoaded(1).first)
         #expect(radius(first) == 1)
         #expect(client.updates.first?.version?.endpoint == a.url)
@@ -66,8 +69,10 @@ struct FailoverTests {
     @Test("an event stream moves on to the next daemon and sees the next edit there")
     func eventStreamMovesOn() async throws {
         let (folders, daemons) = try await Self.startThree(radius: 1)
-        let client = UpdateCollector(RemoteSpecSource(
-            urls: daemons.map(\.url), mode: .serverSentEvents(heartbeat: .seconds(2)), configuration: Self.configuration))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                urls: daemons.map(\.url), mode: .serverSentEvents(heartbeat: .seconds(2)),
+                configuration: Self.configuration))
         try await client.waitForLoaded(1)
         await daemons[0].stop()
         let streams = { RunningDaemon.count(in: daemons[1].daemon.metrics.render(), route: "/v1/events", status: 200) }
@@ -90,7 +95,8 @@ struct FailoverTests {
             backoff: Backoff(base: .milliseconds(100), cap: .seconds(1)) { $0 },  // the ceiling itself
             sleep: recorder.sleep)
         configuration.identity = ClientIdentity(fitting: "failover-test", instance: "1")
-        let client = UpdateCollector(RemoteSpecSource(urls: urls, mode: .longPoll(wait: .seconds(1)), configuration: configuration))
+        let client = UpdateCollector(
+            RemoteSpecSource(urls: urls, mode: .longPoll(wait: .seconds(1)), configuration: configuration))
         try await client.wait(timeout: .seconds(40)) { $0.count >= 9 }  // nine connect timeouts, slow under load
         await client.cancel()
         let failing = client.failures.prefix(9).compactMap { ($0 as? RemoteError)?.url }

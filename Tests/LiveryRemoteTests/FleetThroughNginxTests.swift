@@ -25,7 +25,9 @@ struct FleetThroughNginxTests {
         }.reduce(0, +)
     }
 
-    @Test("one change reaches 500 clients through nginx for a handful of daemon requests; one daemon stopped, all converge")
+    @Test(
+        "one change reaches 500 clients through nginx for a handful of daemon requests; one daemon stopped, all converge"
+    )
     func fleet() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-fleet")
         try folder.write("box.yaml", Self.yaml(radius: 1))
@@ -56,7 +58,9 @@ struct FleetThroughNginxTests {
         try await eventually { converged(on: pushed) }
         let reached = ContinuousClock.now - start
         let perChange = Self.daemonRequests([first, second]) - before
-        print("fleet: \(Self.clients) clients converged in \(reached); the daemons answered \(perChange) requests for the change")
+        print(
+            "fleet: \(Self.clients) clients converged in \(reached); the daemons answered \(perChange) requests for the change"
+        )
         #expect(perChange <= 25, "a handful of requests at the daemons for one change, not one per client")
 
         await first.stop()

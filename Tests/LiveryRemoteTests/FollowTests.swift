@@ -21,7 +21,7 @@ struct FollowTests {
     @Test("on the main actor") @MainActor
     func mainActor() async throws {
         let store = BundleStore(bundle: bundle(radius: 1))
-        let daemon = try await TestDaemon.start(store: store)
+        let daemon = try await StandInDaemon.start(store: store)
         let provider = TraitsProvider()
         let box = StyledBox()
         provider.register(box, as: "box")
@@ -78,7 +78,7 @@ struct FollowTests {
     @Test("on a custom actor")
     func customActor() async throws {
         let store = BundleStore(bundle: bundle(radius: 3))
-        let daemon = try await TestDaemon.start(store: store)
+        let daemon = try await StandInDaemon.start(store: store)
         let host = Host()
         await host.start(daemon.url)
         try await eventually { await host.radius == 3 }

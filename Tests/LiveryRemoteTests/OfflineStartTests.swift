@@ -25,8 +25,9 @@ struct OfflineStartTests {
 
     /// Follows `daemon` with a cache in `cache` until the first spec is kept there; its version.
     private static func fillCache(_ cache: URL, from daemon: RunningDaemon) async throws -> RemoteVersion {
-        let client = UpdateCollector(RemoteSpecSource(
-            url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: configuration(cache: cache)))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: configuration(cache: cache)))
         try await client.waitForLoaded(1)
         let file = cache.appending(component: BundleCache.fileName)
         try await eventually { FileManager.default.fileExists(atPath: file.path) }
@@ -58,8 +59,10 @@ struct OfflineStartTests {
 
         // The network again: the cached ETag goes first, so the unchanged bundle is a 304.
         let before = daemon.bundleRequests(status: 304)
-        let client = UpdateCollector(RemoteSpecSource(
-            url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration(cache: cache.url)))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration(cache: cache.url)
+            ))
         try await eventually { daemon.bundleRequests(status: 304) >= before + 2 }
         await client.cancel()
         await daemon.stop()
@@ -79,7 +82,10 @@ struct OfflineStartTests {
             switch self {
             case .truncatedBody:
                 let body = bytes.count - (good.firstRange(of: Data("\n\n".utf8))?.upperBound ?? 0)
-                return (Data(bytes.dropLast(10)), "\(file): error: the body has \(body - 10) of the \(body) bytes the header announces")
+                return (
+                    Data(bytes.dropLast(10)),
+                    "\(file): error: the body has \(body - 10) of the \(body) bytes the header announces"
+                )
             case .flippedByte:
                 bytes[bytes.count - 5] ^= 0x01
                 return (Data(bytes), "\(file): error: the body does not match the length and digest the header gives")
@@ -88,8 +94,10 @@ struct OfflineStartTests {
             case .empty:
                 return (Data(), "\(file):1: error: the header does not end with a blank line")
             case .wrongFirstLine:
-                return (Data("livery-bundle-cache 9".utf8) + good.dropFirst(21),
-                        "\(file):1: error: expected 'livery-bundle-cache 1'")
+                return (
+                    Data("livery-bundle-cache 9".utf8) + good.dropFirst(21),
+                    "\(file):1: error: expected 'livery-bundle-cache 1'"
+                )
             case .notASpec:
                 let entry = BundleCache.Entry(body: Data(#"{"specs": 1}"#.utf8), etag: "\"x\"", format: .json)
                 return (BundleCache.encode(entry), "\(file):1:11: error: ")
@@ -97,7 +105,9 @@ struct OfflineStartTests {
         }
     }
 
-    @Test("a truncated or corrupt cache is reported with its place, never applied, and replaced", arguments: Damage.allCases)
+    @Test(
+        "a truncated or corrupt cache is reported with its place, never applied, and replaced",
+        arguments: Damage.allCases)
     func refusesADamagedCache(damage: Damage) async throws {
         let specs = try TemporarySpecFolder(prefix: "livery-offline")
         let cache = try TemporarySpecFolder(prefix: "livery-cache")
@@ -108,8 +118,10 @@ struct OfflineStartTests {
         let (damaged, expected) = damage.apply(to: try Data(contentsOf: file), file: file.path)
         try damaged.write(to: file)
 
-        let client = UpdateCollector(RemoteSpecSource(
-            url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration(cache: cache.url)))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration(cache: cache.url)
+            ))
         try await client.waitForLoaded(1)
         await client.cancel()
         await daemon.stop()
@@ -129,9 +141,10 @@ struct OfflineStartTests {
         let other = try TemporarySpecFolder(prefix: "livery-cache")
         try other.write("not-a-folder", "")  // the cache folder would have to be below a file
         let daemon = try await RunningDaemon.start(folder: specs)
-        let client = UpdateCollector(RemoteSpecSource(
-            url: daemon.url, mode: .longPoll(wait: .seconds(1)),
-            configuration: Self.configuration(cache: other.url("not-a-folder/cache"))))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                url: daemon.url, mode: .longPoll(wait: .seconds(1)),
+                configuration: Self.configuration(cache: other.url("not-a-folder/cache"))))
         try await client.wait { $0.count >= 2 }
         await client.cancel()
         await daemon.stop()

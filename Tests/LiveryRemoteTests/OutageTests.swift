@@ -25,8 +25,11 @@ import Testing
         }
     }
 
-    private static func start(_ folder: TemporarySpecFolder, port: Int = 0) async throws -> (LiveryDaemon, Task<Void, any Error>) {
-        let configuration = DaemonConfiguration(directory: folder.url, port: port, heartbeatInterval: .milliseconds(300))
+    private static func start(
+        _ folder: TemporarySpecFolder, port: Int = 0
+    ) async throws -> (LiveryDaemon, Task<Void, any Error>) {
+        let configuration = DaemonConfiguration(
+            directory: folder.url, port: port, heartbeatInterval: .milliseconds(300))
         let logger = Logger(label: "livery.outage.test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = LiveryDaemon(configuration: configuration, token: try BearerToken("outage-token"), logger: logger)
         let task = Task { try await daemon.run() }
@@ -41,11 +44,14 @@ import Testing
         let port = try await first.listeningPort()
         let url = URL(string: "http://127.0.0.1:\(port)")!
         let logs = [BackoffLog(), BackoffLog()]
-        let modes: [RemoteSpecSource.Mode] = [.longPoll(wait: .seconds(5)), .serverSentEvents(heartbeat: .milliseconds(300))]
+        let modes: [RemoteSpecSource.Mode] = [
+            .longPoll(wait: .seconds(5)), .serverSentEvents(heartbeat: .milliseconds(300)),
+        ]
         let clients = zip(modes, logs).map { mode, log in
-            UpdateCollector(RemoteSpecSource(
-                url: url, mode: mode,
-                configuration: .init(connectTimeout: .seconds(1), backoff: log.backoff)))
+            UpdateCollector(
+                RemoteSpecSource(
+                    url: url, mode: mode,
+                    configuration: .init(connectTimeout: .seconds(1), backoff: log.backoff)))
         }
         for client in clients { try await client.waitForLoaded(1) }
 
@@ -68,7 +74,8 @@ import Testing
             #expect(client.loaded.map(radius) == [1, 3])
             #expect(client.failures.count >= 3, "failures: \(client.failures.count)")
             // Exponential from 250 ms, doubling, capped at 2 s.
-            let expected: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1)] + Array(repeating: .seconds(2), count: 20)
+            let expected: [Duration] =
+                [.milliseconds(250), .milliseconds(500), .seconds(1)] + Array(repeating: .seconds(2), count: 20)
             #expect(ceilings.count >= 3)
             #expect(ceilings == Array(expected.prefix(ceilings.count)), "\(ceilings)")
         }

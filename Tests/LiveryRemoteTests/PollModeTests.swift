@@ -111,8 +111,9 @@ struct PollModeTests {
         #expect(collector.loaded.map(radius) == [1, 3])
     }
 
-    @Test("YAML is read by Content-Type, or by extension when the type says nothing",
-          arguments: ["spec.yaml", "spec.yml"])
+    @Test(
+        "YAML is read by Content-Type, or by extension when the type says nothing",
+        arguments: ["spec.yaml", "spec.yml"])
     func yaml(file: String) async throws {
         let nginx = try Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }

@@ -22,11 +22,13 @@ struct RealDaemonTests {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")
         try folder.write("box.yaml", Self.yaml(radius: 1))
         let running = try await RunningDaemon.start(folder: folder)
-        let longPoll = UpdateCollector(RemoteSpecSource(
-            url: running.url, mode: .longPoll(wait: .seconds(5)), configuration: Self.configuration))
-        let events = UpdateCollector(RemoteSpecSource(
-            url: running.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)),
-            configuration: Self.configuration))
+        let longPoll = UpdateCollector(
+            RemoteSpecSource(
+                url: running.url, mode: .longPoll(wait: .seconds(5)), configuration: Self.configuration))
+        let events = UpdateCollector(
+            RemoteSpecSource(
+                url: running.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)),
+                configuration: Self.configuration))
         try await longPoll.waitForLoaded(1)
         try await events.waitForLoaded(1)
 
@@ -50,8 +52,10 @@ struct RealDaemonTests {
         let folder = try TemporarySpecFolder(prefix: "livery-remote")
         try folder.write("box.yaml", Self.yaml(radius: 1))
         let first = try await RunningDaemon.start(folder: folder)
-        let events = UpdateCollector(RemoteSpecSource(
-            url: first.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)), configuration: Self.configuration))
+        let events = UpdateCollector(
+            RemoteSpecSource(
+                url: first.url, mode: .serverSentEvents(heartbeat: .milliseconds(300)),
+                configuration: Self.configuration))
         try await events.waitForLoaded(1)
         await first.stop()
         try folder.atomicSave("box.yaml", Self.yaml(radius: 3))
@@ -73,7 +77,9 @@ struct RealDaemonTests {
         let configuration = RemoteSpecSource.Configuration(
             connectTimeout: .seconds(2), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)),
             identity: ClientIdentity(fitting: "real-test", instance: "v-1", appVersion: "1.0"))
-        let task = Task { await provider.follow(url: running.url, mode: .version(wait: .seconds(2)), configuration: configuration) }
+        let task = Task {
+            await provider.follow(url: running.url, mode: .version(wait: .seconds(2)), configuration: configuration)
+        }
         try await eventually { box.cornerRadius == 1 }
         try folder.atomicSave("box.yaml", Self.yaml(radius: 5))
         try await eventually { box.cornerRadius == 5 }

@@ -12,32 +12,46 @@ import Testing
     @Test("the same ETag or the same bytes are not published twice in a row")
     func deduplicates() {
         var gate = gate()
-        #expect(gate.consider(body(1), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
-        #expect(gate.consider(body(2), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
-        #expect(gate.consider(body(1), etag: "\"b\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(
+            gate.consider(body(1), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec
+                != nil)
+        #expect(
+            gate.consider(body(2), etag: "\"a\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
+        #expect(
+            gate.consider(body(1), etag: "\"b\"", lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
         #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
-        #expect(gate.consider(body(2), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
+        #expect(
+            gate.consider(body(2), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil
+        )
     }
 
     @Test("a bad body is reported once; the good one coming back is published again")
     func badThenGood() {
         var gate = gate()
         let bad = Data("{".utf8)
-        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
-        #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.error is SpecError)
+        #expect(
+            gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil
+        )
+        #expect(
+            gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.error
+                is SpecError)
         #expect(gate.consider(bad, etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil) == nil)
-        #expect(gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil)
+        #expect(
+            gate.consider(body(1), etag: nil, lastModified: nil, format: .json, source: "u", endpoint: nil)?.spec != nil
+        )
     }
 
-    @Test("the syntax comes from the Content-Type, else the extension, else JSON", arguments: [
-        ("application/json", "x.yaml", SpecFormat.json),
-        ("application/yaml; charset=utf-8", "x.json", .yaml),
-        ("text/x-yaml", "x", .yaml),
-        ("application/problem+json", "x", .json),
-        ("application/octet-stream", "x.yml", .yaml),
-        ("text/plain", "x.YAML", .yaml),
-        ("text/plain", "bundle", .json),
-    ])
+    @Test(
+        "the syntax comes from the Content-Type, else the extension, else JSON",
+        arguments: [
+            ("application/json", "x.yaml", SpecFormat.json),
+            ("application/yaml; charset=utf-8", "x.json", .yaml),
+            ("text/x-yaml", "x", .yaml),
+            ("application/problem+json", "x", .json),
+            ("application/octet-stream", "x.yml", .yaml),
+            ("text/plain", "x.YAML", .yaml),
+            ("text/plain", "bundle", .json),
+        ])
     func format(contentType: String, path: String, expected: SpecFormat) throws {
         let url = try #require(URL(string: "http://h/\(path)"))
         #expect(UpdateGate.format(contentType: contentType, url: url) == expected)

@@ -17,8 +17,9 @@ struct VersionModeTests {
         let folder = try TemporarySpecFolder(prefix: "livery-version")
         try folder.write("box.json", bundle(radius: 1))
         let server = try await VersionStandIn.start(serving: folder.url("box.json"))
-        let client = UpdateCollector(RemoteSpecSource(
-            url: server.url, mode: .version(wait: .seconds(1)), configuration: Self.configuration))
+        let client = UpdateCollector(
+            RemoteSpecSource(
+                url: server.url, mode: .version(wait: .seconds(1)), configuration: Self.configuration))
         try await client.waitForLoaded(1)
         let first = try #require(client.updates.first?.version?.etag)
         try await eventually { server.seen.filter { $0.status == 304 }.count >= 2 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryServer
 import Testing
+
+@testable import LiveryServer
 
 /// The one decision every path that answers `GET /v1/spec` calls.
 @Suite struct BundleDecisionTests {
@@ -15,7 +16,9 @@ import Testing
     @Test func aClientWithoutTheBundleGetsIt() throws {
         for condition in [nil, EntityTagCondition.tags([.init(opaque: "old", weak: false)])] {
             let answer = try response(
-                BundleDecision.decide(.init(condition: condition, wait: .duration(.seconds(30))), state: .loaded(snapshot), mayWait: true))
+                BundleDecision.decide(
+                    .init(condition: condition, wait: .duration(.seconds(30))), state: .loaded(snapshot), mayWait: true)
+            )
             #expect(answer.status == .ok)
             #expect(answer.body == snapshot.bytes)
             #expect(answer.fields[.eTag] == snapshot.etag.description)
@@ -33,9 +36,11 @@ import Testing
         let ended = try response(BundleDecision.decide(query, state: .loaded(snapshot), mayWait: false))
         #expect(ended.status == .notModified && ended.body == nil)
         let weak = BundleQuery(condition: .tags([.init(opaque: snapshot.etag.opaque, weak: true)]))
-        #expect(try response(BundleDecision.decide(weak, state: .loaded(snapshot), mayWait: true)).status == .notModified)
+        #expect(
+            try response(BundleDecision.decide(weak, state: .loaded(snapshot), mayWait: true)).status == .notModified)
         let zero = BundleQuery(condition: current, wait: .duration(.zero))
-        #expect(try response(BundleDecision.decide(zero, state: .loaded(snapshot), mayWait: true)).status == .notModified)
+        #expect(
+            try response(BundleDecision.decide(zero, state: .loaded(snapshot), mayWait: true)).status == .notModified)
     }
 
     @Test func headGetsTheFieldsOfGetWithoutABody() throws {
@@ -56,7 +61,9 @@ import Testing
         #expect(answer.fields[.retryAfter] == "1")
         #expect(answer.fields[.contentType] == "application/problem+json")
         #expect(answer.body.map { String(buffer: $0) }?.contains("urn:livery:problem:no-bundle") == true)
-        guard case .wait = BundleDecision.decide(.init(wait: .duration(.seconds(1))), state: .unavailable([]), mayWait: true)
+        guard
+            case .wait = BundleDecision.decide(
+                .init(wait: .duration(.seconds(1))), state: .unavailable([]), mayWait: true)
         else {
             Issue.record("did not wait for a first bundle")
             return
@@ -65,7 +72,8 @@ import Testing
 
     @Test func aBadWaitIs400WhateverTheState() throws {
         for state in [BundleState.loaded(snapshot), .unavailable([])] {
-            let answer = try response(BundleDecision.decide(.init(condition: current, wait: .invalid("soon")), state: state, mayWait: true))
+            let answer = try response(
+                BundleDecision.decide(.init(condition: current, wait: .invalid("soon")), state: state, mayWait: true))
             #expect(answer.status == .badRequest)
             #expect(answer.body.map { String(buffer: $0) }?.contains("wait=soon is not a duration") == true)
         }

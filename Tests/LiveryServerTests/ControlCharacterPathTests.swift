@@ -12,7 +12,9 @@ import Testing
             let reply = try await server.http.get("/v1/specs/card.yaml%00.json")
             #expect(reply.status == 400)
             #expect(try reply.json()["type"] as? String == "urn:livery:problem:forbidden-path")
-            #expect((try reply.json()["detail"] as? String)?.hasPrefix(#""card.yaml\0.json" contains the control character U+0000"#) == true)
+            #expect(
+                (try reply.json()["detail"] as? String)?.hasPrefix(
+                    #""card.yaml\0.json" contains the control character U+0000"#) == true)
         }
     }
 

@@ -17,7 +17,8 @@ import Testing
             #expect(stream.events.first?.id == current.header("ETag"))
             #expect(stream.events.first?.data == current.text)
 
-            let push = try await server.http.put("/v1/specs/palette.yaml", "variables: { colors: { accent: \"#123456\" } }\n")
+            let push = try await server.http.put(
+                "/v1/specs/palette.yaml", "variables: { colors: { accent: \"#123456\" } }\n")
             #expect(push.status == 200)
             #expect(try await TestDaemon.eventually { stream.events.count == 2 })
             let now = try await server.http.get("/v1/spec")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryServer
 import Testing
+
+@testable import LiveryServer
 
 /// `GET /v1/clients`: the fleet as the clients' `Livery-Client` headers describe it.
 @Suite(.timeLimit(.minutes(1))) struct FleetStatusTests {
@@ -13,10 +14,11 @@ import Testing
         try await TestDaemon.with { server in
             let current = try #require(try await server.http.get("/v1/spec").header("ETag"))
             let old = "\"00000000deadbeef\""
-            // A plain poll (the daemon's raw fast path), a long-poll and a route of the router.
+            // A plain poll (the daemon's raw path), a long-poll and a route of the router.
             #expect(try await server.http.get("/v1/spec", headers: [try header("a", applied: current)]).status == 200)
             let waited = try await server.http.get(
-                "/v1/spec?wait=100ms", headers: [try header("b", applied: old, skipped: ["promo.banner"]), ("If-None-Match", current)])
+                "/v1/spec?wait=100ms",
+                headers: [try header("b", applied: old, skipped: ["promo.banner"]), ("If-None-Match", current)])
             #expect(waited.status == 304)
             #expect(try await server.http.get("/healthz", headers: [try header("c", applied: nil)]).status == 200)
             let malformed = try await server.http.get("/v1/spec", headers: [("Livery-Client", "name=\"x\", instance=")])
@@ -59,7 +61,8 @@ import Testing
         try await TestDaemon.with { server in
             let current = try #require(try await server.http.get("/v1/spec").header("ETag"))
             _ = try await server.http.get("/v1/version", headers: [try header("a", applied: current)])
-            _ = try await server.http.get("/v1/version", headers: [try header("b", applied: nil, skipped: ["card.badge"])])
+            _ = try await server.http.get(
+                "/v1/version", headers: [try header("b", applied: nil, skipped: ["card.badge"])])
             let status = try await Subprocess.run(["status", "--server", server.base])
             #expect(status.status == 0, "\(status.stderr)")
             #expect(status.stdout.contains("current \(current): 1 of 2 clients converged"), "\(status.stdout)")

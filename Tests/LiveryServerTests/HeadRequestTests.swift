@@ -7,7 +7,10 @@ import Testing
 /// (any other request for the bundle) and the router (every other route).
 @Suite(.timeLimit(.minutes(1))) struct HeadRequestTests {
     /// The conditions a request may carry, `ETAG` standing for the current bundle's tag.
-    static let conditions = ["", "If-None-Match: ETAG\r\n", "If-None-Match: W/ETAG, \"x\"\r\n", "If-None-Match: \"x\"\r\n", "If-None-Match: *\r\n"]
+    static let conditions = [
+        "", "If-None-Match: ETAG\r\n", "If-None-Match: W/ETAG, \"x\"\r\n", "If-None-Match: \"x\"\r\n",
+        "If-None-Match: *\r\n",
+    ]
     /// Targets answered by each of the three paths.
     static let targets = [
         "/v1/spec",  // raw
@@ -25,7 +28,8 @@ import Testing
             var generator = SystemRandomNumberGenerator()
             var cases = Self.targets.map { ($0, "") }
             for _ in 0..<12 {
-                cases.append((Self.targets.randomElement(using: &generator)!, Self.conditions.randomElement(using: &generator)!))
+                cases.append(
+                    (Self.targets.randomElement(using: &generator)!, Self.conditions.randomElement(using: &generator)!))
             }
             for (target, condition) in cases {
                 let extra = condition.replacingOccurrences(of: "ETAG", with: etag)
@@ -35,7 +39,9 @@ import Testing
                     "HEAD \(target) HTTP/1.1\r\nHost: x\r\n\(extra)Connection: close\r\n\r\n", port: server.port)
                 let excluded: Set<String> = target == "/metrics" ? ["date", "content-length"] : ["date"]
                 #expect(get.status == head.status, "\(target) \(extra.debugDescription)")
-                #expect(get.fieldLines(except: excluded) == head.fieldLines(except: excluded), "\(target) \(extra.debugDescription)")
+                #expect(
+                    get.fieldLines(except: excluded) == head.fieldLines(except: excluded),
+                    "\(target) \(extra.debugDescription)")
                 #expect(head.body.isEmpty, "\(target) \(extra.debugDescription): \(head)")
                 #expect(head.field("Date") != nil)
                 if let length = get.field("Content-Length") {
@@ -57,7 +63,7 @@ import Testing
                     + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
             #expect(closed)
-            let answers = BundleFastPathTests.split(text)
+            let answers = BundlePathsTests.split(text)
             try #require(answers.count == 4, "\(text)")
             #expect(answers.map(\.status) == [200, 200, 200, 200])
             #expect(answers[0].text.hasSuffix("\r\n\r\n") && answers[1].text.hasSuffix("\r\n\r\n"), "\(text)")

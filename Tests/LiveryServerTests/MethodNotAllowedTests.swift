@@ -33,7 +33,8 @@ import Testing
     @Test func anUnknownPathIs404() async throws {
         try await TestDaemon.with { server in
             for request in [
-                "GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec", "OPTIONS /v1/history/3/extra",
+                "GET /nope", "POST /nope", "GET /v1/spec/extra", "GET /v1", "OPTIONS /v2/spec",
+                "OPTIONS /v1/history/3/extra",
             ] {
                 let answer = try await RawResponse.exchange(
                     "\(request) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)

@@ -30,7 +30,8 @@ import Testing
             let again = try await server.http.get("/v1/openapi.yaml", headers: [("If-None-Match", etag)])
             #expect(again.status == 304 && again.body.isEmpty)
             #expect(again.header("ETag") == etag)
-            let other = try await server.http.get("/v1/openapi.yaml", headers: [("If-None-Match", #""0000000000000000""#)])
+            let other = try await server.http.get(
+                "/v1/openapi.yaml", headers: [("If-None-Match", #""0000000000000000""#)])
             #expect(other.status == 200 && other.body == first.body)
         }
     }

@@ -13,7 +13,9 @@ import Testing
                 ["new.yaml": "specs:\n  new: []\n", "card.yaml": "specs:\n  card:\n    - { type: Nope }\n"])
             #expect(bad.status == 422)
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("new.yaml").path))
-            let good = try await server.http.publish(["new.yaml": "specs:\n  new: []\n", "palette.yaml": nil, "card.yaml": "specs:\n  card: []\n"])
+            let good = try await server.http.publish([
+                "new.yaml": "specs:\n  new: []\n", "palette.yaml": nil, "card.yaml": "specs:\n  card: []\n",
+            ])
             #expect(good.status == 200, "\(good.text)")
             #expect(try good.json()["paths"] as? [String] == ["card.yaml", "new.yaml", "palette.yaml"])
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("palette.yaml").path))
@@ -26,10 +28,15 @@ import Testing
     @Test func ifMatchOnThePublishIsTheBundleETag() async throws {
         try await TestDaemon.with { server in
             let current = try #require(try await server.bundleETag())
-            let stale = try await server.http.publish(["new.yaml": "specs:\n  new: []\n"], headers: [("If-Match", #""stale""#)])
+            let stale = try await server.http.publish(
+                ["new.yaml": "specs:\n  new: []\n"], headers: [("If-Match", #""stale""#)])
             #expect(stale.status == 412)
-            #expect(try stale.json()["detail"] as? String == "If-Match does not match the bundle: the current bundle's ETag is \(current); fetch it again and retry")
-            let fresh = try await server.http.publish(["new.yaml": "specs:\n  new: []\n"], headers: [("If-Match", current)])
+            #expect(
+                try stale.json()["detail"] as? String
+                    == "If-Match does not match the bundle: the current bundle's ETag is \(current); fetch it again and retry"
+            )
+            let fresh = try await server.http.publish(
+                ["new.yaml": "specs:\n  new: []\n"], headers: [("If-Match", current)])
             #expect(fresh.status == 200)
         }
     }
@@ -72,8 +79,10 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func theWatcherNeverPublishesAHalfWrittenBatch() async throws {
         try await TestDaemon.with { server in
             func files(_ n: Int) -> [String: String?] {
-                ["a.yaml": "specs:\n  a:\n    - { type: CornerRadius, radius: \(n) }\n",
-                 "b.yaml": "specs:\n  b:\n    - { type: CornerRadius, radius: \(n) }\n"]
+                [
+                    "a.yaml": "specs:\n  a:\n    - { type: CornerRadius, radius: \(n) }\n",
+                    "b.yaml": "specs:\n  b:\n    - { type: CornerRadius, radius: \(n) }\n",
+                ]
             }
             #expect(try await server.http.publish(files(0)).status == 200)
             let bundles = Mutex<[String]>([])

@@ -59,7 +59,8 @@ import Testing
             let etag = try #require(original.header("ETag"))
             try server.folder.write("palette.yaml", "variables: { colors: { accent: \"#111111\" } }\n")
             let stale = try await server.http.put(
-                "/v1/specs/palette.yaml", "variables: { colors: { accent: \"#222222\" } }\n", headers: [("If-Match", etag)])
+                "/v1/specs/palette.yaml", "variables: { colors: { accent: \"#222222\" } }\n",
+                headers: [("If-Match", etag)])
             #expect(stale.status == 412)
             #expect(try stale.json()["type"] as? String == "urn:livery:problem:precondition-failed")
             let onDisk = try String(contentsOf: server.folder.url("palette.yaml"), encoding: .utf8)
@@ -68,7 +69,8 @@ import Testing
             let staleDelete = try await server.http.delete("/v1/specs/palette.yaml", headers: [("If-Match", etag)])
             #expect(staleDelete.status == 412)
 
-            let anyMissing = try await server.http.put("/v1/specs/missing.yaml", "specs: {}\n", headers: [("If-Match", "*")])
+            let anyMissing = try await server.http.put(
+                "/v1/specs/missing.yaml", "specs: {}\n", headers: [("If-Match", "*")])
             #expect(anyMissing.status == 412)
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("missing.yaml").path))
         }
@@ -85,14 +87,16 @@ import Testing
             #expect(try reply.json()["type"] as? String == "urn:livery:problem:body-too-large")
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("big.yaml").path))
             // Just under the limit is fine.
-            let small = try await server.http.put("/v1/specs/small.yaml", "specs: {}\n" + String(repeating: "#\n", count: 2000))
+            let small = try await server.http.put(
+                "/v1/specs/small.yaml", "specs: {}\n" + String(repeating: "#\n", count: 2000))
             #expect(small.status == 201)
         }
     }
 
     @Test func anInvalidResultIs422WithEveryError() async throws {
         try await TestDaemon.with { server in
-            let bad = "include: [palette.yaml]\nspecs:\n  card:\n    - { type: CornerRadios, radius: 4 }\n    - { type: BackgroundColor, color: \"@colors.accnt\" }\n"
+            let bad =
+                "include: [palette.yaml]\nspecs:\n  card:\n    - { type: CornerRadios, radius: 4 }\n    - { type: BackgroundColor, color: \"@colors.accnt\" }\n"
             let reply = try await server.http.put("/v1/specs/card.yaml", bad)
             #expect(reply.status == 422)
             #expect(reply.header("Content-Type") == "application/problem+json")
@@ -101,12 +105,15 @@ import Testing
             #expect(problem.title == "The specs would not validate")
             #expect(problem.status == 422)
             #expect(problem.detail == "2 errors; nothing was written")
-            #expect(problem.errors == [
-                Diagnostic(file: "card.yaml", line: 4, column: 15, code: "unknownTrait",
-                    message: "unknown trait type 'CornerRadios'; did you mean 'CornerRadius'?"),
-                Diagnostic(file: "card.yaml", line: 5, column: 39, code: "unresolvedReference",
-                    message: "unknown variable '@colors.accnt'; did you mean '@colors.accent'?"),
-            ])
+            #expect(
+                problem.errors == [
+                    Diagnostic(
+                        file: "card.yaml", line: 4, column: 15, code: "unknownTrait",
+                        message: "unknown trait type 'CornerRadios'; did you mean 'CornerRadius'?"),
+                    Diagnostic(
+                        file: "card.yaml", line: 5, column: 39, code: "unresolvedReference",
+                        message: "unknown variable '@colors.accnt'; did you mean '@colors.accent'?"),
+                ])
             let onDisk = try String(contentsOf: server.folder.url("card.yaml"), encoding: .utf8)
             #expect(!onDisk.contains("CornerRadios"))
         }
@@ -116,15 +123,18 @@ import Testing
     /// says so, and how to build a daemon that knows it. A likely typo gets no such note.
     @Test func anUnknownTraitTypeSaysHowToBuildADaemonThatKnowsIt() async throws {
         try await TestDaemon.with { server in
-            let reply = try await server.http.put("/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
+            let reply = try await server.http.put(
+                "/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: Glow, radius: 3 }]\n")
             #expect(reply.status == 422)
             let problem = try JSONDecoder().decode(Problem.self, from: reply.body)
-            #expect(problem.detail == """
-                1 error; nothing was written; note: this daemon knows no trait type 'Glow'; if your program \
-                registers it, build your own livery with LiveryCommand.main(registry:) on that registry \
-                (README, "Your own traits")
-                """)
-            let typo = try await server.http.put("/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: CornerRadios, radius: 3 }]\n")
+            #expect(
+                problem.detail == """
+                    1 error; nothing was written; note: this daemon knows no trait type 'Glow'; if your program \
+                    registers it, build your own livery with LiveryCommand.main(registry:) on that registry \
+                    (README, "Your own traits")
+                    """)
+            let typo = try await server.http.put(
+                "/v1/specs/lamp.yaml", "specs:\n  lamp: [{ type: CornerRadios, radius: 3 }]\n")
             #expect(try JSONDecoder().decode(Problem.self, from: typo.body).detail == "1 error; nothing was written")
         }
     }

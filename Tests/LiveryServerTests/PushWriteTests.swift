@@ -21,7 +21,8 @@ import Testing
             #expect(replaced.status == 200)
             #expect(replaced.header("ETag") == EntityTag(of: Data(second.utf8)).description)
             #expect(try Data(contentsOf: server.folder.url("themes/badge.yaml")) == Data(second.utf8))
-            #expect(try folderEntries(server.folder) == ["card.yaml", "palette.yaml", "themes", "themes/badge.yaml"],
+            #expect(
+                try folderEntries(server.folder) == ["card.yaml", "palette.yaml", "themes", "themes/badge.yaml"],
                 "no temporary file is left behind")
         }
     }
@@ -33,10 +34,11 @@ import Testing
             let files = try JSONDecoder().decode([String: [SpecFileEntry]].self, from: list.body)["files"] ?? []
             let card = try Data(contentsOf: server.folder.url("card.yaml"))
             let palette = try Data(contentsOf: server.folder.url("palette.yaml"))
-            #expect(files == [
-                SpecFileEntry(path: "card.yaml", etag: EntityTag(of: card).description, size: card.count),
-                SpecFileEntry(path: "palette.yaml", etag: EntityTag(of: palette).description, size: palette.count),
-            ])
+            #expect(
+                files == [
+                    SpecFileEntry(path: "card.yaml", etag: EntityTag(of: card).description, size: card.count),
+                    SpecFileEntry(path: "palette.yaml", etag: EntityTag(of: palette).description, size: palette.count),
+                ])
 
             let one = try await server.http.get("/v1/specs/card.yaml")
             #expect(one.status == 200)
@@ -54,9 +56,10 @@ import Testing
             let json = #"{"specs": {"chip": [{"type": "CornerRadius", "radius": 2}]}}"#
             let reply = try await server.http.put("/v1/specs/chip.yaml", json)
             #expect(reply.status == 201)
-            #expect(try await TestDaemon.eventually {
-                try await server.http.get("/v1/spec").text.contains("chip")
-            })
+            #expect(
+                try await TestDaemon.eventually {
+                    try await server.http.get("/v1/spec").text.contains("chip")
+                })
         }
     }
 

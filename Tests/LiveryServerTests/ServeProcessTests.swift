@@ -11,7 +11,8 @@ import Testing
         let runtime = try TemporarySpecFolder(prefix: "livery-runtime")
         let environment = ["XDG_RUNTIME_DIR": runtime.url.path]
         let start = ContinuousClock.now
-        let serve = try Subprocess(["serve", specs.url.path, "--port", "0", "--log-level", "warning"], environment: environment)
+        let serve = try Subprocess(
+            ["serve", specs.url.path, "--port", "0", "--log-level", "warning"], environment: environment)
         defer { if serve.process.isRunning { serve.process.interrupt() } }
 
         let listening = try await TestDaemon.eventually(timeout: .seconds(10)) { serve.stdout.contains("on http://") }
@@ -28,7 +29,8 @@ import Testing
         // livery push finds the token where serve wrote it.
         let local = try TemporarySpecFolder(prefix: "livery-push")
         try local.write("extra.yaml", "specs:\n  extra:\n    - { type: CornerRadius, radius: 2 }\n")
-        let pushed = try await Subprocess.run(["push", local.url("extra.yaml").path, "--server", base], environment: environment)
+        let pushed = try await Subprocess.run(
+            ["push", local.url("extra.yaml").path, "--server", base], environment: environment)
         #expect(pushed.status == 0, "stderr: \(pushed.stderr)")
         #expect(pushed.stdout.contains("created extra.yaml (ETag \""))
         #expect(FileManager.default.fileExists(atPath: specs.url("extra.yaml").path))
@@ -37,8 +39,11 @@ import Testing
         let http = HTTP(base: base, token: token.text)
         #expect(try await TestDaemon.eventually { try await http.get("/v1/spec").text.contains("extra") })
         let etag = try #require(try await http.get("/v1/spec").header("ETag"))
-        let poll = Task { try await http.get("/v1/spec?wait=30s", headers: [("If-None-Match", etag)], timeout: .seconds(30)) }
-        #expect(try await TestDaemon.eventually { try await http.get("/v1/status").json()["waitingClients"] as? Int == 1 })
+        let poll = Task {
+            try await http.get("/v1/spec?wait=30s", headers: [("If-None-Match", etag)], timeout: .seconds(30))
+        }
+        #expect(
+            try await TestDaemon.eventually { try await http.get("/v1/status").json()["waitingClients"] as? Int == 1 })
         let signalled = ContinuousClock.now
         serve.process.terminate()  // SIGTERM
         let reply = try await poll.value
@@ -55,14 +60,17 @@ import Testing
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
             try local.write("bad.yaml", "specs:\n  x:\n    - { type: Sparkle }\n    - { type: CornerRadius }\n")
             let bad = local.url("bad.yaml").path
-            let refused = try await Subprocess.run(["push", bad, "--server", server.base, "--token-file", tokenFile.path])
+            let refused = try await Subprocess.run([
+                "push", bad, "--server", server.base, "--token-file", tokenFile.path,
+            ])
             #expect(refused.status == 1)
-            #expect(refused.stderr == """
-                \(bad):3:15: error: unknown trait type 'Sparkle'
-                \(bad):4:7: error: missing key 'radius' in trait CornerRadius
-                error: push refused, 422 The specs would not validate: 2 errors; nothing was written; note: this daemon knows no trait type 'Sparkle'; if your program registers it, build your own livery with LiveryCommand.main(registry:) on that registry (README, "Your own traits")
+            #expect(
+                refused.stderr == """
+                    \(bad):3:15: error: unknown trait type 'Sparkle'
+                    \(bad):4:7: error: missing key 'radius' in trait CornerRadius
+                    error: push refused, 422 The specs would not validate: 2 errors; nothing was written; note: this daemon knows no trait type 'Sparkle'; if your program registers it, build your own livery with LiveryCommand.main(registry:) on that registry (README, "Your own traits")
 
-                """)
+                    """)
             #expect(!FileManager.default.fileExists(atPath: server.folder.url("bad.yaml").path))
 
             try local.write("good.yaml", "specs:\n  good: []\n")

@@ -8,9 +8,10 @@ import Testing
         try await TestDaemon.with { server in
             let good = try await server.http.get("/v1/spec")
             try server.folder.write("broken.yaml", "specs:\n  x:\n    - { type: Sparkle }\n")
-            #expect(try await TestDaemon.eventually {
-                try await server.http.get("/v1/status").json()["lastError"] != nil
-            })
+            #expect(
+                try await TestDaemon.eventually {
+                    try await server.http.get("/v1/status").json()["lastError"] != nil
+                })
             let status = try await server.http.get("/v1/status").json()
             let error = try #require(status["lastError"] as? [String: Any])
             #expect(error["file"] as? String == "broken.yaml")
@@ -31,9 +32,10 @@ import Testing
             #expect((healthJSON["lastError"] as? [String: Any])?["file"] as? String == "broken.yaml")
 
             try server.folder.remove("broken.yaml")
-            #expect(try await TestDaemon.eventually {
-                try await server.http.get("/healthz").json()["lastError"] == nil
-            })
+            #expect(
+                try await TestDaemon.eventually {
+                    try await server.http.get("/healthz").json()["lastError"] == nil
+                })
         }
     }
 
@@ -42,9 +44,10 @@ import Testing
             _ = try await server.http.get("/v1/spec")
             #expect(try await server.http.put("/v1/specs/more.yaml", "specs: {}\n").status == 201)
             #expect(try await server.http.put("/v1/specs/bad.yaml", "specs: [").status == 422)
-            #expect(try await TestDaemon.eventually {
-                try await server.http.get("/metrics").text.contains("livery_reloads_total 2")
-            })
+            #expect(
+                try await TestDaemon.eventually {
+                    try await server.http.get("/metrics").text.contains("livery_reloads_total 2")
+                })
             let reply = try await server.http.get("/metrics")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)

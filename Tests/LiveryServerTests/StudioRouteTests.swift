@@ -30,7 +30,9 @@ import Testing
 
     @Test func onlyTheStudiosOwnFilesAreServed() async throws {
         try await TestDaemon.with { server in
-            for path in ["/studio/nope.js", "/studio/../v1/spec", "/studio/%2e%2e/Package.swift", "/studio/js/../../card.yaml"] {
+            for path in [
+                "/studio/nope.js", "/studio/../v1/spec", "/studio/%2e%2e/Package.swift", "/studio/js/../../card.yaml",
+            ] {
                 let reply = try await server.http.get(path)
                 #expect(reply.status == 404, "\(path)")
             }

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import LiveryServer
 import Testing
+
+@testable import LiveryServer
 
 /// ``BundleDecision`` for `GET /v1/spec/{etag}` and `GET /v1/version`.
 @Suite struct VersionDecisionTests {
@@ -21,9 +22,12 @@ import Testing
         #expect(BundleDecision.respond(to: other, state: .loaded(snapshot)).status == .notFound)
         #expect(BundleDecision.respond(to: other, state: .unavailable([])).status == .notFound)
         let revalidated = BundleQuery(
-            condition: .tags([.init(opaque: snapshot.etag.opaque, weak: false)]), resource: .version(snapshot.etag.opaque))
+            condition: .tags([.init(opaque: snapshot.etag.opaque, weak: false)]),
+            resource: .version(snapshot.etag.opaque))
         let notModified = BundleDecision.respond(to: revalidated, state: .loaded(snapshot))
-        #expect(notModified.status == .notModified && notModified.fields[.cacheControl] == "public, max-age=31536000, immutable")
+        #expect(
+            notModified.status == .notModified
+                && notModified.fields[.cacheControl] == "public, max-age=31536000, immutable")
     }
 
     @Test func theSignalWaitsOnlyWhileSinceIsCurrent() throws {
@@ -39,7 +43,8 @@ import Testing
         #expect(wait == .seconds(30))
         let ended = try response(BundleDecision.decide(current, state: .loaded(snapshot), mayWait: false))
         #expect(ended.status == .notModified && ended.fields[.cacheControl] == "public, max-age=1")
-        let head = BundleDecision.respond(to: BundleQuery(isHead: true, resource: .versionSignal(since: nil)), state: .loaded(snapshot))
+        let head = BundleDecision.respond(
+            to: BundleQuery(isHead: true, resource: .versionSignal(since: nil)), state: .loaded(snapshot))
         #expect(head.status == .ok && head.body == nil && head.fields[.contentLength] == named.fields[.contentLength])
     }
 

@@ -13,7 +13,8 @@ import Testing
     }
 
     private func push(_ accent: String, to server: TestDaemon) async throws {
-        let reply = try await server.http.put("/v1/specs/palette.yaml", "variables: { colors: { accent: \"\(accent)\" } }\n")
+        let reply = try await server.http.put(
+            "/v1/specs/palette.yaml", "variables: { colors: { accent: \"\(accent)\" } }\n")
         #expect(reply.status == 200)
     }
 

@@ -6,17 +6,19 @@ import Testing
 
 @Suite struct ContractTests {
     @Test func quickStartBehavesAsDocumented() throws {
-        let provider = TraitsProvider()            // built-in traits from TraitRegistry.standard
+        let provider = TraitsProvider()  // built-in traits from TraitRegistry.standard
         let card = Card()
-        provider.register(card, as: "card")        // applies the current traits for "card", if any
-        try provider.load(Spec(yaml: """
-            specs:
-              card:
-                - type: BackgroundColor
-                  color: "#FF0000"
-                - type: CornerRadius
-                  radius: 8
-            """))
+        provider.register(card, as: "card")  // applies the current traits for "card", if any
+        try provider.load(
+            Spec(
+                yaml: """
+                    specs:
+                      card:
+                        - type: BackgroundColor
+                          color: "#FF0000"
+                        - type: CornerRadius
+                          radius: 8
+                    """))
         #expect(card.backgroundColor == Color(hex: "#FF0000"))
         #expect(card.cornerRadius == 8)
         try provider.load(Spec(json: #"{"specs": {"card": []}}"#))
@@ -63,7 +65,9 @@ import Testing
         let error = try #require(throws: SpecError.self) {
             try provider.load(Spec(yaml: "specs: { cursor: [{ type: CornerRadius, radius: 4 }] }", source: "ui.yaml"))
         }
-        #expect(error.description == "ui.yaml:1:19: error: trait CornerRadius cannot apply to 'cursor': Cursor is not HasCornerRadius")
+        #expect(
+            error.description
+                == "ui.yaml:1:19: error: trait CornerRadius cannot apply to 'cursor': Cursor is not HasCornerRadius")
         #expect(error.code == .missingCapability)
     }
 

@@ -20,4 +20,3 @@ struct Blink: Trait {
         return Reversal { $0.blinkInterval = old }
     }
 }
-

@@ -11,7 +11,8 @@ import Testing
     @Test func loadsAndStylesTheCard() throws {
         let spec = try Spec(directory: Self.specsFolder)
         #expect(spec.themes == ["dark"])
-        #expect(spec.identifiers == ["screen", "text.base", "card", "card.title", "card.body", "card.button", "card.badge"])
+        #expect(
+            spec.identifiers == ["screen", "text.base", "card", "card.title", "card.body", "card.button", "card.badge"])
         let provider = TraitsProvider()
         let card = StyledBox(), title = StyledBox(), badge = StyledBox()
         provider.register(card, as: "card")
@@ -44,7 +45,9 @@ import Testing
         #expect(again.themes == spec.themes)
         for identifier in spec.identifiers {
             for theme in [nil, "dark"] {
-                #expect(again.traits(for: identifier, theme: theme).count == spec.traits(for: identifier, theme: theme).count)
+                #expect(
+                    again.traits(for: identifier, theme: theme).count
+                        == spec.traits(for: identifier, theme: theme).count)
             }
         }
     }
@@ -56,7 +59,8 @@ import Testing
 
     @Test func foldersMergeRecursivelyAndSkipHiddenFiles() throws {
         let folder = try TemporarySpecFolder()
-        try folder.write("a.yaml", "variables: { c: '#010203' }\nspecs: { a: [{ type: BackgroundColor, color: '@c' }] }")
+        try folder.write(
+            "a.yaml", "variables: { c: '#010203' }\nspecs: { a: [{ type: BackgroundColor, color: '@c' }] }")
         try folder.write("sub/b.json", #"{"specs": {"b": [{"type": "Inherit", "traits": ["a"]}]}}"#)
         try folder.write(".hidden.yaml", "this is not even YAML: [")
         try folder.write("notes.txt", "ignored")
@@ -70,7 +74,8 @@ import Testing
         let outside = try TemporarySpecFolder()
         try outside.write("shared.yaml", "specs: { shared: [{ type: Hidden, hidden: true }] }")
         let folder = try TemporarySpecFolder()
-        try FileManager.default.createSymbolicLink(at: folder.url("shared.yaml"), withDestinationURL: outside.url("shared.yaml"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.url("shared.yaml"), withDestinationURL: outside.url("shared.yaml"))
         let spec = try Spec(directory: folder.url)
         #expect(spec.identifiers == ["shared"])
     }

@@ -48,7 +48,10 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         (#""\uDC00""#, #"1:2: error: lone surrogate '\uDC00' in a string"#),
         (#""\ud800\u0041""#, #"1:2: error: lone surrogate '\uD800' in a string"#),
         ("\"a\tb\"", "1:3: error: control character U+0009 must be escaped in a string"),
-        ("[\"a\nb\"]", "1:2: error: unterminated string: the line ends before its closing quote (write a line break as \\n)"),
+        (
+            "[\"a\nb\"]",
+            "1:2: error: unterminated string: the line ends before its closing quote (write a line break as \\n)"
+        ),
         (#"["abc"#, "1:2: error: unterminated string"),
         ("{} x", "1:4: error: expected the end of the document after the JSON value, found 'x'"),
         ("[1] [2]", "1:5: error: expected the end of the document after the JSON value, found '['"),
@@ -84,13 +87,20 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
 
     @Test func enforcesLimits() {
         let small = ReaderLimits(maxBytes: 6, maxDepth: 2, maxNodes: 3)
-        #expect(readerError("[1, 2] ", .json, limits: small) == "t.json:1:1: error: file is 7 bytes; the limit is 6 bytes")
+        #expect(
+            readerError("[1, 2] ", .json, limits: small) == "t.json:1:1: error: file is 7 bytes; the limit is 6 bytes")
         #expect(readerError("[[1]]", .json, limits: small) == nil)
-        #expect(readerError("[[[]]", .json, limits: small) == "t.json:1:3: error: document nests deeper than 2 levels (the depth limit)")
+        #expect(
+            readerError("[[[]]", .json, limits: small)
+                == "t.json:1:3: error: document nests deeper than 2 levels (the depth limit)")
         #expect(readerError("[1,2]", .json, limits: small) == nil)
-        #expect(readerError("[1,2,3]", .json, limits: ReaderLimits(maxNodes: 3)) == "t.json:1:6: error: document has more than 3 nodes (the node limit)")
+        #expect(
+            readerError("[1,2,3]", .json, limits: ReaderLimits(maxNodes: 3))
+                == "t.json:1:6: error: document has more than 3 nodes (the node limit)")
         // Zero bytes are not JSON: the size check must come before anything looks at them.
-        #expect(readerError(Data(count: 52_428_800), .json) == "t.json:1:1: error: file is 52428800 bytes; the limit is 4194304 bytes")
+        #expect(
+            readerError(Data(count: 52_428_800), .json)
+                == "t.json:1:1: error: file is 52428800 bytes; the limit is 4194304 bytes")
     }
 
     @Test func errorsCarryTheirCodes() throws {
@@ -112,7 +122,8 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
     }
 
     @Test func typesNumbers() throws {
-        let node = try read("[0, -0, 42, -9223372036854775808, 9223372036854775807, 9223372036854775808, 1.5, 1e2, -0.0, 2E-3, 1e-400]")
+        let node = try read(
+            "[0, -0, 42, -9223372036854775808, 9223372036854775807, 9223372036854775808, 1.5, 1e2, -0.0, 2E-3, 1e-400]")
         let values = try #require(node.sequenceItems).map(\.value)
         let expected: [SpecNode.Value] = [
             .int(0), .int(0), .int(42), .int(.min), .int(.max), .double(9_223_372_036_854_775_808), .double(1.5),

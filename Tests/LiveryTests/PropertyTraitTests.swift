@@ -1,7 +1,8 @@
-@testable import Livery
 import LiveryTesting
 import PropertyBased
 import Testing
+
+@testable import Livery
 
 /// The provider applies the built-in property traits through a binding per (trait type, class),
 /// keeping the old value inline; every other trait goes through its own `apply(to:)` and its
@@ -29,7 +30,8 @@ import Testing
 
     static func step(_ seed: Int) -> Step {
         let value = seed / 10
-        let colour = Color(red: UInt8(value & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8((value >> 3) & 0xFF))
+        let colour = Color(
+            red: UInt8(value & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8((value >> 3) & 0xFF))
         let number = Double(value % 400) / 4
         let unit = Double(value % 101) / 100
         switch seed % 10 {
@@ -43,7 +45,9 @@ import Testing
         case 5: return step("{ type: Hidden, hidden: \(value % 2 == 0) }", Hidden(hidden: value % 2 == 0))
         case 6: return step("{ type: TextColor, color: \"\(colour)\" }", TextColor(color: colour))
         case 7: return step("{ type: GrowCorners, by: \(number) }", GrowCorners(by: number))
-        case 8: return step("{ type: Font, size: \(number + 1), color: \"\(colour)\" }", FontTrait(size: number + 1, color: colour))
+        case 8:
+            return step(
+                "{ type: Font, size: \(number + 1), color: \"\(colour)\" }", FontTrait(size: number + 1, color: colour))
         default: return step("{ type: Border, width: \(number) }", Border(width: number))
         }
     }
@@ -144,7 +148,8 @@ import Testing
         let provider = TraitsProvider()
         let objects: [any HasCornerRadius] = (0..<20).map { $0 % 3 == 0 ? CornerOnly() : OverridingCorners() }
         for object in objects { provider.register(object, as: "box") }
-        try provider.load(Spec(yaml: "specs: { box: [{ type: CornerRadius, radius: 4 }, { type: CornerRadius, radius: 9 }] }"))
+        try provider.load(
+            Spec(yaml: "specs: { box: [{ type: CornerRadius, radius: 4 }, { type: CornerRadius, radius: 9 }] }"))
         #expect(objects.allSatisfy { $0.cornerRadius == 9 })
         try provider.load(Spec(yaml: "specs: { box: [{ type: CornerRadius, radius: 2 }] }"))
         #expect(objects.allSatisfy { $0.cornerRadius == 2 })

@@ -11,14 +11,16 @@ import Testing
         let box = StyledBox()
         box.cornerRadius = 3
         provider.register(box, as: "box")
-        try provider.load(spec("""
-            specs:
-              box:
-                - { type: CornerRadius, radius: 8 }
-                - { type: CornerRadius, radius: 12 }
-                - { type: Font, size: 20 }
-                - { type: Font, name: Inter, weight: bold }
-            """))
+        try provider.load(
+            spec(
+                """
+                specs:
+                  box:
+                    - { type: CornerRadius, radius: 8 }
+                    - { type: CornerRadius, radius: 12 }
+                    - { type: Font, size: 20 }
+                    - { type: Font, name: Inter, weight: bold }
+                """))
         #expect(box.cornerRadius == 12)
         #expect(box.font == Font(name: "Inter", size: 20, weight: .bold))
         try provider.load(spec("specs: {}"))
@@ -44,18 +46,21 @@ import Testing
         let boxes = (0..<5).map { _ in StyledBox() }
         let plain = PlainObject()
         for (index, box) in boxes.enumerated() { provider.register(box, as: "id\(index)") }
-        try provider.load(spec("""
-            specs:
-              id0: [{ type: CornerRadius, radius: 1 }]
-              id1: [{ type: CornerRadius, radius: 1 }]
-              id2: [{ type: CornerRadius, radius: 1 }]
-              id3: [{ type: CornerRadius, radius: 1 }]
-              id4: [{ type: CornerRadius, radius: 1 }]
-            """))
+        try provider.load(
+            spec(
+                """
+                specs:
+                  id0: [{ type: CornerRadius, radius: 1 }]
+                  id1: [{ type: CornerRadius, radius: 1 }]
+                  id2: [{ type: CornerRadius, radius: 1 }]
+                  id3: [{ type: CornerRadius, radius: 1 }]
+                  id4: [{ type: CornerRadius, radius: 1 }]
+                """))
         let before = boxes.map(\.snapshot)
         let good = provider.spec
-        provider.register(plain, as: "id2")   // a second target under id2 that cannot take Opacity
-        let failing = try spec("""
+        provider.register(plain, as: "id2")  // a second target under id2 that cannot take Opacity
+        let failing = try spec(
+            """
             specs:
               id0: [{ type: CornerRadius, radius: 5 }, { type: Opacity, opacity: 0.5 }]
               id1: [{ type: CornerRadius, radius: 5 }, { type: Opacity, opacity: 0.5 }]
@@ -72,28 +77,33 @@ import Testing
         let provider = TraitsProvider()
         let boxes = (0..<5).map { _ in StyledBox() }
         for (index, box) in boxes.enumerated() { provider.register(box, as: "id\(index)") }
-        try provider.load(spec("""
-            specs:
-              id0: [{ type: Set, values: { retries: 1 } }]
-              id1: [{ type: Set, values: { retries: 1 } }]
-              id2: [{ type: Set, values: { retries: 1 } }]
-              id3: [{ type: Set, values: { retries: 1 } }]
-              id4: [{ type: Set, values: { retries: 1 } }]
-            """))
+        try provider.load(
+            spec(
+                """
+                specs:
+                  id0: [{ type: Set, values: { retries: 1 } }]
+                  id1: [{ type: Set, values: { retries: 1 } }]
+                  id2: [{ type: Set, values: { retries: 1 } }]
+                  id3: [{ type: Set, values: { retries: 1 } }]
+                  id4: [{ type: Set, values: { retries: 1 } }]
+                """))
         let before = boxes.map(\.snapshot)
         // `Set` learns a value's type only when it meets the target, so this fails while applying,
         // after other targets may already have been restyled.
         let error = try #require(throws: SpecError.self) {
-            try provider.load(spec("""
-                specs:
-                  id0: [{ type: Set, values: { retries: 2, label: x } }]
-                  id1: [{ type: Set, values: { retries: 2, label: x } }]
-                  id2: [{ type: Set, values: { retries: 2, label: 7 } }]
-                  id3: [{ type: Set, values: { retries: 2, label: x } }]
-                  id4: [{ type: Set, values: { retries: 2, label: x } }]
-                """))
+            try provider.load(
+                spec(
+                    """
+                    specs:
+                      id0: [{ type: Set, values: { retries: 2, label: x } }]
+                      id1: [{ type: Set, values: { retries: 2, label: x } }]
+                      id2: [{ type: Set, values: { retries: 2, label: 7 } }]
+                      id3: [{ type: Set, values: { retries: 2, label: x } }]
+                      id4: [{ type: Set, values: { retries: 2, label: x } }]
+                    """))
         }
-        #expect(error.description == "test.yaml:4:51: error: 'label' of StyledBox: expected a string, found the number 7")
+        #expect(
+            error.description == "test.yaml:4:51: error: 'label' of StyledBox: expected a string, found the number 7")
         #expect(boxes.map(\.snapshot) == before)
         #expect(boxes.allSatisfy { $0.retries == 1 })
     }
@@ -104,7 +114,9 @@ import Testing
         let box = StyledBox()
         provider.register(box, as: "box")
         try provider.load(spec("specs: { box: [{ type: BackgroundColor, color: '#112233' }] }"))
-        #expect(throws: SpecError.self) { try provider.load(spec("specs: { box: [{ type: BackgroundColor, color: '#11223' }] }")) }
+        #expect(throws: SpecError.self) {
+            try provider.load(spec("specs: { box: [{ type: BackgroundColor, color: '#11223' }] }"))
+        }
         #expect(box.backgroundColor == Color(hex: "#112233"))
         #expect(provider.spec?.identifiers == ["box"])
     }
@@ -116,23 +128,27 @@ import Testing
         let changed = StyledBox()
         provider.register(same, as: "same")
         provider.register(changed, as: "changed")
-        try provider.load(spec("""
-            variables: { r: 4 }
-            specs:
-              same: [{ type: CornerRadius, radius: 4 }]
-              changed: [{ type: CornerRadius, radius: "@r" }]
-            """))
+        try provider.load(
+            spec(
+                """
+                variables: { r: 4 }
+                specs:
+                  same: [{ type: CornerRadius, radius: 4 }]
+                  changed: [{ type: CornerRadius, radius: "@r" }]
+                """))
         same.clearChanges()
         changed.clearChanges()
-        let report = try provider.load(spec("""
-            # moved lines and a variable that resolves to the same value: not a change
-            variables: { r: 5, four: 4 }
+        let report = try provider.load(
+            spec(
+                """
+                # moved lines and a variable that resolves to the same value: not a change
+                variables: { r: 5, four: 4 }
 
 
-            specs:
-              changed: [{ type: CornerRadius, radius: "@r" }]
-              same: [{ type: CornerRadius, radius: "@four" }]
-            """))
+                specs:
+                  changed: [{ type: CornerRadius, radius: "@r" }]
+                  same: [{ type: CornerRadius, radius: "@four" }]
+                """))
         #expect(report.changedIdentifiers == ["changed"])
         #expect(report.targetsTouched == 1)
         #expect(report.traitsReverted == 1)
@@ -147,7 +163,7 @@ import Testing
         let box = StyledBox()
         provider.register(box, as: "a")
         #expect(box.opacity == 0.5)
-        provider.register(box, as: "b")   // another identifier: revert a's traits first
+        provider.register(box, as: "b")  // another identifier: revert a's traits first
         #expect(box.opacity == 1)
         #expect(box.isHidden)
         #expect(provider.identifier(of: box) == "b")
@@ -161,7 +177,9 @@ import Testing
         try provider.load(spec("specs: { a: [{ type: Opacity, opacity: 0.5 }] }"))
         let plain = PlainObject()
         let error = provider.register(plain, as: "a")
-        #expect(error?.description == "test.yaml:1:14: error: trait Opacity cannot apply to 'a': PlainObject is not HasOpacity")
+        #expect(
+            error?.description
+                == "test.yaml:1:14: error: trait Opacity cannot apply to 'a': PlainObject is not HasOpacity")
     }
 
     @Test func targetsAreHeldWeaklyAndDeadOnesAreSkipped() throws {
@@ -184,23 +202,27 @@ import Testing
         let provider = TraitsProvider()
         let title = StyledBox()
         provider.register(title, as: "title")
-        try provider.load(spec("""
-            specs:
-              base: [{ type: Font, name: Inter, size: 15, color: "#111111" }]
-              title:
-                - { type: Inherit, traits: [base] }
-                - { type: Font, size: 18, weight: semibold }
-            """))
+        try provider.load(
+            spec(
+                """
+                specs:
+                  base: [{ type: Font, name: Inter, size: 15, color: "#111111" }]
+                  title:
+                    - { type: Inherit, traits: [base] }
+                    - { type: Font, size: 18, weight: semibold }
+                """))
         #expect(title.font == Font(name: "Inter", size: 18, weight: .semibold))
         #expect(title.textColor == Color(hex: "#111111"))
         // Changing only the inherited identifier restyles the heir.
-        let report = try provider.load(spec("""
-            specs:
-              base: [{ type: Font, name: Inter, size: 15, color: "#222222" }]
-              title:
-                - { type: Inherit, traits: [base] }
-                - { type: Font, size: 18, weight: semibold }
-            """))
+        let report = try provider.load(
+            spec(
+                """
+                specs:
+                  base: [{ type: Font, name: Inter, size: 15, color: "#222222" }]
+                  title:
+                    - { type: Inherit, traits: [base] }
+                    - { type: Font, size: 18, weight: semibold }
+                """))
         #expect(report.changedIdentifiers == ["base", "title"])
         #expect(title.textColor == Color(hex: "#222222"))
     }
@@ -209,7 +231,8 @@ import Testing
         let provider = TraitsProvider()
         let box = StyledBox()
         provider.register(box, as: "box")
-        let themed = try spec("""
+        let themed = try spec(
+            """
             variables: { bg: "#FFFFFF" }
             themes: { dark: { bg: "#000000" } }
             specs: { box: [{ type: BackgroundColor, color: "@bg" }] }
@@ -223,7 +246,8 @@ import Testing
         try provider.setTheme(nil)
         #expect(box.backgroundColor == .white)
         try provider.setTheme("dark")
-        try provider.load(spec("variables: { bg: '#FF0000' }\nspecs: { box: [{ type: BackgroundColor, color: '@bg' }] }"))
+        try provider.load(
+            spec("variables: { bg: '#FF0000' }\nspecs: { box: [{ type: BackgroundColor, color: '@bg' }] }"))
         #expect(provider.theme == nil)
         #expect(box.backgroundColor == Color(hex: "#FF0000"))
     }

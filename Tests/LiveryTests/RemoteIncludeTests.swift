@@ -19,7 +19,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://a@cdn.example.com/p.yaml", "has user information ('…@'); credentials in include URLs are not allowed"),
+        (
+            "https://a@cdn.example.com/p.yaml",
+            "has user information ('…@'); credentials in include URLs are not allowed"
+        ),
         ("https://cdn.example.com:99999/p.yaml", "has an invalid port '99999'"),
         ("https://cdn.example.com:/p.yaml", "has an invalid port ''"),
         ("ftp://cdn.example.com/p.yaml", "uses the scheme 'ftp'; only http and https URLs can be included"),
@@ -28,9 +31,15 @@ import Testing
         ("https://cdn.example.com/brand/%2e%2e/secret.yaml", "has an encoded '/', '\\', '.' or NUL (%2e) in its path"),
         ("https://cdn.example.com/brand%2F..%2Fsecret.yaml", "has an encoded '/', '\\', '.' or NUL (%2F) in its path"),
         ("https://cdn.example.com/brand/%zz.yaml", "has a '%' that is not followed by two hex digits"),
-        ("https://cdn.example.com\\@evil.net/p.yaml", "contains the character \"\\\\\"; write it percent-encoded (and a host in punycode)"),
+        (
+            "https://cdn.example.com\\@evil.net/p.yaml",
+            "contains the character \"\\\\\"; write it percent-encoded (and a host in punycode)"
+        ),
         ("https://cdn.example.com/p.yaml#x", "has a fragment ('#'); remove it"),
-        ("https://cdn..example.com/p.yaml", "has an invalid host 'cdn..example.com'; a host is letters, digits and '-' in dot-separated labels"),
+        (
+            "https://cdn..example.com/p.yaml",
+            "has an invalid host 'cdn..example.com'; a host is letters, digits and '-' in dot-separated labels"
+        ),
         ("https:///p.yaml", "has no host"),
     ])
     func refusesWhatParsersCouldReadOtherwise(_ text: String, _ reason: String) {
@@ -63,12 +72,18 @@ import Testing
     }
 
     @Test func badAllowListEntriesAreRefusedByName() {
-        #expect(throws: SpecError(.forbiddenPath, at: .start(of: "allow-list"),
-            "allowed prefix 'file:///etc/' uses the scheme 'file'; only http and https URLs can be included")) {
+        #expect(
+            throws: SpecError(
+                .forbiddenPath, at: .start(of: "allow-list"),
+                "allowed prefix 'file:///etc/' uses the scheme 'file'; only http and https URLs can be included")
+        ) {
             try IncludeAllowList(["file:///etc/"])
         }
-        #expect(throws: SpecError(.invalidValue, at: .start(of: "allow-list"),
-            "allowed prefix 'https://cdn.example.com/?a=1' has a query; an entry is a scheme, host, port and path")) {
+        #expect(
+            throws: SpecError(
+                .invalidValue, at: .start(of: "allow-list"),
+                "allowed prefix 'https://cdn.example.com/?a=1' has a query; an entry is a scheme, host, port and path")
+        ) {
             try IncludeAllowList(["https://cdn.example.com/?a=1"])
         }
     }
@@ -76,7 +91,8 @@ import Testing
     // MARK: Resolution against fetched documents
 
     static let palette = "variables:\n  colors: { accent: '#0A84FF' }\n"
-    static let card = "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs:\n  card: [{ type: BackgroundColor, color: '@colors.accent' }]\n"
+    static let card =
+        "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs:\n  card: [{ type: BackgroundColor, color: '@colors.accent' }]\n"
 
     static func sources(_ files: [String: String]) throws -> SpecSourceSet {
         var sources = SpecSourceSet()
@@ -88,10 +104,11 @@ import Testing
 
     @Test func offByDefaultWithTheWayToEnableIt() throws {
         let errors = Spec.validate(try Self.sources(["card.yaml": Self.card]))
-        #expect(errors.map(\.description) == [
-            "card.yaml:1:11: error: remote includes are off: 'https://cdn.example.com/brand/palette.yaml' is not fetched; enable it with --allow-include https://cdn.example.com/brand/",
-            "card.yaml:3:42: error: unknown variable '@colors.accent'",  // what the include would have defined
-        ])
+        #expect(
+            errors.map(\.description) == [
+                "card.yaml:1:11: error: remote includes are off: 'https://cdn.example.com/brand/palette.yaml' is not fetched; enable it with --allow-include https://cdn.example.com/brand/",
+                "card.yaml:3:42: error: unknown variable '@colors.accent'",  // what the include would have defined
+            ])
     }
 
     @Test func anAllowedIncludeIsMissingUntilFetchedThenResolves() throws {
@@ -99,8 +116,9 @@ import Testing
         var remote = RemoteIncludes(allowList: try IncludeAllowList(["https://cdn.example.com/brand/"]))
         let paletteURL = try Self.url("https://cdn.example.com/brand/palette.yaml")
         #expect(Spec.missingRemoteIncludes(sources, remoteIncludes: remote) == [paletteURL])
-        #expect(Spec.validate(sources, remoteIncludes: remote).first?.description
-            == "card.yaml:1:11: error: remote include 'https://cdn.example.com/brand/palette.yaml' was not fetched")
+        #expect(
+            Spec.validate(sources, remoteIncludes: remote).first?.description
+                == "card.yaml:1:11: error: remote include 'https://cdn.example.com/brand/palette.yaml' was not fetched")
         remote.documents[paletteURL] = .document(Data(Self.palette.utf8), .yaml)
         let spec = try Spec(sources: sources, remoteIncludes: remote)
         #expect(spec.files == ["https://cdn.example.com/brand/palette.yaml", "card.yaml"])
@@ -115,16 +133,19 @@ import Testing
     @Test func aURLOutsideTheAllowListIsRefused() throws {
         let remote = RemoteIncludes(allowList: try IncludeAllowList(["https://cdn.example.com/other/"]))
         let errors = Spec.validate(try Self.sources(["card.yaml": Self.card]), remoteIncludes: remote)
-        #expect(errors.first?.description
-            == "card.yaml:1:11: error: remote include 'https://cdn.example.com/brand/palette.yaml' is not in the allow-list (https://cdn.example.com/other/); enable it with --allow-include https://cdn.example.com/brand/")
+        #expect(
+            errors.first?.description
+                == "card.yaml:1:11: error: remote include 'https://cdn.example.com/brand/palette.yaml' is not in the allow-list (https://cdn.example.com/other/); enable it with --allow-include https://cdn.example.com/brand/"
+        )
     }
 
     @Test func aFailedFetchIsReportedAtTheInclude() throws {
         var remote = RemoteIncludes(allowList: try IncludeAllowList(["https://cdn.example.com/brand/"]))
         remote.documents[try Self.url("https://cdn.example.com/brand/palette.yaml")] = .failed("404 Not Found")
         let errors = Spec.validate(try Self.sources(["card.yaml": Self.card]), remoteIncludes: remote)
-        #expect(errors.first?.description
-            == "card.yaml:1:11: error: cannot fetch https://cdn.example.com/brand/palette.yaml: 404 Not Found")
+        #expect(
+            errors.first?.description
+                == "card.yaml:1:11: error: cannot fetch https://cdn.example.com/brand/palette.yaml: 404 Not Found")
     }
 
     @Test func aRemoteDocumentsErrorsNameItsURL() throws {
@@ -145,9 +166,10 @@ import Testing
             "secret.yaml": "variables: { token: 'hunter2' }\n",
         ])
         let errors = Spec.validate(sources, roots: ["card.yaml"], remoteIncludes: remote)
-        #expect(errors.map(\.description) == [
-            "https://cdn.example.com/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
-        ])
+        #expect(
+            errors.map(\.description) == [
+                "https://cdn.example.com/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
+            ])
     }
 
     @Test func remoteDocumentsMayIncludeAllowedURLsAndCyclesAreCaught() throws {
@@ -158,9 +180,10 @@ import Testing
         remote.documents[a] = .document(Data("include: ['\(b)']\nspecs: {}\n".utf8), .yaml)
         #expect(Spec.missingRemoteIncludes(sources, remoteIncludes: remote) == [b])
         remote.documents[b] = .document(Data("include: ['\(a)']\nspecs: {}\n".utf8), .yaml)
-        #expect(Spec.validate(sources, remoteIncludes: remote).map(\.description) == [
-            "https://cdn.example.com/brand/b.yaml:1:11: error: include cycle: https://cdn.example.com/brand/a.yaml → https://cdn.example.com/brand/b.yaml → https://cdn.example.com/brand/a.yaml"
-        ])
+        #expect(
+            Spec.validate(sources, remoteIncludes: remote).map(\.description) == [
+                "https://cdn.example.com/brand/b.yaml:1:11: error: include cycle: https://cdn.example.com/brand/a.yaml → https://cdn.example.com/brand/b.yaml → https://cdn.example.com/brand/a.yaml"
+            ])
     }
 
     @Test func aChainOfRemoteDocumentsIsBounded() throws {
@@ -171,8 +194,9 @@ import Testing
                 .document(Data("include: ['https://cdn.example.com/\(index + 1).yaml']\nspecs: {}\n".utf8), .yaml)
         }
         #expect(Spec.missingRemoteIncludes(sources, remoteIncludes: remote).isEmpty)
-        #expect(Spec.validate(sources, remoteIncludes: remote).map(\.description) == [
-            "https://cdn.example.com/1.yaml:1:11: error: remote include 'https://cdn.example.com/2.yaml' is one too many: a spec may reach at most 2 remote documents"
-        ])
+        #expect(
+            Spec.validate(sources, remoteIncludes: remote).map(\.description) == [
+                "https://cdn.example.com/1.yaml:1:11: error: remote include 'https://cdn.example.com/2.yaml' is one too many: a spec may reach at most 2 remote documents"
+            ])
     }
 }

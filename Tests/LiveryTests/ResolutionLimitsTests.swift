@@ -14,7 +14,9 @@ import Testing
     /// first has to go all the way down (bottom-up, memoisation keeps every step shallow).
     static func inheritChain(_ length: Int) -> String {
         var yaml = "specs:\n"
-        for index in stride(from: length, to: 0, by: -1) { yaml += "  s\(index): [{ type: Inherit, traits: [s\(index - 1)] }]\n" }
+        for index in stride(from: length, to: 0, by: -1) {
+            yaml += "  s\(index): [{ type: Inherit, traits: [s\(index - 1)] }]\n"
+        }
         return yaml + "  s0: [{ type: CornerRadius, radius: 1 }]\n"
     }
 
@@ -30,8 +32,13 @@ import Testing
     }
 
     @Test func aLongerReferenceChainIsALimitError() throws {
-        let error = try #require(throws: SpecError.self) { try Spec(yaml: Self.referenceChain(5_000), source: "chain.yaml") }
-        #expect(error.description == "chain.yaml:65:8: error: references lead through more than 64 variables (@v0 → @v1 → … → @v64); the limit is 64")
+        let error = try #require(throws: SpecError.self) {
+            try Spec(yaml: Self.referenceChain(5_000), source: "chain.yaml")
+        }
+        #expect(
+            error.description
+                == "chain.yaml:65:8: error: references lead through more than 64 variables (@v0 → @v1 → … → @v64); the limit is 64"
+        )
     }
 
     @Test func anInheritChainAtTheLimitFlattens() throws {
@@ -41,14 +48,24 @@ import Testing
 
     @Test func aLongerInheritChainIsALimitError() throws {
         var thrown: SpecError?
-        do { _ = try Spec(yaml: Self.inheritChain(5_000), source: "inherit.yaml") } catch { thrown = error as? SpecError }
+        do { _ = try Spec(yaml: Self.inheritChain(5_000), source: "inherit.yaml") } catch {
+            thrown = error as? SpecError
+        }
         let error = try #require(thrown)
-        #expect(error.description == "inherit.yaml:65:11: error: Inherit nests more than 64 identifiers deep (s5000 → … → s4936); the limit is 64")
+        #expect(
+            error.description
+                == "inherit.yaml:65:11: error: Inherit nests more than 64 identifiers deep (s5000 → … → s4936); the limit is 64"
+        )
     }
 
     @Test func inheritFanOutIsBounded() throws {
         #expect(try Spec(yaml: Self.inheritFanOut(12), source: "inherit.yaml").traits(for: "s12").count == 4_096)
-        let error = try #require(throws: SpecError.self) { try Spec(yaml: Self.inheritFanOut(40), source: "inherit.yaml") }
-        #expect(error.description == "inherit.yaml:15:3: error: 's13' flattens to more than 4096 traits through Inherit; the limit is 4096")
+        let error = try #require(throws: SpecError.self) {
+            try Spec(yaml: Self.inheritFanOut(40), source: "inherit.yaml")
+        }
+        #expect(
+            error.description
+                == "inherit.yaml:15:3: error: 's13' flattens to more than 4096 traits through Inherit; the limit is 4096"
+        )
     }
 }

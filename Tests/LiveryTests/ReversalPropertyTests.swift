@@ -15,9 +15,13 @@ import Testing
         switch seed % 16 {
         case 0: return "{ type: BackgroundColor, color: \(colour) }"
         case 1: return "{ type: CornerRadius, radius: \(number) }"
-        case 2: return "{ type: DropShadow, color: \(colour), offset: [\(number), -\(number)], opacity: \(unit), radius: \(number) }"
+        case 2:
+            return
+                "{ type: DropShadow, color: \(colour), offset: [\(number), -\(number)], opacity: \(unit), radius: \(number) }"
         case 3: return "{ type: DropShadow, opacity: \(unit) }"
-        case 4: return "{ type: Font, name: F\(value % 7), size: \(number + 1), weight: \(FontWeight.allCases[value % 9].rawValue), color: \(colour) }"
+        case 4:
+            return
+                "{ type: Font, name: F\(value % 7), size: \(number + 1), weight: \(FontWeight.allCases[value % 9].rawValue), color: \(colour) }"
         case 5: return "{ type: Font, size: \(number + 1) }"
         case 6: return "{ type: Constraint, constant: \(number - 50) }"
         case 7: return "{ type: Border, color: \(colour), width: \(number) }"
@@ -92,10 +96,12 @@ import Testing
             reference.register(fresh, as: "box")
             do {
                 for seeds in specs {
-                    try provider.load(Spec(yaml: "specs:\n  box:\n" + seeds.map { "    - " + Self.entry($0) + "\n" }.joined()))
+                    try provider.load(
+                        Spec(yaml: "specs:\n  box:\n" + seeds.map { "    - " + Self.entry($0) + "\n" }.joined()))
                 }
                 let last = specs.last ?? []
-                try reference.load(Spec(yaml: "specs:\n  box:\n" + last.map { "    - " + Self.entry($0) + "\n" }.joined()))
+                try reference.load(
+                    Spec(yaml: "specs:\n  box:\n" + last.map { "    - " + Self.entry($0) + "\n" }.joined()))
             } catch {
                 Issue.record("unexpected error \(error)")
             }
@@ -109,7 +115,10 @@ import Testing
             of: [CornerRadius(radius: 1), CornerRadius(radius: 2), CornerRadius(radius: 3)], on: box,
             state: { $0.cornerRadius })
         try TraitConformance.checkReversal(
-            of: [DropShadow(opacity: 0.1), DropShadow(color: .white, radius: 3), DropShadow(offset: Size(width: 1, height: 1))],
+            of: [
+                DropShadow(opacity: 0.1), DropShadow(color: .white, radius: 3),
+                DropShadow(offset: Size(width: 1, height: 1)),
+            ],
             on: box, state: { ($0 as? StyledBox)?.snapshot })
     }
 }

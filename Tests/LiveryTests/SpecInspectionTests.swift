@@ -30,7 +30,10 @@ import Testing
         let inspection = try Spec(yaml: Self.yaml, source: "card.yaml").inspection()
         #expect(inspection.looks == [nil, "dark"])
         let byPath = Dictionary(uniqueKeysWithValues: inspection.variables.map { ($0.path, $0) })
-        #expect(inspection.variables.map(\.path) == ["colors.accent", "colors.text", "metrics.radius", "metrics.padding", "family"])
+        #expect(
+            inspection.variables.map(\.path) == [
+                "colors.accent", "colors.text", "metrics.radius", "metrics.padding", "family",
+            ])
         let accent = try #require(byPath["colors.accent"])
         #expect(accent.kind == .color)
         #expect(accent.place == SpecInspection.Place(SourceLocation(file: "card.yaml", line: 2, column: 21)))
@@ -55,7 +58,10 @@ import Testing
         #expect(base[0].values.members?.first?.value.string == "#0A84FF80")
         #expect(base[0].source.members?.first?.value.string == "~alpha(@colors.accent, 0.5)")
         #expect(base[0].inheritedFrom == nil)
-        #expect(base[0].fieldPlaces == ["color": SpecInspection.Place(SourceLocation(file: "card.yaml", line: 12, column: 39))])
+        #expect(
+            base[0].fieldPlaces == [
+                "color": SpecInspection.Place(SourceLocation(file: "card.yaml", line: 12, column: 39))
+            ])
         #expect(base[1].inheritedFrom == "text.base")
         #expect(base[1].references == ["family", "colors.text"])
         #expect(base[1].place.line == 10)

@@ -1,6 +1,7 @@
-@testable import Livery
 import PropertyBased
 import Testing
+
+@testable import Livery
 
 /// A theme re-decodes only the entries its overrides can change and reuses the base's traits
 /// for the rest. For random specs with chains of references, `~functions`, mapping variables,
@@ -56,7 +57,9 @@ import Testing
                     case 2: return #"{"type": "DropShadow", "offset": "@offset", "opacity": 0.5}"#
                     case 3: return #"{"type": "Font", "size": \#(size(below: 4)), "color": \#(colour(below: 6))}"#
                     default:
-                        return index > 0 ? #"{"type": "Inherit", "traits": ["i\#(pick(index))"]}"# : #"{"type": "Opacity", "opacity": 0.5}"#
+                        return index > 0
+                            ? #"{"type": "Inherit", "traits": ["i\#(pick(index))"]}"#
+                            : #"{"type": "Opacity", "opacity": 0.5}"#
                     }
                 }
             }
@@ -82,21 +85,25 @@ import Testing
                 "sizes": {\#(sizes.enumerated().map { "\"s\($0)\": \($1)" }.joined(separator: ", "))},
                 "offset": {"width": \#(offsetWidth), "height": 2}
                 """#
-            let themes = baked != nil ? "" : self.themes.enumerated().map { index, overrides in
-                // One mapping per group; a leaf overridden twice keeps the last value, as baking does.
-                var groups: [(name: String, leaves: [(String, String)])] = []
-                for (path, value) in overrides {
-                    if groups.firstIndex(where: { $0.name == path[0] }) == nil { groups.append((path[0], [])) }
-                    let group = groups.firstIndex { $0.name == path[0] }!
-                    groups[group].leaves.removeAll { $0.0 == path[1] }
-                    groups[group].leaves.append((path[1], value))
-                }
-                let members = groups.map { group in
-                    "\"\(group.name)\": {\(group.leaves.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", "))}"
-                }
-                return "\"t\(index)\": {\(members.joined(separator: ", "))}"
-            }.joined(separator: ", ")
-            let specs = identifiers.enumerated().map { "\"i\($0)\": [\($1.joined(separator: ", "))]" }.joined(separator: ", ")
+            let themes =
+                baked != nil
+                ? ""
+                : self.themes.enumerated().map { index, overrides in
+                    // One mapping per group; a leaf overridden twice keeps the last value, as baking does.
+                    var groups: [(name: String, leaves: [(String, String)])] = []
+                    for (path, value) in overrides {
+                        if groups.firstIndex(where: { $0.name == path[0] }) == nil { groups.append((path[0], [])) }
+                        let group = groups.firstIndex { $0.name == path[0] }!
+                        groups[group].leaves.removeAll { $0.0 == path[1] }
+                        groups[group].leaves.append((path[1], value))
+                    }
+                    let members = groups.map { group in
+                        "\"\(group.name)\": {\(group.leaves.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", "))}"
+                    }
+                    return "\"t\(index)\": {\(members.joined(separator: ", "))}"
+                }.joined(separator: ", ")
+            let specs = identifiers.enumerated().map { "\"i\($0)\": [\($1.joined(separator: ", "))]" }.joined(
+                separator: ", ")
             return "{\"variables\": {\(variables)}, \"themes\": {\(themes)}, \"specs\": {\(specs)}}"
         }
     }
@@ -111,7 +118,8 @@ import Testing
                     for identifier in spec.identifiers {
                         let themed = try #require(spec.resolution(for: "t\(theme)")?.list(for: identifier))
                         let expected = try #require(baked.resolution(for: nil)?.list(for: identifier))
-                        #expect(themed.hasSameContent(as: expected), "theme t\(theme), '\(identifier)' in\n\(model.json())")
+                        #expect(
+                            themed.hasSameContent(as: expected), "theme t\(theme), '\(identifier)' in\n\(model.json())")
                     }
                 }
             } catch {
@@ -121,18 +129,21 @@ import Testing
     }
 
     @Test func aThemeOverridingNothingAnEntryReadsKeepsTheBaseTraits() throws {
-        let spec = try Spec(json: #"""
-            {"variables": {"colors": {"a": "#111111", "b": "#222222"}},
-             "themes": {"dark": {"colors": {"b": "#EEEEEE"}}},
-             "specs": {"x": [{"type": "BackgroundColor", "color": "@colors.a"}],
-                       "y": [{"type": "Inherit", "traits": ["x"]}, {"type": "TextColor", "color": "~alpha(@colors.b, 0.5)"}]}}
-            """#)
+        let spec = try Spec(
+            json: #"""
+                {"variables": {"colors": {"a": "#111111", "b": "#222222"}},
+                 "themes": {"dark": {"colors": {"b": "#EEEEEE"}}},
+                 "specs": {"x": [{"type": "BackgroundColor", "color": "@colors.a"}],
+                           "y": [{"type": "Inherit", "traits": ["x"]}, {"type": "TextColor", "color": "~alpha(@colors.b, 0.5)"}]}}
+                """#)
         let base = try #require(spec.resolution(for: nil))
         let dark = try #require(spec.resolution(for: "dark"))
         let (darkX, baseX) = try (#require(dark.list(for: "x")), #require(base.list(for: "x")))
         let (darkY, baseY) = try (#require(dark.list(for: "y")), #require(base.list(for: "y")))
         #expect(darkX.hasSameContent(as: baseX))
         #expect(!darkY.hasSameContent(as: baseY))
-        #expect((spec.traits(for: "y", theme: "dark").last as? TextColor)?.color == Color(red: 0xEE, green: 0xEE, blue: 0xEE, alpha: 0x80))
+        #expect(
+            (spec.traits(for: "y", theme: "dark").last as? TextColor)?.color
+                == Color(red: 0xEE, green: 0xEE, blue: 0xEE, alpha: 0x80))
     }
 }

@@ -28,9 +28,14 @@ import Testing
         ("a: 1\na: 2\n? \n: 3\n", "2:1: error: duplicate key 'a' (first at t.yaml:1:1)"),
         ("{a: 1, ? : 2, ? : 3}", "1:10: error: expected a string key, found an empty key"),
         // Aliases are never keys, even to a string; refused before a later repeat.
-        ("s: &s k\n*s : 1\n", "2:1: error: expected a string key, found an alias (aliases cannot be used in mapping keys)"),
-        ("s: &s k\nm: {*s : 1, k: 2, k: 3}\n",
-         "2:5: error: expected a string key, found an alias (aliases cannot be used in mapping keys)"),
+        (
+            "s: &s k\n*s : 1\n",
+            "2:1: error: expected a string key, found an alias (aliases cannot be used in mapping keys)"
+        ),
+        (
+            "s: &s k\nm: {*s : 1, k: 2, k: 3}\n",
+            "2:5: error: expected a string key, found an alias (aliases cannot be used in mapping keys)"
+        ),
         ("s: &s k\nm: {k: 2, k: 3, *s : 1}\n", "2:11: error: duplicate key 'k' (first at t.yaml:2:5)"),
         // Keys with tags: checked as values of that tag, then compared by their text.
         ("!!str 8: a\n'8': b\n", "2:1: error: duplicate key '8' (first at t.yaml:1:1)"),
@@ -57,13 +62,17 @@ import Testing
     }
 
     @Test func duplicatesInsideAnAliasedMappingAreFoundAtTheAnchor() {
-        #expect(readerError("a: &a {x: 1, x: 2}\nb: *a\n", .yaml) == "t.yaml:1:14: error: duplicate key 'x' (first at t.yaml:1:8)")
+        #expect(
+            readerError("a: &a {x: 1, x: 2}\nb: *a\n", .yaml)
+                == "t.yaml:1:14: error: duplicate key 'x' (first at t.yaml:1:8)")
     }
 
     @Test func manyKeysUseTheIndexAndStillFindTheFirstRepeat() {
         // Past 16 members the mapping looks keys up in a hash table; the order stays the text's.
         let keys = (0..<40).map { "k\($0): \($0)\n" }.joined()
-        #expect(readerError(keys + "k30: x\nk5: y\n", .yaml) == "t.yaml:41:1: error: duplicate key 'k30' (first at t.yaml:31:1)")
+        #expect(
+            readerError(keys + "k30: x\nk5: y\n", .yaml)
+                == "t.yaml:41:1: error: duplicate key 'k30' (first at t.yaml:31:1)")
         #expect(readerError(keys + "k40: x\nk41: y\n", .yaml) == nil)
     }
 }

@@ -12,14 +12,26 @@ import Testing
         let errors = Set((0..<50).map { _ in readerError(text, .yaml) })
         #expect(errors == ["t.yaml:2:3: error: expected a string key, found a mapping"])
         // And with empty explicit keys (`? ` alone) among the repeats: a second finding.
-        let emptyKeys = "pegs:\n? cr\na:adDus:s:\n? crpegs:gs:\n? cr\na:adDus:s:\n? crpegs:\n? \n? crpegs::s\n? \n? crpegs::s:\n? crpegs:\n?:\n"
-        #expect(Set((0..<50).map { _ in readerError(emptyKeys, .yaml) }) == ["t.yaml:4:3: error: expected a string key, found a mapping"])
-        #expect(readerError("k: 1\n? \n: a\n? \n: b\nk: 2\n", .yaml) == "t.yaml:2:2: error: expected a string key, found an empty key")
+        let emptyKeys =
+            "pegs:\n? cr\na:adDus:s:\n? crpegs:gs:\n? cr\na:adDus:s:\n? crpegs:\n? \n? crpegs::s\n? \n? crpegs::s:\n? crpegs:\n?:\n"
+        #expect(
+            Set((0..<50).map { _ in readerError(emptyKeys, .yaml) }) == [
+                "t.yaml:4:3: error: expected a string key, found a mapping"
+            ])
+        #expect(
+            readerError("k: 1\n? \n: a\n? \n: b\nk: 2\n", .yaml)
+                == "t.yaml:2:2: error: expected a string key, found an empty key")
         // Nested explicit keys (`? ? …`) repeated: the third shape the fuzzer found.
         let nested = "a: 1\n? ? crpegs:s:\n? ? crpegs:s:\na: 2\n"
-        #expect(Set((0..<50).map { _ in readerError(nested, .yaml) }) == ["t.yaml:2:3: error: expected a string key, found a mapping"])
+        #expect(
+            Set((0..<50).map { _ in readerError(nested, .yaml) }) == [
+                "t.yaml:2:3: error: expected a string key, found a mapping"
+            ])
         let scalarsFirst = "k: 1\nk: 2\n? {x: 1}\n: a\n? {x: 1}\n: b\n"
-        #expect(Set((0..<50).map { _ in readerError(scalarsFirst, .yaml) }) == ["t.yaml:2:1: error: duplicate key 'k' (first at t.yaml:1:1)"])
+        #expect(
+            Set((0..<50).map { _ in readerError(scalarsFirst, .yaml) }) == [
+                "t.yaml:2:1: error: duplicate key 'k' (first at t.yaml:1:1)"
+            ])
     }
 
     func read(_ text: String, limits: ReaderLimits = .default) throws -> SpecNode {
@@ -39,15 +51,27 @@ import Testing
         // the text as written.
         ("{b: 1, a: 2, b: 3, a: 4, b: 5}", "1:14: error: duplicate key 'b' (first at t.yaml:1:2)"),
         ("{a: 1, b: 2, a: 3, b: 4, a: 5}", "1:14: error: duplicate key 'a' (first at t.yaml:1:2)"),
-        ("a: 1\n\tb: 2\n",
-         "2:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at t.yaml:1:4)"),
-        ("a: @b\n",
-         "1:4: error: invalid YAML: found character '@' that cannot start any token (while scanning for the next token)"),
-        ("a: [1, 2\n", "2:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at t.yaml:1:4)"),
-        ("a: \"open\n",
-         "2:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at t.yaml:1:4)"),
+        (
+            "a: 1\n\tb: 2\n",
+            "2:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at t.yaml:1:4)"
+        ),
+        (
+            "a: @b\n",
+            "1:4: error: invalid YAML: found character '@' that cannot start any token (while scanning for the next token)"
+        ),
+        (
+            "a: [1, 2\n",
+            "2:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at t.yaml:1:4)"
+        ),
+        (
+            "a: \"open\n",
+            "2:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at t.yaml:1:4)"
+        ),
         ("a: b: c\n", "1:5: error: invalid YAML: mapping values are not allowed in this context"),
-        ("- a\nb: c\n", "2:1: error: invalid YAML: did not find expected '-' indicator (while parsing a block collection at t.yaml:1:1)"),
+        (
+            "- a\nb: c\n",
+            "2:1: error: invalid YAML: did not find expected '-' indicator (while parsing a block collection at t.yaml:1:1)"
+        ),
         ("a: 1\n---\nb: 2\n", "2:1: error: found a second YAML document; a spec file holds exactly one"),
         ("a: *nope\n", "1:4: error: invalid YAML: undefined alias '*nope'"),
         ("key: \u{1}\n", "1:6: error: invalid YAML: control characters are not allowed (U+0001)"),
@@ -58,17 +82,23 @@ import Testing
         ("a: 0x8000000000000000\n", "1:4: error: number 0x8000000000000000 is out of range"),
         ("a: !!int abc\n", "1:4: error: 'abc' is not a valid !!int"),
         ("a: !!bool yes\n", "1:4: error: 'yes' is not a valid !!bool"),
-        ("a: !foo bar\n",
-         "1:4: error: unsupported tag '!foo'; only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"),
-        ("a: !!binary aGk=\n",
-         "1:4: error: unsupported tag '!!binary'; only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"),
+        (
+            "a: !foo bar\n",
+            "1:4: error: unsupported tag '!foo'; only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"
+        ),
+        (
+            "a: !!binary aGk=\n",
+            "1:4: error: unsupported tag '!!binary'; only !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed"
+        ),
         ("- !!map [1]\n", "1:3: error: tag '!!map' cannot be used on a list"),
         ("a: !!seq x\n", "1:4: error: tag '!!seq' cannot be used on a scalar"),
         ("[1]: x\n", "1:1: error: expected a string key, found a list"),
         ("? {a: 1}\n: x\n", "1:3: error: expected a string key, found a mapping"),
         ("\u{FEFF}a: 1\na: 2\n", "2:1: error: duplicate key 'a' (first at t.yaml:1:1)"),
-        ("a: 1\r\nb: [\r\n  x,,\r\n]\r\n",
-         "3:5: error: invalid YAML: did not find expected node content (while parsing a flow node)"),
+        (
+            "a: 1\r\nb: [\r\n  x,,\r\n]\r\n",
+            "3:5: error: invalid YAML: did not find expected node content (while parsing a flow node)"
+        ),
     ]
 
     @Test(arguments: badInputs)
@@ -92,7 +122,8 @@ import Testing
         ("Inter", #""Inter""#), ("#0A84FF", "null"), ("\"#0A84FF\"", ##""#0A84FF""##), ("'42'", #""42""#),
         ("\"true\"", #""true""#), ("!!str 42", #""42""#), ("!!int \"42\"", "42"), ("!!float 1", "1.0"),
         ("!!bool True", "true"), ("!!null ~", "null"), ("! 42", #""42""#), ("2001-12-14", #""2001-12-14""#),
-        ("@colors.accent", "error"), ("\"@colors.accent\"", #""@colors.accent""#), ("~alpha(@c, 0.3)", #""~alpha(@c, 0.3)""#),
+        ("@colors.accent", "error"), ("\"@colors.accent\"", #""@colors.accent""#),
+        ("~alpha(@c, 0.3)", #""~alpha(@c, 0.3)""#),
         ("|\n  two\n  lines", #""two\nlines\n""#), (">-\n  folded\n  text", #""folded text""#),
     ]
 
@@ -177,14 +208,17 @@ import Testing
         let keyMessage = "expected a string key, found an alias (aliases cannot be used in mapping keys)"
         #expect(readerError(wide + "k: {*e : 1}\n", .yaml) == "t.yaml:6:5: error: " + keyMessage)
         #expect(readerError(wide + "*e: 1\n", .yaml) == "t.yaml:6:1: error: " + keyMessage)
-        #expect(readerError(wide + "k: {[x, *e]: 1}\n", .yaml) == "t.yaml:6:5: error: expected a string key, found a list")
+        #expect(
+            readerError(wide + "k: {[x, *e]: 1}\n", .yaml) == "t.yaml:6:5: error: expected a string key, found a list")
         #expect(readerError(wide + "? *e\n: 1\n", .yaml) == "t.yaml:6:3: error: " + keyMessage)
         #expect(readerError(wide + "k: *e\n", .yaml) == nil)
         #expect(readerError("k: &k 1\nlist: [*k, {a: *k}]\nm: {*k: 1}\n", .yaml) == "t.yaml:3:5: error: " + keyMessage)
         // Refused at the alias whose expansion passes the limit: the 8th `*c` of line 4 brings
         // the count from 9,012 to 10,123.
         let error = readerError(bomb, .yaml, limits: ReaderLimits(maxNodes: 10_000))
-        #expect(error == "t.yaml:4:36: error: document expands to more than 10000 nodes (the node limit; a YAML alias bomb?)")
+        #expect(
+            error
+                == "t.yaml:4:36: error: document expands to more than 10000 nodes (the node limit; a YAML alias bomb?)")
     }
 
     /// Ten levels of ten aliases: 10^10 values if expanded. Each anchor's size is known when it
@@ -197,19 +231,30 @@ import Testing
             bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
         // 123,457 values before line 6's `*e`s, 111,111 each: the 8th passes 1,000,000.
-        #expect(readerError(bomb, .yaml) == "t.yaml:6:36: error: document expands to more than 1000000 nodes (the node limit; a YAML alias bomb?)")
+        #expect(
+            readerError(bomb, .yaml)
+                == "t.yaml:6:36: error: document expands to more than 1000000 nodes (the node limit; a YAML alias bomb?)"
+        )
         // An alias counts exactly the values it stands for: 1 + (1 + 2) + 1 + 3 + 3 = 11.
         let twice = "a: &a [1, 2]\nb: [*a, *a]\n"
         #expect(readerError(twice, .yaml, limits: ReaderLimits(maxNodes: 11)) == nil)
-        #expect(readerError(twice, .yaml, limits: ReaderLimits(maxNodes: 10)) == "t.yaml:2:9: error: document expands to more than 10 nodes (the node limit; a YAML alias bomb?)")
+        #expect(
+            readerError(twice, .yaml, limits: ReaderLimits(maxNodes: 10))
+                == "t.yaml:2:9: error: document expands to more than 10 nodes (the node limit; a YAML alias bomb?)")
     }
 
     @Test func enforcesSizeAndDepthLimits() {
-        #expect(readerError(Data(count: 52_428_800), .yaml) == "t.yaml:1:1: error: file is 52428800 bytes; the limit is 4194304 bytes")
+        #expect(
+            readerError(Data(count: 52_428_800), .yaml)
+                == "t.yaml:1:1: error: file is 52428800 bytes; the limit is 4194304 bytes")
         let limits = ReaderLimits(maxDepth: 3)
         #expect(readerError("a: {b: [c]}\n", .yaml, limits: limits) == nil)
-        #expect(readerError("a: {b: [[c]]}\n", .yaml, limits: limits) == "t.yaml:1:9: error: document nests deeper than 3 levels (the depth limit)")
-        #expect(readerError("a:\n  b:\n    - c:\n        d\n", .yaml, limits: limits) == "t.yaml:3:7: error: document nests deeper than 3 levels (the depth limit)")
+        #expect(
+            readerError("a: {b: [[c]]}\n", .yaml, limits: limits)
+                == "t.yaml:1:9: error: document nests deeper than 3 levels (the depth limit)")
+        #expect(
+            readerError("a:\n  b:\n    - c:\n        d\n", .yaml, limits: limits)
+                == "t.yaml:3:7: error: document nests deeper than 3 levels (the depth limit)")
         // Block and flow nesting mixed, and brackets inside quotes, which are no nesting.
         var mixed = ""
         for level in 0..<10 {
@@ -218,12 +263,18 @@ import Testing
         }
         mixed += String(repeating: " ", count: 20) + "leaf: [x, {y: \"[[[\"}]\n"
         #expect(readerError(mixed, .yaml, limits: ReaderLimits(maxDepth: 13)) == nil)
-        #expect(readerError(mixed, .yaml, limits: ReaderLimits(maxDepth: 12)) == "t.yaml:11:31: error: document nests deeper than 12 levels (the depth limit)")
+        #expect(
+            readerError(mixed, .yaml, limits: ReaderLimits(maxDepth: 12))
+                == "t.yaml:11:31: error: document nests deeper than 12 levels (the depth limit)")
         let indentless = "a:\n- b:\n  - c:\n    - d: |\n        [[[[\n    - 'it''s [['\n"
         #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 7)) == nil)
-        #expect(readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 6)) == "t.yaml:4:7: error: document nests deeper than 6 levels (the depth limit)")
+        #expect(
+            readerError(indentless, .yaml, limits: ReaderLimits(maxDepth: 6))
+                == "t.yaml:4:7: error: document nests deeper than 6 levels (the depth limit)")
         // Aliases nest a tree deeper than its text: refused at the alias that does it.
-        #expect(readerError("x: &x [[1]]\ny: [*x]\n", .yaml, limits: limits) == "t.yaml:2:5: error: document nests deeper than 3 levels (the depth limit)")
+        #expect(
+            readerError("x: &x [[1]]\ny: [*x]\n", .yaml, limits: limits)
+                == "t.yaml:2:5: error: document nests deeper than 3 levels (the depth limit)")
         #expect(readerError("x: &x [[1]]\ny: *x\n", .yaml, limits: limits) == nil)
     }
 
@@ -254,6 +305,8 @@ import Testing
         let flow = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         #expect(await onSmallStackThread { readerError(flow, .yaml) } == nil)
         let over = "[" + flow + "]"
-        #expect(await onSmallStackThread { readerError(over, .yaml) } == "t.yaml:1:257: error: document nests deeper than 256 levels (the depth limit)")
+        #expect(
+            await onSmallStackThread { readerError(over, .yaml) }
+                == "t.yaml:1:257: error: document nests deeper than 256 levels (the depth limit)")
     }
 }

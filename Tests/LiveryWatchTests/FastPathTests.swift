@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// The fast path: a completed save publishes without waiting for the settle window, and a
@@ -58,7 +59,8 @@ extension WatchIOTests {
 
         @Test func aCompletionWithMoreEventsBehindItWaitsForTheGrace() async throws {
             let grace = Duration.milliseconds(300)
-            let configuration = WatchConfiguration(settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: grace)
+            let configuration = WatchConfiguration(
+                settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: grace)
             try await withWatchedFolder(configuration: configuration) { folder, recorder in
                 // The owner thread stops reading, so the save and the writer's next step reach the
                 // engine as one delivery that does not end with a completion.
@@ -86,7 +88,8 @@ extension WatchIOTests {
             let loads = LoadCounter()
             let watcher = FolderWatcher(
                 directory: folder.url,
-                configuration: WatchConfiguration(settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: .milliseconds(50)),
+                configuration: WatchConfiguration(
+                    settleWindow: .seconds(5), maximumSettleWindows: 1, completionGrace: .milliseconds(50)),
                 logger: testLogger
             ) { url in
                 let content = try TestLoader.load(url)
@@ -97,7 +100,8 @@ extension WatchIOTests {
             do {
                 try await recorder.waitForValue(["card.yaml": "card: 1\n"])
                 try folder.saveAtomically("card.yaml", "card: 2\n")
-                try await recorder.waitForValue(["card.yaml": "card: 2\n", "second.yaml": "second: 1\n"], timeout: .seconds(4))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 2\n", "second.yaml": "second: 1\n"], timeout: .seconds(4))
                 #expect(recorder.count == 2, "\(recorder.describe())")
                 #expect(loads.count >= 3)
             } catch {
@@ -124,7 +128,8 @@ extension WatchIOTests {
         @Test func aFileMovedInUnderANewNameIsListed() async throws {
             try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
                 try folder.saveAtomically("new.yaml", "new: 1\n")
-                try await recorder.waitForValue(["card.yaml": "card: 1\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 1\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
                 #expect(recorder.watcher.statistics.listingsReused == 0)
             }
         }
@@ -135,14 +140,18 @@ extension WatchIOTests {
             try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
                 try folder.write("new.yaml", "new: 1\n")
                 try folder.saveAtomically("card.yaml", "card: 2\n")
-                try await recorder.waitForValue(["card.yaml": "card: 2\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 2\n", "new.yaml": "new: 1\n"], timeout: .seconds(1))
             }
         }
 
         @Test func aSaveInASubfolderIsListed() async throws {
-            try await withWatchedFolder(["card.yaml": "card: 1\n", "sub/b.yaml": "b: 1\n"], configuration: Self.slowWindow) { folder, recorder in
+            try await withWatchedFolder(
+                ["card.yaml": "card: 1\n", "sub/b.yaml": "b: 1\n"], configuration: Self.slowWindow
+            ) { folder, recorder in
                 try folder.saveAtomically("sub/b.yaml", "b: 2\n")
-                try await recorder.waitForValue(["card.yaml": "card: 1\n", "sub/b.yaml": "b: 2\n"], timeout: .seconds(1))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 1\n", "sub/b.yaml": "b: 2\n"], timeout: .seconds(1))
                 #expect(recorder.watcher.statistics.listingsReused == 0)
             }
         }
@@ -152,9 +161,11 @@ extension WatchIOTests {
             try elsewhere.write("shared.yaml", "shared: 1\n")
             try await withWatchedFolder(configuration: Self.slowWindow) { folder, recorder in
                 try folder.link("shared.yaml", to: elsewhere.at("shared.yaml"))
-                try await recorder.waitForValue(["card.yaml": "card: 1\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(4))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 1\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(4))
                 try folder.saveAtomically("card.yaml", "card: 2\n")
-                try await recorder.waitForValue(["card.yaml": "card: 2\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(1))
+                try await recorder.waitForValue(
+                    ["card.yaml": "card: 2\n", "shared.yaml": "shared: 1\n"], timeout: .seconds(1))
                 #expect(recorder.watcher.statistics.listingsReused == 0)
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
 import Livery
-@testable import LiveryWatch
 import PropertyBased
 import Testing
+
+@testable import LiveryWatch
 
 /// The watcher loads the bytes its scan read: they must make the same spec files as reading the
 /// folder (`SpecSourceSet(directory:)`) does. Plain files, no inotify.
@@ -45,7 +46,11 @@ import Testing
         try folder.link("themes", to: elsewhere.at("themes"))  // a linked folder does not
         try folder.link("sub/themes", to: elsewhere.at("themes/inner"))  // nor a link inside it
         let scanned = try scannedSources()
-        #expect(summary(scanned) == ["Theme.JSON=theme", "card.yaml=card", "shared.yaml=shared", "sub/b.yml=b", "link:sub/themes", "link:themes"])
+        #expect(
+            summary(scanned) == [
+                "Theme.JSON=theme", "card.yaml=card", "shared.yaml=shared", "sub/b.yml=b", "link:sub/themes",
+                "link:themes",
+            ])
         #expect(summary(scanned) == summary(try readSources()))
     }
 
@@ -91,7 +96,9 @@ import Testing
 /// and outside the tree, dangling, cyclic), the scanned bytes make the same spec files as
 /// reading the folder.
 @Suite struct FolderContentPropertyTests {
-    static let names = ["a.yaml", "b.yml", "C.JSON", "notes.txt", ".hidden.yaml", "sub", "themes", ".data", "x.yaml~", "d.json"]
+    static let names = [
+        "a.yaml", "b.yml", "C.JSON", "notes.txt", ".hidden.yaml", "sub", "themes", ".data", "x.yaml~", "d.json",
+    ]
 
     /// Builds a tree from numbers (so shrinking works on plain integers): each entry takes three.
     static func build(_ seeds: [Int], in folder: TemporaryFolder, elsewhere: TemporaryFolder) throws {
@@ -145,11 +152,14 @@ import Testing
                 let read = Result { () throws -> SpecSourceSet in try SpecSourceSet(directory: folder.url) }
                 for entersLinkedFolders in [true, false] {
                     let scanner = FolderScanner(
-                        root: folder.path, fileExtensions: ["json", "yaml", "yml"], entersLinkedFolders: entersLinkedFolders)
+                        root: folder.path, fileExtensions: ["json", "yaml", "yml"],
+                        entersLinkedFolders: entersLinkedFolders)
                     let scanned = Result { () throws -> SpecSourceSet in
                         try scanner.scan().readContent().get().specSources(limits: .default)
                     }
-                    #expect(Self.summary(scanned) == Self.summary(read), "tree from \(seeds), entering linked folders: \(entersLinkedFolders)")
+                    #expect(
+                        Self.summary(scanned) == Self.summary(read),
+                        "tree from \(seeds), entering linked folders: \(entersLinkedFolders)")
                 }
             } catch {
                 Issue.record("could not build the tree from \(seeds): \(error)")

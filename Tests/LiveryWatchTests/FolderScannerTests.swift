@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 /// What one scan finds: content files and the folders to watch. Plain files, no inotify.
 @Suite struct FolderScannerTests {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// The watched folder disappearing, links, and Kubernetes' `..data` indirection.
@@ -17,7 +18,9 @@ extension WatchIOTests {
                 try parent.remove("specs")
                 let error = try #require(try await recorder.waitForFailure() as? WatchError)
                 #expect(error.code == .folderMissing)
-                #expect(error.description == "\(parent.at("specs")): error: the watched folder is missing; waiting for it to come back")
+                #expect(
+                    error.description
+                        == "\(parent.at("specs")): error: the watched folder is missing; waiting for it to come back")
                 #expect(recorder.latestValue == ["card.yaml": "card: 1\n"])
 
                 try parent.makeFolder("specs")

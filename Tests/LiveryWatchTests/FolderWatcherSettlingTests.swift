@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// Bursts, bad intermediate states and repeated bytes: what gets published and what not.
@@ -35,7 +36,8 @@ extension WatchIOTests {
         }
 
         @Test func aLoadErrorInsideTheWindowIsNotReported() async throws {
-            let configuration = WatchConfiguration(settleWindow: .milliseconds(250), completionGrace: nil)  // see aBurstIsPublishedOnce
+            // See aBurstIsPublishedOnce.
+            let configuration = WatchConfiguration(settleWindow: .milliseconds(250), completionGrace: nil)
             try await withWatchedFolder(configuration: configuration) { folder, recorder in
                 try folder.write("card.yaml", "card: BAD half-written\n")
                 try folder.write("card.yaml", "card: 2\n")

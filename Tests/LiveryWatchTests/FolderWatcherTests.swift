@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// Each way of changing a folder's content produces the right new value.
@@ -63,7 +64,9 @@ extension WatchIOTests {
                 // Same file system, so rename(2) is what `mv` does.
                 guard rename(elsewhere.at("theme.yml"), folder.at("theme.yml")) == 0 else { throw TestFailure("mv in") }
                 try await recorder.waitForValue(["card.yaml": "card: 1\n", "theme.yml": "theme: x\n"])
-                guard rename(folder.at("card.yaml"), elsewhere.at("card.yaml")) == 0 else { throw TestFailure("mv out") }
+                guard rename(folder.at("card.yaml"), elsewhere.at("card.yaml")) == 0 else {
+                    throw TestFailure("mv out")
+                }
                 try await recorder.waitForValue(["theme.yml": "theme: x\n"])
             }
         }

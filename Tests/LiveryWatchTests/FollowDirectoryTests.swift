@@ -32,7 +32,10 @@ import Testing
             Issue.record("expected the bad file to be rejected, got \(third)")
             return
         }
-        #expect("\(error)" == "card.yaml:1:49: error: 'color' of trait BackgroundColor: invalid colour '#22': expected #RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)")
+        #expect(
+            "\(error)"
+                == "card.yaml:1:49: error: 'color' of trait BackgroundColor: invalid colour '#22': expected #RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)"
+        )
         #expect(card.backgroundColor == Color(hex: "#222222"))
 
         following.cancel()

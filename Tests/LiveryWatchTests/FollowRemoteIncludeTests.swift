@@ -23,13 +23,15 @@ import Testing
         }
     }
 
-    static let card = "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs: { card: [{ type: BackgroundColor, color: '@colors.accent' }] }\n"
+    static let card =
+        "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs: { card: [{ type: BackgroundColor, color: '@colors.accent' }] }\n"
 
     @MainActor @Test func fetchesOnEveryReloadAndAppliesTheRemoteVariables() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write("card.yaml", Self.card)
         let fetcher = CountingFetcher(document: "variables: { colors: { accent: '#FF375F' } }\n")
-        let loader = SpecFolderLoader(allowList: try IncludeAllowList(["https://cdn.example.com/brand/"]), fetcher: fetcher)
+        let loader = SpecFolderLoader(
+            allowList: try IncludeAllowList(["https://cdn.example.com/brand/"]), fetcher: fetcher)
         let provider = TraitsProvider()
         let card = StyledBox()
         provider.register(card, as: "card")

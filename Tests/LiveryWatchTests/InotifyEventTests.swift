@@ -1,6 +1,7 @@
 import CInotifyTools
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 @Suite struct InotifyEventTests {
     /// Lays out one `struct inotify_event` the way the kernel does (name NUL-padded to 16).
@@ -41,7 +42,8 @@ import Testing
     }
 
     @Test func decodesABufferOfSeveralEvents() {
-        let bytes = Self.raw(3, IN_MOVED_FROM, cookie: 9, name: "..data_tmp")
+        let bytes =
+            Self.raw(3, IN_MOVED_FROM, cookie: 9, name: "..data_tmp")
             + Self.raw(3, IN_MOVED_TO, cookie: 9, name: "..data")
             + Self.raw(4, IN_IGNORED)
         #expect(
@@ -56,7 +58,10 @@ import Testing
     @Test func stopsAtATruncatedEventInsteadOfReadingPastTheBuffer() {
         let whole = Self.raw(1, IN_CREATE, name: "a.yaml")
         let truncated = Array(Self.raw(1, IN_DELETE, name: "b.yaml").dropLast(4))
-        #expect(Self.decode(whole + truncated) == [InotifyRecord(descriptor: 1, event: .created("a.yaml", isDirectory: false))])
+        #expect(
+            Self.decode(whole + truncated) == [
+                InotifyRecord(descriptor: 1, event: .created("a.yaml", isDirectory: false))
+            ])
         #expect(Self.decode(Array(whole.prefix(10))).isEmpty)
     }
 

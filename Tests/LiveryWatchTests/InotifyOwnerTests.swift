@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
-@testable import LiveryWatch
 import LiveryTesting
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// The shared owner thread: stopping, leaks, queue overflows. They count the process's

@@ -1,5 +1,6 @@
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 /// When the fast path may re-read the last listing instead of listing the folder again. The
 /// records are made up (no inotify); entries that appear are looked at in a real folder.

@@ -1,5 +1,6 @@
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 @Suite struct SettleWindowTests {
     let start = ContinuousClock.now

@@ -1,8 +1,9 @@
 import Foundation
 import Livery
-@testable import LiveryWatch
 import Synchronization
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// A spec watcher does not enter links to folders (a specs folder does not load through

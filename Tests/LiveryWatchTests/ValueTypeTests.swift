@@ -1,9 +1,12 @@
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 @Suite struct ContentHashTests {
     /// Published FNV-1a 64 test vectors.
-    @Test(arguments: [("", 0xcbf2_9ce4_8422_2325 as UInt64), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8)])
+    @Test(arguments: [
+        ("", 0xcbf2_9ce4_8422_2325 as UInt64), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8),
+    ])
     func matchesFNV1a(text: String, expected: UInt64) {
         var hasher = FNV1a64()
         hasher.combine(text.utf8)
@@ -43,7 +46,8 @@ import Testing
     }
 
     @Test func extensionsAreLowercasedAndLimitsClamped() {
-        let configuration = WatchConfiguration(settleWindow: .milliseconds(-5), maximumSettleWindows: 0, fileExtensions: ["YAML"])
+        let configuration = WatchConfiguration(
+            settleWindow: .milliseconds(-5), maximumSettleWindows: 0, fileExtensions: ["YAML"])
         #expect(configuration.settleWindow == .zero)
         #expect(configuration.maximumSettleWindows == 1)
         #expect(configuration.fileExtensions == ["yaml"])

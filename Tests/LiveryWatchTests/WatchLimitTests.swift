@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryWatch
 import Testing
+
+@testable import LiveryWatch
 
 extension WatchIOTests {
     /// The watch limit running out: for real (in a user namespace) and through the test hook.
@@ -24,7 +25,8 @@ extension WatchIOTests {
                 try folder.write("s\(index)/f.yaml", "\(index)\n")
             }
             var expected = try TestLoader.load(folder.url)
-            let recorder = UpdateRecorder(watching: folder, configuration: WatchConfiguration(rescanInterval: .milliseconds(30)))
+            let recorder = UpdateRecorder(
+                watching: folder, configuration: WatchConfiguration(rescanInterval: .milliseconds(30)))
             do {
                 try await recorder.waitForValue(expected)
                 let error = try #require(recorder.failures.first as? WatchError)

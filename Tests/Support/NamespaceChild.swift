@@ -43,7 +43,8 @@ public struct NamespaceChild: Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()  // before waiting: a full pipe would block the child
+        // Before waiting: a full pipe would block the child.
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
     }

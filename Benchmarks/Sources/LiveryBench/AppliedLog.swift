@@ -23,7 +23,8 @@ final class AppliedLog: Sendable {
         let deadline = ContinuousClock.now + timeout
         while state.withLock({ $0.times.count }) < count {
             let left = deadline - ContinuousClock.now
-            guard left > .zero, signal.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1)) == .success
+            guard left > .zero,
+                signal.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1)) == .success
             else { return state.withLock { $0.times.count } >= count }
         }
         return true

@@ -57,7 +57,8 @@ struct BoxValues: Equatable, Sendable {
     /// The five traits as one spec entry, in JSON.
     var specJSON: String {
         let color = backgroundColor.description
-        let insets = "{\"top\":\(padding.top),\"left\":\(padding.left),\"bottom\":\(padding.bottom),\"right\":\(padding.right)}"
+        let insets =
+            "{\"top\":\(padding.top),\"left\":\(padding.left),\"bottom\":\(padding.bottom),\"right\":\(padding.right)}"
         return "[{\"type\":\"BackgroundColor\",\"color\":\"\(color)\"},"
             + "{\"type\":\"CornerRadius\",\"radius\":\(cornerRadius)},"
             + "{\"type\":\"Opacity\",\"opacity\":\(opacity)},"

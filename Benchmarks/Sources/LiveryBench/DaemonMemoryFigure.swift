@@ -42,20 +42,26 @@ enum DaemonMemoryFigure {
         Thread.sleep(forTimeInterval: 1)
         let held = try daemon.residentBytes()
         let answeredEarly = waiting.readableNow()
-        guard answeredEarly == 0 else { throw BenchError("\(answeredEarly) long-polls were answered before any change") }
+        guard answeredEarly == 0 else {
+            throw BenchError("\(answeredEarly) long-polls were answered before any change")
+        }
 
         // One push: every waiting client must get the new bundle.
         let pushStart = ContinuousClock.now
         let body = folder.url.appendingPathComponent("push.yaml")
         try Data("specs:\n  pushed:\n    - { type: CornerRadius, radius: 3 }\n".utf8).write(to: body)
-        _ = try Command.run("/usr/bin/curl", [
-            "-sf", "-o", "/dev/null", "-X", "PUT", "-H", "Authorization: \(token.authorizationHeader)",
-            "--data-binary", "@\(body.path)", base + "/v1/specs/pushed.yaml",
-        ])
+        _ = try Command.run(
+            "/usr/bin/curl",
+            [
+                "-sf", "-o", "/dev/null", "-X", "PUT", "-H", "Authorization: \(token.authorizationHeader)",
+                "--data-binary", "@\(body.path)", base + "/v1/specs/pushed.yaml",
+            ])
         let codes = waiting.statusCodes(timeout: .seconds(30))
         let wakeMilliseconds = (ContinuousClock.now - pushStart).nanoseconds / 1e6
         let woken = codes[200, default: 0]
-        let others = codes.filter { $0.key != 200 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key == 0 ? "closed" : String($0.key))" }
+        let others = codes.filter { $0.key != 200 }.sorted { $0.key < $1.key }.map {
+            "\($0.value) × \($0.key == 0 ? "closed" : String($0.key))"
+        }
 
         let perClient = (held - idle) / Double(clients)
         let size = config.smoke ? "\(Format.count(clients)) (smoke; issue: 2,000)" : Format.count(clients)
@@ -63,14 +69,16 @@ enum DaemonMemoryFigure {
             Row(
                 figure: "6", metric: "daemon resident memory per waiting long-poll client, \(size) clients",
                 unit: "kB/client", value: perClient / 1000, p99: nil,
-                baseline: "the same daemon idle: \(mebibytes(idle)) VmRSS", baselineValue: nil, ratio: nil, cpuRatio: nil,
+                baseline: "the same daemon idle: \(mebibytes(idle)) VmRSS", baselineValue: nil, ratio: nil,
+                cpuRatio: nil,
                 target: "≤ 20 kB", verdict: perClient <= 20_000 ? .pass : .miss,
                 notes: "livery serve (separate process) VmRSS \(mebibytes(idle)) idle → \(mebibytes(held)) with "
                     + "\(Format.count(clients)) GET /v1/spec?wait=300 held"),
             Row(
                 figure: "6", metric: "long-polls woken by one push, \(size) waiting", unit: "clients",
                 value: Double(woken), p99: nil, baseline: "clients waiting", baselineValue: Double(clients),
-                ratio: Double(woken) / Double(clients), cpuRatio: nil, target: "all", verdict: woken == clients ? .pass : .miss,
+                ratio: Double(woken) / Double(clients), cpuRatio: nil, target: "all",
+                verdict: woken == clients ? .pass : .miss,
                 notes: "200 with the new bundle, all within \(Format.number(wakeMilliseconds)) ms of the PUT"
                     + (others.isEmpty ? "" : "; others: " + others.joined(separator: ", "))),
         ]

@@ -58,7 +58,9 @@ final class DaemonProcess {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let livery = me.deletingLastPathComponent().appendingPathComponent("livery")
         guard FileManager.default.isExecutableFile(atPath: livery.path) else {
-            throw BenchError("no livery executable beside \(me.path): build it with the same configuration (swift build --product livery)")
+            throw BenchError(
+                "no livery executable beside \(me.path): build it with the same configuration (swift build --product livery)"
+            )
         }
         return livery
     }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// The floor under any durable push: writing a file the way the daemon does (a temporary file,
 /// `fsync`, `rename` over the target, `fsync` of the folder), with nothing else around it.
@@ -23,7 +24,9 @@ enum DurableWrite {
                 throw BenchError("durable write in \(folder.path) failed: errno \(errno)")
             }
             let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
-            guard directory >= 0, fsync(directory) == 0 else { throw BenchError("fsync \(folder.path): errno \(errno)") }
+            guard directory >= 0, fsync(directory) == 0 else {
+                throw BenchError("fsync \(folder.path): errno \(errno)")
+            }
             close(directory)
             samples.append((ContinuousClock.now - start).nanoseconds)
         }

@@ -33,8 +33,12 @@ enum EtcdFigure {
         let onEtcd = EtcdStoreConfiguration(endpoints: [etcd.clientURL], http: http)
         let daemons = [
             LiveryDaemon(configuration: DaemonConfiguration(directory: specs, port: 0), token: token, logger: logger),
-            LiveryDaemon(configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token, logger: logger),
-            LiveryDaemon(configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token, logger: logger),
+            LiveryDaemon(
+                configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token,
+                logger: logger),
+            LiveryDaemon(
+                configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token,
+                logger: logger),
         ]
         let serving = daemons.map { daemon in Task { try await daemon.run() } }
         defer { for task in serving { task.cancel() } }
@@ -43,35 +47,49 @@ enum EtcdFigure {
         try Blocking.run { try await pusher(aPort, token).put(spec(step: 0)) }
 
         var step = 0
-        let baseline = try pushToApplied(push: folderPort, follow: folderPort, token: token, pushes: pushes, step: &step)
+        let baseline = try pushToApplied(
+            push: folderPort, follow: folderPort, token: token, pushes: pushes, step: &step)
         let subject = try pushToApplied(push: aPort, follow: bPort, token: token, pushes: pushes, step: &step)
         let size = config.smoke ? "\(pushes) pushes (smoke)" : "\(pushes) pushes"
         var rows = [
             Row(
-                figure: "8", metric: "PUT on daemon A → traits applied on \(targetCount) targets in a client following daemon B (etcd), SSE, \(size)",
+                figure: "8",
+                metric:
+                    "PUT on daemon A → traits applied on \(targetCount) targets in a client following daemon B (etcd), SSE, \(size)",
                 unit: "ms", value: subject.median / 1e6, p99: subject.p99 / 1e6,
                 baseline: "the same on one folder daemon", baselineValue: baseline.median / 1e6,
                 ratio: subject.median / baseline.median, cpuRatio: nil, target: "median ≤ 10 ms",
                 verdict: subject.median <= 10e6 ? .pass : .miss,
-                notes: "baseline p99 \(Format.number(baseline.p99 / 1e6)) ms; one etcd member on loopback, in-process daemons")
+                notes:
+                    "baseline p99 \(Format.number(baseline.p99 / 1e6)) ms; one etcd member on loopback, in-process daemons"
+            )
         ]
 
         step += 1
-        let folderWake = try wake(clients: clients, ports: [folderPort], daemons: [daemons[0]], pushTo: folderPort, token: token, step: step)
+        let folderWake = try wake(
+            clients: clients, ports: [folderPort], daemons: [daemons[0]], pushTo: folderPort, token: token, step: step)
         step += 1
-        let etcdWake = try wake(clients: clients, ports: [aPort, bPort], daemons: [daemons[1], daemons[2]], pushTo: aPort, token: token, step: step)
+        let etcdWake = try wake(
+            clients: clients, ports: [aPort, bPort], daemons: [daemons[1], daemons[2]], pushTo: aPort, token: token,
+            step: step)
         let clientsText = config.smoke ? "\(clients) (smoke)" : "2,000"
-        rows.append(Row(
-            figure: "8", metric: "\(clientsText) long-polls over two etcd daemons, woken by one push to one of them",
-            unit: "ms", value: etcdWake.milliseconds, p99: nil,
-            baseline: "the same long-polls on one folder daemon", baselineValue: folderWake.milliseconds,
-            ratio: etcdWake.milliseconds / folderWake.milliseconds, cpuRatio: nil, target: "all woken",
-            verdict: etcdWake.woken == clients ? .pass : .miss,
-            notes: "\(etcdWake.woken) of \(clients) answered 200 (folder: \(folderWake.woken)); time from the push to the last answer"))
+        rows.append(
+            Row(
+                figure: "8",
+                metric: "\(clientsText) long-polls over two etcd daemons, woken by one push to one of them",
+                unit: "ms", value: etcdWake.milliseconds, p99: nil,
+                baseline: "the same long-polls on one folder daemon", baselineValue: folderWake.milliseconds,
+                ratio: etcdWake.milliseconds / folderWake.milliseconds, cpuRatio: nil, target: "all woken",
+                verdict: etcdWake.woken == clients ? .pass : .miss,
+                notes:
+                    "\(etcdWake.woken) of \(clients) answered 200 (folder: \(folderWake.woken)); time from the push to the last answer"
+            ))
         return rows
     }
 
-    private static func pushToApplied(push: Int, follow: Int, token: BearerToken, pushes: Int, step: inout Int) throws -> Samples {
+    private static func pushToApplied(
+        push: Int, follow: Int, token: BearerToken, pushes: Int, step: inout Int
+    ) throws -> Samples {
         let applied = AppliedLog()
         let styler = CardStyler(targets: targetCount)
         let base = try url("http://127.0.0.1:\(follow)")
@@ -86,7 +104,9 @@ enum EtcdFigure {
             let body = spec(step: step)
             sentAt.append(ContinuousClock.now)
             try Blocking.run { try await pusher.put(body) }
-            guard applied.wait(for: index + 1, timeout: .seconds(5)) else { throw BenchError("push \(index) was never applied") }
+            guard applied.wait(for: index + 1, timeout: .seconds(5)) else {
+                throw BenchError("push \(index) was never applied")
+            }
             Thread.sleep(forTimeInterval: 0.03)
         }
         return Samples(nanoseconds: zip(sentAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })

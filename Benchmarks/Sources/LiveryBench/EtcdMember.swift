@@ -20,7 +20,8 @@ final class EtcdMember {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
         process.arguments = [
             "--name", "bench", "--data-dir", data.path, "--listen-client-urls", url, "--advertise-client-urls", url,
-            "--listen-peer-urls", "http://127.0.0.1:\(peer)", "--initial-advertise-peer-urls", "http://127.0.0.1:\(peer)",
+            "--listen-peer-urls", "http://127.0.0.1:\(peer)", "--initial-advertise-peer-urls",
+            "http://127.0.0.1:\(peer)",
             "--log-level", "error",
         ]
         process.standardOutput = FileHandle.nullDevice

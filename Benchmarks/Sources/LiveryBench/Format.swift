@@ -14,14 +14,16 @@ enum Format {
     /// Three significant digits or so: 0.00123, 1.23, 12.3, 1,234.
     static func number(_ value: Double, digits: Int? = nil) -> String {
         guard value.isFinite else { return "—" }
-        let places = digits ?? {
-            let magnitude = abs(value)
-            if magnitude >= 100 || magnitude == 0 { return 0 }
-            if magnitude >= 10 { return 1 }
-            if magnitude >= 1 { return 2 }
-            if magnitude >= 0.1 { return 3 }
-            return 4
-        }()
+        let places =
+            digits
+            ?? {
+                let magnitude = abs(value)
+                if magnitude >= 100 || magnitude == 0 { return 0 }
+                if magnitude >= 10 { return 1 }
+                if magnitude >= 1 { return 2 }
+                if magnitude >= 0.1 { return 3 }
+                return 4
+            }()
         if places == 0, abs(value) < 9e15 { return count(Int(value.rounded())) }
         let scale = pow10(places)
         let rounded = (value * scale).rounded() / scale

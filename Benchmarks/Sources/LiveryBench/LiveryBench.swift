@@ -16,9 +16,11 @@ struct LiveryBench {
             case "--smoke": config = .smoke
             case "--json" where !arguments.isEmpty: jsonPath = arguments.removeFirst()
             case "--markdown" where !arguments.isEmpty: markdownPath = arguments.removeFirst()
-            case "--only" where !arguments.isEmpty: only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
+            case "--only" where !arguments.isEmpty:
+                only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
-                FileHandle.standardError.write(Data("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…]\n".utf8))
                 exit(2)
             }
         }
@@ -43,9 +45,10 @@ struct LiveryBench {
                 rows += judged ? measured : measured.map(\.unjudged)
             } catch {
                 failures.append("figure \(figure.number): \(error)")
-                rows.append(Row(
-                    figure: figure.number, metric: figure.title, unit: "", value: nil, p99: nil, baseline: "",
-                    baselineValue: nil, ratio: nil, target: "", verdict: .miss, notes: "FAILED: \(error)"))
+                rows.append(
+                    Row(
+                        figure: figure.number, metric: figure.title, unit: "", value: nil, p99: nil, baseline: "",
+                        baselineValue: nil, ratio: nil, target: "", verdict: .miss, notes: "FAILED: \(error)"))
             }
             FileHandle.standardError.write(Data("  \(clock.now - figureStart)\n".utf8))
         }
@@ -53,13 +56,15 @@ struct LiveryBench {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 
         if !judged {
-            print("NOT A MEASUREMENT: \(config.smoke ? "smoke sizes" : "full sizes"), \(configuration) build; "
-                + "no row is judged against its target (run scripts/bench for that)")
+            print(
+                "NOT A MEASUREMENT: \(config.smoke ? "smoke sizes" : "full sizes"), \(configuration) build; "
+                    + "no row is judged against its target (run scripts/bench for that)")
         }
         print(Table.text(rows))
         let results = Results(
             date: ISO8601DateFormatter().string(from: Date()),
-            command: ProcessInfo.processInfo.environment["LIVERY_BENCH_COMMAND"] ?? CommandLine.arguments.joined(separator: " "),
+            command: ProcessInfo.processInfo.environment["LIVERY_BENCH_COMMAND"]
+                ?? CommandLine.arguments.joined(separator: " "),
             mode: config.smoke ? "smoke" : "full", configuration: configuration, judged: judged, seconds: seconds,
             machine: Results.machine(), rows: rows, failures: failures)
         do {
@@ -70,9 +75,10 @@ struct LiveryBench {
             exit(1)
         }
         let misses = rows.filter { $0.verdict == .miss }.count
-        print("\(rows.count) rows, \(misses) missed, \(rows.filter { $0.verdict == .notMeasured }.count) not measured yet, "
-            + "\(rows.filter { $0.verdict == .notJudged }.count) not judged; "
-            + "\(Format.number(seconds, digits: 1)) s; results in \(jsonPath)")
+        print(
+            "\(rows.count) rows, \(misses) missed, \(rows.filter { $0.verdict == .notMeasured }.count) not measured yet, "
+                + "\(rows.filter { $0.verdict == .notJudged }.count) not judged; "
+                + "\(Format.number(seconds, digits: 1)) s; results in \(jsonPath)")
         // A missed target is a finding, not a failure of the harness; a figure that threw is.
         exit(failures.isEmpty ? 0 : 1)
     }

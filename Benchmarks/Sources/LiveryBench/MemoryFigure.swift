@@ -16,9 +16,13 @@ enum MemoryFigure {
         let sharedStyled = try registration(count: count, identifiers: count / perIdentifier, applied: true)
         let styledNotes = "adds the 5 stored reversals per target; baseline adds the saved old values"
         return [
-            row("registration only: \(size) targets, one identifier each", unique, target: 256, notes: "the target applies to this"),
+            row(
+                "registration only: \(size) targets, one identifier each", unique, target: 256,
+                notes: "the target applies to this"),
             row("registration only: \(size) targets, \(perIdentifier) per identifier", shared, target: 256, notes: ""),
-            row("registered with 5 traits applied: \(size) targets, one identifier each", uniqueStyled, target: nil, notes: styledNotes),
+            row(
+                "registered with 5 traits applied: \(size) targets, one identifier each", uniqueStyled, target: nil,
+                notes: styledNotes),
             row(
                 "registered with 5 traits applied: \(size) targets, \(perIdentifier) per identifier", sharedStyled,
                 target: nil, notes: styledNotes),
@@ -38,7 +42,8 @@ enum MemoryFigure {
             figure: "6", metric: metric, unit: "B/target", value: reading.engine, p99: nil,
             baseline: "hand-written registry (weak ref + identifier maps)", baselineValue: reading.hand, ratio: ratio,
             target: target.map { "≤ \(Format.number($0)) B" } ?? "—", verdict: verdict,
-            notes: [notes, "RSS delta \(Format.number(reading.engineRSS)) B/target"].filter { !$0.isEmpty }.joined(separator: "; "))
+            notes: [notes, "RSS delta \(Format.number(reading.engineRSS)) B/target"].filter { !$0.isEmpty }.joined(
+                separator: "; "))
     }
 
     /// Heap bytes per target that registering `count` targets under `identifiers` identifiers

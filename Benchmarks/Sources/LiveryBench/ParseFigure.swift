@@ -44,7 +44,8 @@ enum ParseFigure {
         // Check the content is what it claims before timing it.
         let spec = try Spec(data: data, format: format, source: source)
         guard spec.identifiers.count == identifiers, spec.themes == ["dark", "contrast"] else {
-            throw BenchError("generated \(format) spec has \(spec.identifiers.count) identifiers, expected \(identifiers)")
+            throw BenchError(
+                "generated \(format) spec has \(spec.identifiers.count) identifiers, expected \(identifiers)")
         }
         let traits = spec.identifiers.reduce(0) { $0 + spec.traits(for: $1).count }
         let reader = try Measure.pair(
@@ -57,9 +58,12 @@ enum ParseFigure {
             baseline: bare)
         let size = "\(Format.number(Double(data.count) / 1_048_576, digits: 2)) MiB"
         let name = format.rawValue.uppercased()
-        let notes = "\(size), \(Format.count(identifiers)) identifiers, \(Format.count(traits)) resolved traits, 2 themes"
+        let notes =
+            "\(size), \(Format.count(identifiers)) identifiers, \(Format.count(traits)) resolved traits, 2 themes"
         return [
-            .timed("5", "\(name) \(size): reader alone (SpecNode.parse)", reader, baseline: bareName, maxRatio: 3, notes: notes),
+            .timed(
+                "5", "\(name) \(size): reader alone (SpecNode.parse)", reader, baseline: bareName, maxRatio: 3,
+                notes: notes),
             .timed(
                 "5", "\(name) \(size): Spec(data:format:source:) (read + resolve 3 themes + decode)", full,
                 baseline: bareName, maxRatio: 3, notes: notes),

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Many plain HTTP/1.1 clients on loopback, one socket each, that send one request and then
 /// only wait: the cheapest possible clients, so that what they cost is the server's.
@@ -17,7 +18,9 @@ final class RawClients {
                 let fd = try Self.connect(port: port)
                 sockets.append(fd)
                 try Self.send(bytes, on: fd)
-                guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else { throw BenchError("fcntl: errno \(errno)") }
+                guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
+                    throw BenchError("fcntl: errno \(errno)")
+                }
                 if index % 100 == 99 { Thread.sleep(forTimeInterval: 0.005) }
             }
         } catch {
@@ -111,12 +114,16 @@ final class RawClients {
     /// Raises this process's open-file limit (children inherit it) to at least `needed`.
     static func raiseFileLimit(to needed: Int) throws {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw BenchError("getrlimit: errno \(errno)") }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+            throw BenchError("getrlimit: errno \(errno)")
+        }
         guard limit.rlim_cur < rlim_t(needed) else { return }
         guard limit.rlim_max >= rlim_t(needed) else {
             throw BenchError("RLIMIT_NOFILE hard limit \(limit.rlim_max) is below the \(needed) sockets needed")
         }
         limit.rlim_cur = rlim_t(needed)
-        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw BenchError("setrlimit: errno \(errno)") }
+        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+            throw BenchError("setrlimit: errno \(errno)")
+        }
     }
 }

@@ -23,7 +23,9 @@ enum RealisticSpec {
         }
     }
 
-    static let hues = ["blue", "green", "red", "orange", "purple", "teal", "pink", "indigo", "gray", "yellow", "cyan", "brown"]
+    static let hues = [
+        "blue", "green", "red", "orange", "purple", "teal", "pink", "indigo", "gray", "yellow", "cyan", "brown",
+    ]
     static let shades = [50, 100, 200, 300, 400, 500, 600, 700, 800, 900]
     private static let kinds = ["card", "row", "banner", "tile", "panel"]
     private static let parts = ["container", "title", "subtitle", "icon", "button"]
@@ -44,25 +46,62 @@ enum RealisticSpec {
         ]
         let variables: Value = .map([
             ("colors", .map(palette)),
-            ("spacing", .map([("xs", .number(2)), ("s", .number(4)), ("m", .number(8)), ("l", .number(12)), ("xl", .number(16))])),
-            ("radius", .map([("small", .number(4)), ("medium", .number(8)), ("large", .number(12)), ("pill", .number(999))])),
-            ("fonts", .map([("body", .string("Inter")), ("heading", .string("Inter Display")), ("mono", .string("JetBrains Mono"))])),
-            ("sizes", .map([("caption", .number(12)), ("body", .number(15)), ("title", .number(20)), ("headline", .number(28))])),
+            (
+                "spacing",
+                .map([
+                    ("xs", .number(2)), ("s", .number(4)), ("m", .number(8)), ("l", .number(12)), ("xl", .number(16)),
+                ])
+            ),
+            (
+                "radius",
+                .map([("small", .number(4)), ("medium", .number(8)), ("large", .number(12)), ("pill", .number(999))])
+            ),
+            (
+                "fonts",
+                .map([
+                    ("body", .string("Inter")), ("heading", .string("Inter Display")),
+                    ("mono", .string("JetBrains Mono")),
+                ])
+            ),
+            (
+                "sizes",
+                .map([
+                    ("caption", .number(12)), ("body", .number(15)), ("title", .number(20)), ("headline", .number(28)),
+                ])
+            ),
             ("shadow", .map([("offset", .map([("width", .number(0)), ("height", .number(2))]))])),
         ])
         let themes: Value = .map([
-            ("dark", .map([("colors", .map([
-                ("accent", .string("@colors.blue-300")), ("text", .string("#F2F2F7")),
-                ("background", .string("#000000")), ("surface", .string("@colors.gray-900")),
-            ]))])),
+            (
+                "dark",
+                .map([
+                    (
+                        "colors",
+                        .map([
+                            ("accent", .string("@colors.blue-300")), ("text", .string("#F2F2F7")),
+                            ("background", .string("#000000")), ("surface", .string("@colors.gray-900")),
+                        ])
+                    )
+                ])
+            ),
             ("contrast", .map([("colors", .map([("text", .string("#000000")), ("border", .string("#000000"))]))])),
         ])
         var specs: [(String, Value)] = [
-            ("text.base", .list([trait("Font", ("name", .string("@fonts.body")), ("size", .string("@sizes.body")), ("color", .string("@colors.text")))])),
-            ("surface.base", .list([
-                trait("BackgroundColor", ("color", .string("@colors.surface"))),
-                trait("CornerRadius", ("radius", .string("@radius.medium"))),
-            ])),
+            (
+                "text.base",
+                .list([
+                    trait(
+                        "Font", ("name", .string("@fonts.body")), ("size", .string("@sizes.body")),
+                        ("color", .string("@colors.text")))
+                ])
+            ),
+            (
+                "surface.base",
+                .list([
+                    trait("BackgroundColor", ("color", .string("@colors.surface"))),
+                    trait("CornerRadius", ("radius", .string("@radius.medium"))),
+                ])
+            ),
         ]
         for component in 0..<components {
             let kind = kinds[component % kinds.count]
@@ -81,10 +120,19 @@ enum RealisticSpec {
         case "container":
             return [
                 trait("Inherit", ("traits", .list([.string("surface.base")]))),
-                trait("DropShadow", ("color", .string("~alpha(@colors.text, 0.2)")), ("offset", .string("@shadow.offset")),
+                trait(
+                    "DropShadow", ("color", .string("~alpha(@colors.text, 0.2)")),
+                    ("offset", .string("@shadow.offset")),
                     ("opacity", .number(0.5)), ("radius", .number(Double(n % 8 + 2)))),
-                trait("Padding", ("insets", .map([("top", .string("@spacing.m")), ("left", .string("@spacing.l")),
-                    ("bottom", .string("@spacing.m")), ("right", .string("@spacing.l"))]))),
+                trait(
+                    "Padding",
+                    (
+                        "insets",
+                        .map([
+                            ("top", .string("@spacing.m")), ("left", .string("@spacing.l")),
+                            ("bottom", .string("@spacing.m")), ("right", .string("@spacing.l")),
+                        ])
+                    )),
                 trait("Border", ("color", .string("@colors.border")), ("width", .number(1))),
             ]
         case "title":
@@ -96,7 +144,9 @@ enum RealisticSpec {
         case "subtitle":
             return [
                 trait("Inherit", ("traits", .list([.string("text.base")]))),
-                trait("Font", ("size", .string("@sizes.caption")), ("color", .string("~mix(@colors.text, @colors.background, 0.4)"))),
+                trait(
+                    "Font", ("size", .string("@sizes.caption")),
+                    ("color", .string("~mix(@colors.text, @colors.background, 0.4)"))),
             ]
         case "icon":
             return [
@@ -108,7 +158,8 @@ enum RealisticSpec {
                 trait("BackgroundColor", ("color", .string("@colors.\(hue)-\(shade)"))),
                 trait("CornerRadius", ("radius", .string("@radius.pill"))),
                 trait("Padding", ("insets", .list([.number(8), .number(12), .number(8), .number(12)]))),
-                trait("Font", ("name", .string("@fonts.body")), ("size", .number(15)), ("weight", .string("bold")),
+                trait(
+                    "Font", ("name", .string("@fonts.body")), ("size", .number(15)), ("weight", .string("bold")),
                     ("color", .string("#FFFFFF"))),
                 trait("Constraint", ("constant", .number(Double(44 + n % 5 * 4)))),
             ]
@@ -176,7 +227,8 @@ enum RealisticSpec {
             case .string(let string): quoted(string)
             case .number(let number): RealisticSpec.number(number)
             case .list(let items): "[" + items.map(inline).joined(separator: ", ") + "]"
-            case .map(let members): "{" + members.map { "\(quoted($0.0)): \(inline($0.1))" }.joined(separator: ", ") + "}"
+            case .map(let members):
+                "{" + members.map { "\(quoted($0.0)): \(inline($0.1))" }.joined(separator: ", ") + "}"
             }
         }
 
@@ -225,7 +277,8 @@ enum RealisticSpec {
 
         /// Plain when that cannot change its meaning, double-quoted otherwise.
         private static func scalar(_ string: String) -> String {
-            let plain = string.first?.isLetter == true
+            let plain =
+                string.first?.isLetter == true
                 && string.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == " " }
                 && !["true", "false", "null", "yes", "no", "on", "off"].contains(string.lowercased())
             return plain ? string : "\"" + string + "\""

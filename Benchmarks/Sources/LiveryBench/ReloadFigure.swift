@@ -41,8 +41,12 @@ enum ReloadFigure {
                 throw BenchError("rename failed: errno \(errno)")
             }
             renamedAt.append(now)
-            guard applied.wait(for: step + 1, timeout: .seconds(5)) else { throw BenchError("save \(step) was never applied") }
-            guard inotify.wait(for: step, timeout: .seconds(5)) else { throw BenchError("inotifywait missed save \(step)") }
+            guard applied.wait(for: step + 1, timeout: .seconds(5)) else {
+                throw BenchError("save \(step) was never applied")
+            }
+            guard inotify.wait(for: step, timeout: .seconds(5)) else {
+                throw BenchError("inotifywait missed save \(step)")
+            }
             Thread.sleep(forTimeInterval: 0.04)
         }
         let touched = applied.targetsTouched
@@ -72,7 +76,9 @@ enum ReloadFigure {
     private static func spec(step: Int) -> Data {
         let blue = String(step % 256, radix: 16)
         let colour = "#0000" + (blue.count == 1 ? "0" + blue : blue)
-        return Data("specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n".utf8)
+        return Data(
+            "specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n"
+                .utf8)
     }
 }
 
@@ -99,7 +105,9 @@ private final class InotifywaitProbe: Sendable {
         var said = Data()
         while !String(decoding: said, as: UTF8.self).contains("Watches established") {
             let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw BenchError("inotifywait exited: \(String(decoding: said, as: UTF8.self))") }
+            guard !chunk.isEmpty else {
+                throw BenchError("inotifywait exited: \(String(decoding: said, as: UTF8.self))")
+            }
             said.append(chunk)
         }
         let handle = output.fileHandleForReading

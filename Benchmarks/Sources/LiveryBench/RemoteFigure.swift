@@ -43,7 +43,9 @@ enum RemoteFigure {
             let styler = CardStyler(targets: targetCount)
             let following = Task { await styler.follow(base, mode: mode, log: applied) }
             defer { following.cancel() }
-            guard applied.wait(for: 1, timeout: .seconds(10)) else { throw BenchError("\(name): the first spec was never applied") }
+            guard applied.wait(for: 1, timeout: .seconds(10)) else {
+                throw BenchError("\(name): the first spec was never applied")
+            }
             Thread.sleep(forTimeInterval: 0.05)  // the client's next request is on its way
 
             var sentAt: [ContinuousClock.Instant] = []
@@ -65,24 +67,28 @@ enum RemoteFigure {
             }
             let touched = applied.targetsTouched
             guard touched.allSatisfy({ $0 == targetCount }) else {
-                throw BenchError("\(name): a reload restyled \(touched.filter { $0 != targetCount }) targets, not \(targetCount)")
+                throw BenchError(
+                    "\(name): a reload restyled \(touched.filter { $0 != targetCount }) targets, not \(targetCount)")
             }
             let subject = Samples(nanoseconds: zip(sentAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })
             let baseline = Samples(nanoseconds: answered)
             // What the reload adds to the push: from the 2xx to the traits applied in the client.
             let after = Samples(nanoseconds: zip(answeredAt, applied.times.dropFirst()).map { ($1 - $0).nanoseconds })
-            let floor = try DurableWrite.time(spec(step: step), into: folder.url.appendingPathComponent("logs"), count: pushes)
+            let floor = try DurableWrite.time(
+                spec(step: step), into: folder.url.appendingPathComponent("logs"), count: pushes)
             let size = config.smoke ? "\(pushes) pushes (smoke)" : "\(pushes) pushes"
-            rows.append(Row(
-                figure: "2", metric: "PUT → traits applied on \(targetCount) targets in a remote client, \(name), \(size)",
-                unit: "ms", value: subject.median / 1e6, p99: subject.p99 / 1e6,
-                baseline: "the same PUTs' round trip (push → 2xx)", baselineValue: baseline.median / 1e6,
-                ratio: subject.median / baseline.median, cpuRatio: nil, target: "median ≤ 5 ms",
-                verdict: subject.median <= 5e6 ? .pass : .miss,
-                notes: "baseline p99 \(Format.number(baseline.p99 / 1e6)) ms; the same file's durable write alone "
-                    + "(temp, fsync, rename, fsync folder) \(Format.number(floor.median / 1e6)) ms; applied a median "
-                    + "\(Format.number(after.median / 1e6)) ms after the 2xx (p99 \(Format.number(after.p99 / 1e6))); "
-                    + "in-process LiveryDaemon, loopback, provider.follow(url:mode: \(label))"))
+            rows.append(
+                Row(
+                    figure: "2",
+                    metric: "PUT → traits applied on \(targetCount) targets in a remote client, \(name), \(size)",
+                    unit: "ms", value: subject.median / 1e6, p99: subject.p99 / 1e6,
+                    baseline: "the same PUTs' round trip (push → 2xx)", baselineValue: baseline.median / 1e6,
+                    ratio: subject.median / baseline.median, cpuRatio: nil, target: "median ≤ 5 ms",
+                    verdict: subject.median <= 5e6 ? .pass : .miss,
+                    notes: "baseline p99 \(Format.number(baseline.p99 / 1e6)) ms; the same file's durable write alone "
+                        + "(temp, fsync, rename, fsync folder) \(Format.number(floor.median / 1e6)) ms; applied a median "
+                        + "\(Format.number(after.median / 1e6)) ms after the 2xx (p99 \(Format.number(after.p99 / 1e6))); "
+                        + "in-process LiveryDaemon, loopback, provider.follow(url:mode: \(label))"))
         }
         return rows
     }
@@ -90,7 +96,9 @@ enum RemoteFigure {
     private static func spec(step: Int) -> Data {
         let blue = String(step % 256, radix: 16)
         let colour = "#00" + (blue.count == 1 ? "0" + blue : blue) + "00"
-        return Data("specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n".utf8)
+        return Data(
+            "specs:\n  card:\n    - { type: BackgroundColor, color: \"\(colour)\" }\n    - { type: CornerRadius, radius: \(step % 50) }\n"
+                .utf8)
     }
 
     private static func url(_ text: String) throws -> URL {
@@ -98,4 +106,3 @@ enum RemoteFigure {
         return url
     }
 }
-

@@ -47,7 +47,8 @@ struct Row: Codable, Sendable {
 
     /// A row whose code is not written yet: no number, only what will be measured.
     static func pending(_ figure: String, _ metric: String, baseline: String, target: String, needs: String) -> Row {
-        Row(figure: figure, metric: metric, unit: "", value: nil, p99: nil, baseline: baseline,
+        Row(
+            figure: figure, metric: metric, unit: "", value: nil, p99: nil, baseline: baseline,
             baselineValue: nil, ratio: nil, target: target, verdict: .notMeasured, notes: "needs \(needs)")
     }
 
@@ -61,9 +62,11 @@ struct Row: Codable, Sendable {
         return Row(
             figure: figure, metric: metric, unit: unit.symbol,
             value: unit.convert(pair.subject.median), p99: unit.convert(pair.subject.p99),
-            baseline: baseline, baselineValue: unit.convert(pair.baseline.median), ratio: ratio, cpuRatio: pair.cpuRatio,
+            baseline: baseline, baselineValue: unit.convert(pair.baseline.median), ratio: ratio,
+            cpuRatio: pair.cpuRatio,
             target: maxRatio.map { "≤ \(Format.number($0))×" } ?? "—", verdict: verdict,
-            notes: [notes, "CPU-time ratio \(Format.number(pair.cpuRatio))×"].filter { !$0.isEmpty }.joined(separator: "; "))
+            notes: [notes, "CPU-time ratio \(Format.number(pair.cpuRatio))×"].filter { !$0.isEmpty }.joined(
+                separator: "; "))
     }
 }
 

@@ -17,7 +17,8 @@ enum ScalingFigure {
             cpuPoints.append((Double(size), pair.subject.cpuMedian))
             rows.append(
                 .timed(
-                    "7", "reload, \(Format.count(size)) targets × 5 traits: time per target", perTarget, unit: .nanoseconds,
+                    "7", "reload, \(Format.count(size)) targets × 5 traits: time per target", perTarget,
+                    unit: .nanoseconds,
                     baseline: "hand-written loop, per target", maxRatio: nil,
                     notes: "whole load \(Format.number(pair.subject.median / 1e6, digits: 3)) ms; "
                         + "CPU \(Format.number(perTarget.subject.cpuMedian)) ns/target"))
@@ -55,7 +56,8 @@ enum ScalingFigure {
         let linear = (0.85...1.15).contains(slope)
         let perTarget = points.map { "\(Format.count(Int($0.n))): \(Format.number($0.ns / $0.n)) ns" }
         return Row(
-            figure: "7", metric: "fit (\(clock)): time ∝ targets^k over \(points.count) sizes", unit: "", value: slope, p99: nil,
+            figure: "7", metric: "fit (\(clock)): time ∝ targets^k over \(points.count) sizes", unit: "", value: slope,
+            p99: nil,
             baseline: "k = 1 (linear)", baselineValue: 1, ratio: slope, target: "0.85 ≤ k ≤ 1.15 (linear)",
             verdict: linear ? .pass : .miss,
             notes: (linear ? "linear" : "not linear") + "; per target " + perTarget.joined(separator: ", "))

@@ -42,19 +42,22 @@ enum ServeFigure {
             let ours = try Wrk.requestsPerSecond(livery, header: liveryHeader, seconds: seconds)
             let theirs = try Wrk.requestsPerSecond(plain, header: nginxHeader, seconds: seconds)
             let ratio = ours / theirs
-            rows.append(Row(
-                figure: "3", metric: "wrk GET \(Format.count(bundle.utf8.count)) B bundle, \(name), requests/s",
-                unit: "req/s", value: ours, p99: nil, baseline: "nginx, same file, ETags on", baselineValue: theirs,
-                ratio: ratio, cpuRatio: nil, target: "≥ 0.80×", verdict: ratio >= 0.8 ? .pass : .miss,
-                notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
+            rows.append(
+                Row(
+                    figure: "3", metric: "wrk GET \(Format.count(bundle.utf8.count)) B bundle, \(name), requests/s",
+                    unit: "req/s", value: ours, p99: nil, baseline: "nginx, same file, ETags on", baselineValue: theirs,
+                    ratio: ratio, cpuRatio: nil, target: "≥ 0.80×", verdict: ratio >= 0.8 ? .pass : .miss,
+                    notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
         }
         return rows
     }
 
     /// About 50 KB of bundle: 300 identifiers of three traits each, with variables and a theme.
     static func generatedSpec() -> String {
-        var lines = ["variables:", "  colors: { accent: \"#0A84FF\", text: \"#1C1C1E\" }", "themes:",
-            "  dark: { colors: { accent: \"#64D2FF\", text: \"#F2F2F7\" } }", "specs:"]
+        var lines = [
+            "variables:", "  colors: { accent: \"#0A84FF\", text: \"#1C1C1E\" }", "themes:",
+            "  dark: { colors: { accent: \"#64D2FF\", text: \"#F2F2F7\" } }", "specs:",
+        ]
         for index in 0..<300 {
             lines.append("  component\(index).view:")
             lines.append("    - { type: BackgroundColor, color: \"@colors.accent\" }")
@@ -71,7 +74,8 @@ final class TemporaryBenchFolder {
 
     init() throws {
         for sub in ["Specs", "www", "logs"] {
-            try FileManager.default.createDirectory(at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
     }
 
@@ -109,7 +113,8 @@ final class NginxServer {
         port = try FreePort.find()
         let config = work.appendingPathComponent("nginx.conf")
         let temp = work.appendingPathComponent("logs").path
-        try Data("""
+        try Data(
+            """
             worker_processes 2;
             daemon off;
             pid \(temp)/nginx.pid;
@@ -122,7 +127,8 @@ final class NginxServer {
                 default_type application/json;
                 server { listen 127.0.0.1:\(port); root \(root.path); location / { etag on; } }
             }
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         process.executableURL = URL(filePath: "/usr/sbin/nginx")
         process.arguments = ["-p", work.path, "-c", config.path]
         try process.run()
@@ -151,7 +157,9 @@ enum FreePort {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw BenchError("bind: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -161,9 +169,13 @@ enum FreePort {
 enum Curl {
     /// The ETag and body size of a GET, by curl.
     static func head(_ url: String) throws -> (etag: String, bytes: Int) {
-        let output = try Command.run("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "-w", "%{size_download}", url])
+        let output = try Command.run(
+            "/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "-w", "%{size_download}", url])
         let lines = output.split(whereSeparator: \.isNewline)
-        guard let etag = lines.first(where: { $0.lowercased().hasPrefix("etag:") }).map({ String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }),
+        guard
+            let etag = lines.first(where: { $0.lowercased().hasPrefix("etag:") }).map({
+                String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            }),
             let size = lines.last.flatMap({ Int($0) })
         else { throw BenchError("no ETag or size from \(url): \(output)") }
         return (etag, size)

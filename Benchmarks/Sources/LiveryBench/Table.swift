@@ -6,9 +6,10 @@ enum Table {
 
     static func cells(_ row: Row) -> [String] {
         let unit = row.unit.isEmpty ? "" : " " + row.unit
-        let value = row.value.map { value in
-            Format.number(value) + unit + (row.p99.map { " (\(Format.number($0)))" } ?? "")
-        } ?? "—"
+        let value =
+            row.value.map { value in
+                Format.number(value) + unit + (row.p99.map { " (\(Format.number($0)))" } ?? "")
+            } ?? "—"
         let baseline = (row.baselineValue.map { Format.number($0) + unit + ": " } ?? "") + row.baseline
         let ratio = row.ratio.map { Format.number($0) + "×" } ?? "—"
         return [row.figure, row.metric, value, baseline, ratio, row.target, row.verdict.rawValue]

@@ -50,7 +50,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fuzzCheck(false, "loading the empty spec failed: \(error)")
     }
     for (index, box) in boxes.enumerated() {
-        fuzzCheck(sameState(box.snapshot, original[index]),
+        fuzzCheck(
+            sameState(box.snapshot, original[index]),
             "'\(identifiers[index])' not restored:\n\(box.snapshot)\nexpected\n\(original[index])")
     }
     return 0

@@ -15,10 +15,12 @@ enum BundleScanChecks {
             let head = Array(bytes[0..<length])
             let requestLine = Array("\(isHead ? "HEAD" : "GET") /v1/spec HTTP/1.1\r\n".utf8)
             fuzzCheck(head.starts(with: requestLine), "accepted another request line")
-            fuzzCheck(head.suffix(4).elementsEqual([13, 10, 13, 10]), "accepted a head that does not end with an empty line")
+            fuzzCheck(
+                head.suffix(4).elementsEqual([13, 10, 13, 10]), "accepted a head that does not end with an empty line")
             if let tag {
                 fuzzCheck(
-                    tag.lowerBound >= requestLine.count && tag.upperBound <= length - 4, "tag range \(tag) outside the head")
+                    tag.lowerBound >= requestLine.count && tag.upperBound <= length - 4,
+                    "tag range \(tag) outside the head")
             }
             if let encodings {
                 fuzzCheck(
@@ -54,8 +56,11 @@ enum BundleScanChecks {
                 continue
             }
             let name = String(decoding: text[..<colon], as: UTF8.self).lowercased()
-            fuzzCheck(!name.isEmpty && !name.contains(" ") && !name.contains("\t"), "header name \(name.debugDescription)")
-            fuzzCheck(!["content-length", "transfer-encoding", "expect", "upgrade"].contains(name), "accepted a \(name) field")
+            fuzzCheck(
+                !name.isEmpty && !name.contains(" ") && !name.contains("\t"), "header name \(name.debugDescription)")
+            fuzzCheck(
+                !["content-length", "transfer-encoding", "expect", "upgrade"].contains(name), "accepted a \(name) field"
+            )
             if name == "if-none-match" { conditions += 1 }
             if name == "accept-encoding" { encodings += 1 }
         }

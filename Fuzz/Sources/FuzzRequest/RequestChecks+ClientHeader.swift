@@ -16,14 +16,16 @@ extension RequestChecks {
                 "Livery-Client \(value.debugDescription): error column \(column) outside the value")
             return
         }
-        let fields = [header.identity.name, header.identity.instance, header.identity.appVersion, header.applied ?? ""]
+        let fields =
+            [header.identity.name, header.identity.instance, header.identity.appVersion, header.applied ?? ""]
             + header.skipped
         fuzzCheck(
             fields.allSatisfy { $0.utf8.count <= ClientIdentity.maxFieldBytes }
                 && header.skipped.count <= LiveryClientHeader.maxListedSkipped,
             "Livery-Client \(value.debugDescription): a field or the list is over its limit")
         let printed = header.fieldValue
-        fuzzCheck(printed.utf8.count <= LiveryClientHeader.maxBytes, "Livery-Client: \(printed.debugDescription) too long")
+        fuzzCheck(
+            printed.utf8.count <= LiveryClientHeader.maxBytes, "Livery-Client: \(printed.debugDescription) too long")
         fuzzCheck(
             (try? LiveryClientHeader(fieldValue: printed)) == header,
             "Livery-Client \(value.debugDescription) → \(printed.debugDescription) does not read back")

@@ -15,7 +15,8 @@ enum RequestChecks {
             do {
                 path = try SpecPath.validate(raw)
             } catch {
-                fuzzCheck(error.code == .forbiddenPath, "SpecPath.validate(\(raw.debugDescription)) threw \(error.code.name)")
+                fuzzCheck(
+                    error.code == .forbiddenPath, "SpecPath.validate(\(raw.debugDescription)) threw \(error.code.name)")
                 continue
             }
             checkAcceptedPath(path, raw: raw)
@@ -27,7 +28,9 @@ enum RequestChecks {
         // Bytes throughout: the file system splits at the byte `/`, whatever marks follow it.
         fuzzCheck(!path.isEmpty && path.utf8.first != UInt8(ascii: "/"), "\(context): empty or absolute")
         let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        fuzzCheck(parts.allSatisfy { !$0.isEmpty && $0.first != UInt8(ascii: ".") }, "\(context): an empty, dot or hidden part")
+        fuzzCheck(
+            parts.allSatisfy { !$0.isEmpty && $0.first != UInt8(ascii: ".") },
+            "\(context): an empty, dot or hidden part")
         fuzzCheck(
             !path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
             "\(context): a control character (a NUL cuts the path short in every system call)")
@@ -38,10 +41,13 @@ enum RequestChecks {
         }
         let pathExtension = String(path[path.index(after: path.lastIndex(of: ".")!)...]).lowercased()
         fuzzCheck((format == .json) == (pathExtension == "json"), "\(context): format \(format) for .\(pathExtension)")
-        fuzzCheck(format.contentType.hasPrefix(format == .json ? "application/json" : "application/yaml"), "\(context): content type")
+        fuzzCheck(
+            format.contentType.hasPrefix(format == .json ? "application/json" : "application/yaml"),
+            "\(context): content type")
         let folder = URL(filePath: "/srv/specs", directoryHint: .isDirectory)
         let resolved = folder.appending(path: path).standardizedFileURL.path
-        fuzzCheck(resolved.utf8.starts(with: "/srv/specs/".utf8), "\(context): resolves to \(resolved), outside the folder")
+        fuzzCheck(
+            resolved.utf8.starts(with: "/srv/specs/".utf8), "\(context): resolves to \(resolved), outside the folder")
     }
 
     /// `If-None-Match` / `If-Match` lists print back to the same list, and match exactly the tags
@@ -57,7 +63,8 @@ enum RequestChecks {
             fuzzCheck(
                 EntityTagCondition(headerValues: [printed]) == condition,
                 "\(name) \(lines.debugDescription) → \(condition) → \(printed.debugDescription) does not read back")
-            fuzzCheck(!condition.matchesWeakly(nil) && !condition.matchesStrongly(nil), "\(name) matches a missing file")
+            fuzzCheck(
+                !condition.matchesWeakly(nil) && !condition.matchesStrongly(nil), "\(name) matches a missing file")
             let content = EntityTag(of: body)
             switch condition {
             case .any:
@@ -65,7 +72,8 @@ enum RequestChecks {
             case .tags(let members):
                 for member in members {
                     let tag = EntityTag(opaque: member.opaque)
-                    fuzzCheck(condition.matchesWeakly(tag), "\(name) \(lines) does not weakly match its member \(member)")
+                    fuzzCheck(
+                        condition.matchesWeakly(tag), "\(name) \(lines) does not weakly match its member \(member)")
                     let strong = members.contains { $0.opaque == member.opaque && !$0.weak }
                     fuzzCheck(condition.matchesStrongly(tag) == strong, "\(name) \(lines): strong match of \(member)")
                 }
@@ -78,7 +86,8 @@ enum RequestChecks {
     private static func print(_ condition: EntityTagCondition) -> String {
         switch condition {
         case .any: return "*"
-        case .tags(let members): return members.map { ($0.weak ? "W/" : "") + "\"\($0.opaque)\"" }.joined(separator: ", ")
+        case .tags(let members):
+            return members.map { ($0.weak ? "W/" : "") + "\"\($0.opaque)\"" }.joined(separator: ", ")
         }
     }
 
@@ -94,7 +103,9 @@ enum RequestChecks {
         guard !value.isEmpty, value.unicodeScalars.allSatisfy(isEtagc) else { return }
         let tag = EntityTag(opaque: value)
         for form in [tag.description, "W/" + tag.description] {
-            fuzzCheck(tag.isNamed(by: form), "EntityTag(opaque: \(value.debugDescription)) is not named by \(form.debugDescription)")
+            fuzzCheck(
+                tag.isNamed(by: form),
+                "EntityTag(opaque: \(value.debugDescription)) is not named by \(form.debugDescription)")
         }
     }
 
@@ -102,7 +113,9 @@ enum RequestChecks {
     /// duration; whole seconds read as seconds; the jitter stays within ±10 % and the maximum.
     static func checkWait(_ text: String, strict: Bool) {
         guard let wait = WaitDuration.parse(text) else {
-            fuzzCheck(!(strict && !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)),
+            fuzzCheck(
+                !(strict && !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCII)
+                    && text.allSatisfy(\.isNumber)),
                 "wait=\(text.debugDescription), whole seconds, was refused")
             return
         }
@@ -115,7 +128,8 @@ enum RequestChecks {
         }
         let jittered = WaitDuration.jittered(wait)
         fuzzCheck(
-            jittered <= WaitDuration.maximum && jittered >= wait * 0.9 - .milliseconds(1) && jittered <= wait * 1.1 + .milliseconds(1),
+            jittered <= WaitDuration.maximum && jittered >= wait * 0.9 - .milliseconds(1)
+                && jittered <= wait * 1.1 + .milliseconds(1),
             "\(context): jittered to \(jittered)")
     }
 
@@ -125,8 +139,12 @@ enum RequestChecks {
         var candidates = [try? BearerToken("s3cret-token")]
         candidates += tokens.map { try? BearerToken($0) }
         for token in candidates.compactMap(\.self) {
-            fuzzCheck(token.authorizes(token.authorizationHeader), "a token does not authorise its own header: \(token.text.debugDescription)")
-            fuzzCheck(token.authorizes("bEaReR " + token.text), "the scheme is case-sensitive for \(token.text.debugDescription)")
+            fuzzCheck(
+                token.authorizes(token.authorizationHeader),
+                "a token does not authorise its own header: \(token.text.debugDescription)")
+            fuzzCheck(
+                token.authorizes("bEaReR " + token.text),
+                "the scheme is case-sensitive for \(token.text.debugDescription)")
             for header in headers + [nil] {
                 let expected = header.map { expectedAuthorization($0, token: token.text) } ?? false
                 fuzzCheck(

@@ -39,7 +39,8 @@ private func check(_ sources: SpecSourceSet, roots: [String]?, paths: Set<String
     } catch {
         SpecChecks.checkError(error, files: paths, context: "Spec(sources:), \(context)")
         fuzzCheck(!errors.isEmpty, "\(context): Spec(sources:) threw \(error) but validate found nothing")
-        fuzzCheck("\(error)" == errors.first.map { "\($0)" },
+        fuzzCheck(
+            "\(error)" == errors.first.map { "\($0)" },
             "\(context): Spec(sources:) threw '\(error)', validate's first error is '\(errors[0])'")
     }
 }

@@ -15,9 +15,11 @@ public enum SpecChecks {
 
     /// The error's location is 1-based and names one of `files`.
     public static func checkLocation(_ error: SpecError, files: Set<String>, context: String) {
-        fuzzCheck(error.location.line >= 1 && error.location.column >= 1,
+        fuzzCheck(
+            error.location.line >= 1 && error.location.column >= 1,
             "\(context): error location is not 1-based: \(error)")
-        fuzzCheck(files.contains(error.location.file),
+        fuzzCheck(
+            files.contains(error.location.file),
             "\(context): error names '\(error.location.file)', not one of \(files.sorted()): \(error)")
     }
 
@@ -40,10 +42,12 @@ public enum SpecChecks {
             fuzzCheck(false, "\(context): the bundle of a good spec does not load: \(error)\nbundle: \(bundle)")
             return
         }
-        fuzzCheck(again.identifiers == spec.identifiers,
+        fuzzCheck(
+            again.identifiers == spec.identifiers,
             "\(context): bundle identifiers \(again.identifiers) != \(spec.identifiers)")
         fuzzCheck(again.themes == spec.themes, "\(context): bundle themes \(again.themes) != \(spec.themes)")
-        fuzzCheck(again.bundleJSON == bundle,
+        fuzzCheck(
+            again.bundleJSON == bundle,
             "\(context): the bundle is not stable:\n\(bundle)\n\(again.bundleJSON)")
     }
 }

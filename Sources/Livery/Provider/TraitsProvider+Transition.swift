@@ -73,7 +73,9 @@ extension TraitsProvider {
             target.entry.revertAll(on: target.object)
             guard target.wasStyled else { continue }
             do {
-                try apply(previous.list(for: target.entry.identifier)?.traits ?? [], to: target.entry, object: target.object, target.capabilities)
+                try apply(
+                    previous.list(for: target.entry.identifier)?.traits ?? [], to: target.entry, object: target.object,
+                    target.capabilities)
             } catch {
                 // These traits applied to this target before; one that fails now is not deterministic.
                 logger.critical(
@@ -88,7 +90,9 @@ extension TraitsProvider {
 
     /// The identifiers whose traits differ, in document order (removed ones last), each with
     /// its new traits.
-    private static func changes(from previous: Resolution, to next: Resolution) -> [(identifier: String, traits: [ResolvedTrait])] {
+    private static func changes(
+        from previous: Resolution, to next: Resolution
+    ) -> [(identifier: String, traits: [ResolvedTrait])] {
         var changes: [(identifier: String, traits: [ResolvedTrait])] = []
         if previous.order == next.order {
             // The usual edit keeps the identifiers: compare side by side, without look-ups.
@@ -97,7 +101,8 @@ extension TraitsProvider {
             }
             return changes
         }
-        for (identifier, list) in zip(next.order, next.lists) where previous.list(for: identifier)?.hasSameContent(as: list) != true {
+        for (identifier, list) in zip(next.order, next.lists)
+        where previous.list(for: identifier)?.hasSameContent(as: list) != true {
             changes.append((identifier, list.traits))
         }
         for identifier in previous.order where next.list(for: identifier) == nil {
@@ -199,7 +204,8 @@ extension TraitsProvider {
         } catch let error as SpecError {
             throw error
         } catch {
-            throw SpecError(.applyFailed, at: resolved.location,
+            throw SpecError(
+                .applyFailed, at: resolved.location,
                 "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(typeName(of: object))): \(error)")
         }
         guard let reversal else { throw missingCapability(resolved, entry: entry, object: object) }
@@ -210,8 +216,10 @@ extension TraitsProvider {
     private static func missingCapability(
         _ resolved: ResolvedTrait, entry: RegisteredTarget, object: AnyObject
     ) -> SpecError {
-        SpecError(.missingCapability, at: resolved.location,
-            "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)")
+        SpecError(
+            .missingCapability, at: resolved.location,
+            "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)"
+        )
     }
 
     /// The class name of a target, for messages.

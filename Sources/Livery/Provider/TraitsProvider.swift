@@ -75,7 +75,9 @@ public final class TraitsProvider {
     /// Registers `target` under a typed identifier, such as a case of the enum that
     /// `livery identifiers` generates: `provider.register(title, as: Identifier.cardTitle)`.
     @discardableResult
-    public func register<Identifier: RawRepresentable<String>>(_ target: AnyObject, as identifier: Identifier) -> SpecError? {
+    public func register<Identifier: RawRepresentable<String>>(
+        _ target: AnyObject, as identifier: Identifier
+    ) -> SpecError? {
         register(target, as: identifier.rawValue)
     }
 
@@ -128,7 +130,8 @@ public final class TraitsProvider {
         let spec = try spec.decoded(with: registry)
         var theme = self.theme
         if let active = theme, !spec.themes.contains(active) {
-            logger.warning("the active theme is not in the new spec; using no theme", metadata: ["livery.theme": "\(active)"])
+            logger.warning(
+                "the active theme is not in the new spec; using no theme", metadata: ["livery.theme": "\(active)"])
             theme = nil
         }
         let report = try transition(to: spec.resolution(for: theme) ?? .empty, theme: theme)
@@ -147,9 +150,14 @@ public final class TraitsProvider {
         guard name != theme else { return LoadReport(theme: theme) }
         let known = spec?.themes ?? []
         guard let spec, let next = spec.resolution(for: name) else {
-            let hint = name.flatMap { Suggestion.closest(to: $0, in: known) }.map { "did you mean '\($0)'?" }
-                ?? (known.isEmpty ? "the current spec defines no themes" : "expected " + known.map { "'\($0)'" }.joined(separator: ", "))
-            throw SpecError(.unknownTheme, at: SourceLocation(file: file, line: line, column: column), "unknown theme '\(name ?? "")'; \(hint)")
+            let hint =
+                name.flatMap { Suggestion.closest(to: $0, in: known) }.map { "did you mean '\($0)'?" }
+                ?? (known.isEmpty
+                    ? "the current spec defines no themes"
+                    : "expected " + known.map { "'\($0)'" }.joined(separator: ", "))
+            throw SpecError(
+                .unknownTheme, at: SourceLocation(file: file, line: line, column: column),
+                "unknown theme '\(name ?? "")'; \(hint)")
         }
         let report = try transition(to: next, theme: name)
         theme = name

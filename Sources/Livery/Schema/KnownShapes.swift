@@ -1,7 +1,8 @@
 /// Hand-written shapes for the value types that have several spellings in a spec, which a
 /// recording decoder cannot see (it follows one path through `init(from:)`).
 enum KnownShapes {
-    static let colour = ###"{"type": "string", "pattern": "^(#[0-9A-Fa-f]{3,4}|#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[Rr][Gg][Bb][Aa]?\\(.*\\))$", "description": "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)"}"###
+    static let colour =
+        ###"{"type": "string", "pattern": "^(#[0-9A-Fa-f]{3,4}|#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{8}|[Rr][Gg][Bb][Aa]?\\(.*\\))$", "description": "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)"}"###
 
     static func shape<T>(of type: T.Type) -> Shape? {
         switch type {
@@ -12,10 +13,14 @@ enum KnownShapes {
         case is Point.Type:
             return .literal(pair("x", "y"))
         case is Insets.Type:
-            return .literal(##"{"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, {"type": "object", "properties": {"top": {"type": "number"}, "left": {"type": "number"}, "bottom": {"type": "number"}, "right": {"type": "number"}}, "required": ["top", "left", "bottom", "right"], "additionalProperties": false}]}"##)
+            return .literal(
+                ##"{"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, {"type": "object", "properties": {"top": {"type": "number"}, "left": {"type": "number"}, "bottom": {"type": "number"}, "right": {"type": "number"}}, "required": ["top", "left", "bottom", "right"], "additionalProperties": false}]}"##
+            )
         case is FontWeight.Type:
             let names = FontWeight.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            return .literal(##"{"oneOf": [{"enum": [\##(names)]}, {"type": "integer", "minimum": 100, "maximum": 900, "multipleOf": 100}]}"##)
+            return .literal(
+                ##"{"oneOf": [{"enum": [\##(names)]}, {"type": "integer", "minimum": 100, "maximum": 900, "multipleOf": 100}]}"##
+            )
         case is RawNode.Type:
             return .literal(##"{"type": "object"}"##)
         default:

@@ -18,7 +18,9 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try Placeholder.value(of: type, recordingInto: object.add(key.stringValue, required: false))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try SchemaRecorder(box: object.add(key.stringValue, required: true)).container(keyedBy: type)
     }
 
@@ -52,7 +54,9 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         return try Placeholder.value(of: type, recordingInto: element)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         currentIndex += 1
         return try SchemaRecorder(box: element).container(keyedBy: type)
     }

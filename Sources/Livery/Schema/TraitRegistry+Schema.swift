@@ -69,7 +69,8 @@ extension TraitRegistry {
         case .object(let object):
             let properties = object.properties.map { "\"\($0.name)\": \(schema($0.shape.shape, isField: true))" }
             let required = object.properties.filter(\.required).map { "\"\($0.name)\"" }
-            base = ##"{"type": "object", "properties": {\##(properties.joined(separator: ", "))}, "required": [\##(required.joined(separator: ", "))], "additionalProperties": false}"##
+            base =
+                ##"{"type": "object", "properties": {\##(properties.joined(separator: ", "))}, "required": [\##(required.joined(separator: ", "))], "additionalProperties": false}"##
         case .literal(let text): base = text
         }
         guard isField else { return base }

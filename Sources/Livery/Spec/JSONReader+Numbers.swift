@@ -76,7 +76,8 @@ extension JSONReader {
         while index < range.upperBound {
             let digit = Int(bytes[index] &- UInt8(ascii: "0"))
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
+            let (next, overflow2) =
+                negative
                 ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             if overflow || overflow2 { return nil }
             value = next

@@ -148,7 +148,8 @@ extension JSONReader {
         var scalarValue = first
         var end = offset + 6
         if (0xD800...0xDBFF).contains(first) {
-            let hasLow = end + 1 < bytes.count && bytes[end] == UInt8(ascii: "\\") && bytes[end + 1] == UInt8(ascii: "u")
+            let hasLow =
+                end + 1 < bytes.count && bytes[end] == UInt8(ascii: "\\") && bytes[end + 1] == UInt8(ascii: "u")
             let second = hasLow ? try hexQuad(at: end) : 0
             guard (0xDC00...0xDFFF).contains(second) else {
                 throw SpecError(
@@ -174,8 +175,10 @@ extension JSONReader {
             let digit: UInt8
             switch index < bytes.count ? bytes[index] : 0 {
             case let byte where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte): digit = byte - UInt8(ascii: "0")
-            case let byte where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte): digit = byte - UInt8(ascii: "a") + 10
-            case let byte where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte): digit = byte - UInt8(ascii: "A") + 10
+            case let byte where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte):
+                digit = byte - UInt8(ascii: "a") + 10
+            case let byte where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte):
+                digit = byte - UInt8(ascii: "A") + 10
             default:
                 throw SpecError(
                     .syntax, at: location(ofOffset: offset), "invalid escape: '\\u' must be followed by 4 hex digits")

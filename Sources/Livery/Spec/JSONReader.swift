@@ -113,7 +113,8 @@ struct JSONReader {
                 case closer:
                     position += 1
                     let frame = stack.removeLast()
-                    value = SpecNode(frame.isObject ? .mapping(frame.members) : .sequence(frame.items), at: frame.location)
+                    value = SpecNode(
+                        frame.isObject ? .mapping(frame.members) : .sequence(frame.items), at: frame.location)
                 default:
                     let what = stack[top].isObject ? "after an object member" : "after an array element"
                     throw unexpected("',' or '\(Character(Unicode.Scalar(closer)))' \(what)")

@@ -13,7 +13,8 @@ extension Spec {
         if let theme {
             guard let overrides = document.themes.first(where: { $0.name == theme })?.overrides else {
                 let known = themes.map { "'\($0)'" }.joined(separator: ", ")
-                throw SpecError(.unknownTheme, at: .start(of: "<theme>"),
+                throw SpecError(
+                    .unknownTheme, at: .start(of: "<theme>"),
                     "unknown theme '\(theme)'; " + (known.isEmpty ? "the spec defines no themes" : "expected \(known)"))
             }
             variables = try ThemeOverlay.apply(overrides, to: variables, theme: theme)

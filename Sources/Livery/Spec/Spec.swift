@@ -32,8 +32,11 @@ public struct Spec: Sendable {
         var errors: [SpecError] = []
         let file = SpecFile(path: source, root: root, errors: &errors)
         for include in file.includes {
-            errors.append(SpecError(.forbiddenPath, at: include.location,
-                "include '\(include.path)' needs a specs folder; load this spec with Spec(directory:) or Spec(file:)"))
+            errors.append(
+                SpecError(
+                    .forbiddenPath, at: include.location,
+                    "include '\(include.path)' needs a specs folder; load this spec with Spec(directory:) or Spec(file:)"
+                ))
         }
         var merger = DocumentMerger()
         merger.add(file, errors: &errors)

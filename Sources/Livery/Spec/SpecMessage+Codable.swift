@@ -19,7 +19,9 @@ extension SpecMessage: Codable {
             }
             let file = try part.decode(String.self, forKey: .file)
             if let line = try part.decodeIfPresent(Int.self, forKey: .line) {
-                parts.append(.location(SourceLocation(file: file, line: line, column: try part.decode(Int.self, forKey: .column))))
+                parts.append(
+                    .location(
+                        SourceLocation(file: file, line: line, column: try part.decode(Int.self, forKey: .column))))
             } else {
                 parts.append(.file(file))
             }

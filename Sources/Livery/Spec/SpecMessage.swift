@@ -53,13 +53,14 @@ public struct SpecMessage: Hashable, Sendable, CustomStringConvertible, Expressi
 
     /// The same message with every place named by `naming`, still as places.
     public func named(_ naming: SpecFileNaming) -> SpecMessage {
-        SpecMessage(parts: parts.map { part in
-            switch part {
-            case .text: part
-            case .location(let location): .location(naming.name(location))
-            case .file(let file): .file(naming.name(file))
-            }
-        })
+        SpecMessage(
+            parts: parts.map { part in
+                switch part {
+                case .text: part
+                case .location(let location): .location(naming.name(location))
+                case .file(let file): .file(naming.name(file))
+                }
+            })
     }
 
     /// The message with files named as the spec set stores them (relative to the specs folder).

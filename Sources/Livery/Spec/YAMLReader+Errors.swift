@@ -37,7 +37,8 @@ extension YAMLReader {
         if let (contextText, contextMark) = context {
             let contextLine = Int(contextMark.line) + 1
             let contextColumn = Int(contextMark.column) + 1
-            let at = contextLine == line && contextColumn == column
+            let at =
+                contextLine == line && contextColumn == column
                 ? "" : " at \(text.source):\(contextLine):\(contextColumn)"
             message += " (\(contextText)\(at))"
         }
@@ -54,7 +55,8 @@ extension YAMLReader {
         guard let scalar = String(decoding: tail, as: UTF8.self).unicodeScalars.first else { return nil }
         switch scalar {
         case "\t": return "'\\t'"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F
+        case _
+        where scalar.value < 0x20 || scalar.value == 0x7F
             || scalar.properties.generalCategory == .spaceSeparator:
             return JSONReader.codePoint(scalar.value)
         default: return "'\(scalar)'"

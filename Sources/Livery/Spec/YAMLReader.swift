@@ -117,7 +117,9 @@ struct YAMLReader: ~Copyable {
         return stack[top].isMapping && stack[top].key == nil
     }
 
-    private mutating func readKey(_ scalar: YAMLScalar, anchor: String?, at location: SourceLocation)
+    private mutating func readKey(
+        _ scalar: YAMLScalar, anchor: String?, at location: SourceLocation
+    )
         throws(SpecError)
     {
         let key = try scalar.keyString(at: location)

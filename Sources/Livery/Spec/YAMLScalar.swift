@@ -35,7 +35,8 @@ struct YAMLScalar {
             let value = try Self.coreValue(of: text, at: location)
             if case .int(let integer) = value { return .double(Double(integer)) }
             return value
-        case let name? where name.hasPrefix("tag:yaml.org,2002:")
+        case let name?
+        where name.hasPrefix("tag:yaml.org,2002:")
             && ["null", "bool", "int", "float"].contains(name.dropFirst(18)):
             throw SpecError(.invalidValue, at: location, "'\(text)' is not a valid \(YAMLTag.displayName(of: name))")
         case let name?:
@@ -101,7 +102,9 @@ struct YAMLScalar {
     /// Whether `text` matches `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
     static func isFloat(_ text: String) -> Bool {
         var bytes = text.utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         let integerPart = bytes.prefix { $0.isDigit }
         bytes = bytes.dropFirst(integerPart.count)
         var fractionPart = bytes.prefix(0)
@@ -113,7 +116,9 @@ struct YAMLScalar {
         guard !integerPart.isEmpty || !fractionPart.isEmpty else { return false }
         if let first = bytes.first, first | 0x20 == UInt8(ascii: "e") {
             bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
             let exponent = bytes.prefix { $0.isDigit }
             guard !exponent.isEmpty else { return false }
             bytes = bytes.dropFirst(exponent.count)

@@ -118,7 +118,9 @@ final class TraitType: Sendable {
         try Self.decode(metatype, entry, owner: "trait \(name)")
     }
 
-    private static func decode<T: Trait>(_ type: T.Type, _ entry: SpecNode, owner: String) throws(SpecError) -> any Trait {
+    private static func decode<T: Trait>(
+        _ type: T.Type, _ entry: SpecNode, owner: String
+    ) throws(SpecError) -> any Trait {
         try NodeDecoder.decode(type, from: entry, owner: owner, preread: ["type"])
     }
 }

@@ -15,15 +15,19 @@ struct CardPainter {
         let width = min(60, area.width - 4)
         let padding = (
             top: DemoRenderer.rows(card.padding.top), left: DemoRenderer.columns(card.padding.left),
-            bottom: DemoRenderer.rows(card.padding.bottom), right: DemoRenderer.columns(card.padding.right))
+            bottom: DemoRenderer.rows(card.padding.bottom), right: DemoRenderer.columns(card.padding.right)
+        )
         let innerWidth = max(width - 2 * border - padding.left - padding.right, 1)
         let body = scene.body.isHidden ? [] : Self.wrap(scene.body.text, width: innerWidth).prefix(3)
-        let buttonHeight = scene.button.isHidden ? 0 : 1 + DemoRenderer.rows(scene.button.padding.top) + DemoRenderer.rows(scene.button.padding.bottom)
+        let buttonHeight =
+            scene.button.isHidden
+            ? 0 : 1 + DemoRenderer.rows(scene.button.padding.top) + DemoRenderer.rows(scene.button.padding.bottom)
         // Title, caption, a gap, the body, a gap, the button.
         let contentHeight = 2 + 1 + body.count + 1 + buttonHeight
         let height = 2 * border + padding.top + contentHeight + padding.bottom
         let rect = Canvas.Rect(
-            x: area.x + (area.width - width) / 2, y: area.y + max((area.height - height) / 2, 0), width: width, height: height)
+            x: area.x + (area.width - width) / 2, y: area.y + max((area.height - height) / 2, 0), width: width,
+            height: height)
 
         paintShadow(of: rect, on: &canvas)
         paintSurface(rect, on: &canvas)
@@ -61,7 +65,8 @@ struct CardPainter {
         guard border > 0 else {
             if rounded, rect.height >= 3 {
                 for (corner, under) in zip(corners, beneath) {
-                    canvas.put(" ", x: corner.0, y: corner.1, style: TerminalStyle(foreground: under, background: under))
+                    canvas.put(
+                        " ", x: corner.0, y: corner.1, style: TerminalStyle(foreground: under, background: under))
                 }
             }
             return
@@ -94,7 +99,9 @@ struct CardPainter {
         let fill = badge.backgroundColor.composited(over: surface)
         let pill = TerminalStyle(foreground: badge.textColor.composited(over: fill), background: fill, weight: .bold)
         var column = x + width - badgeWidth
-        if rounded { canvas.put("▐", x: column, y: y, style: TerminalStyle(foreground: fill, background: surface)); column += 1 }
+        if rounded {
+            canvas.put("▐", x: column, y: y, style: TerminalStyle(foreground: fill, background: surface)); column += 1
+        }
         column = canvas.write(" \(badge.text) ", x: column, y: y, style: pill)
         if rounded { canvas.put("▌", x: column, y: y, style: TerminalStyle(foreground: fill, background: surface)) }
     }
@@ -102,7 +109,8 @@ struct CardPainter {
     /// What a terminal cannot show of the title — its font and size — and the card's radius, as text.
     private func paintCaption(x: Int, y: Int, width: Int, on canvas: inout Canvas) {
         let font = scene.title.font
-        let caption = "\(font.name) \(Self.number(font.size)) \(font.weight.rawValue) · radius \(Self.number(card.cornerRadius))"
+        let caption =
+            "\(font.name) \(Self.number(font.size)) \(font.weight.rawValue) · radius \(Self.number(card.cornerRadius))"
         var style = labelStyle(scene.body)
         style.weight = .dim
         canvas.write(DemoRenderer.clipped(caption, to: width), x: x, y: y, style: style)
@@ -114,25 +122,34 @@ struct CardPainter {
         let button = scene.button
         let fill = button.backgroundColor.composited(over: surface)
         let (top, bottom) = (DemoRenderer.rows(button.padding.top), DemoRenderer.rows(button.padding.bottom))
-        let width = button.title.count + DemoRenderer.columns(button.padding.left) + DemoRenderer.columns(button.padding.right)
+        let width =
+            button.title.count + DemoRenderer.columns(button.padding.left) + DemoRenderer.columns(button.padding.right)
         let edge = TerminalStyle(foreground: fill, background: surface)
         let inset = button.cornerRadius > 0 ? 1 : 0
         for row in 0..<top {
-            for column in inset..<(width - inset) { canvas.put(row == top - 1 ? "▄" : "█", x: x + column, y: y + row, style: edge) }
+            for column in inset..<(width - inset) {
+                canvas.put(row == top - 1 ? "▄" : "█", x: x + column, y: y + row, style: edge)
+            }
         }
         let labelRow = y + top
-        canvas.fill(Canvas.Rect(x: x, y: labelRow, width: width, height: 1), style: TerminalStyle(foreground: fill, background: fill))
+        canvas.fill(
+            Canvas.Rect(x: x, y: labelRow, width: width, height: 1),
+            style: TerminalStyle(foreground: fill, background: fill))
         var label = labelStyle(button)
         label.background = fill
         label.foreground = button.textColor.composited(over: fill)
         canvas.write(button.title, x: x + DemoRenderer.columns(button.padding.left), y: labelRow, style: label)
         for row in 0..<bottom {
-            for column in inset..<(width - inset) { canvas.put(row == 0 ? "▀" : "█", x: x + column, y: labelRow + 1 + row, style: edge) }
+            for column in inset..<(width - inset) {
+                canvas.put(row == 0 ? "▀" : "█", x: x + column, y: labelRow + 1 + row, style: edge)
+            }
         }
     }
 
     private func labelStyle(_ label: some HasFont) -> TerminalStyle {
-        TerminalStyle(foreground: label.textColor.composited(over: surface), background: surface, weight: .init(label.font.weight))
+        TerminalStyle(
+            foreground: label.textColor.composited(over: surface), background: surface, weight: .init(label.font.weight)
+        )
     }
 
     /// Words of `text` in lines of at most `width` characters (a longer word is cut).

@@ -77,9 +77,12 @@ struct DemoCommand: RegistryCommand {
     private func specsFolder() throws -> String {
         if let directory { return directory }
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: "Specs", isDirectory: &isFolder), isFolder.boolValue { return "Specs" }
+        if FileManager.default.fileExists(atPath: "Specs", isDirectory: &isFolder), isFolder.boolValue {
+            return "Specs"
+        }
         let fresh = FileManager.default.temporaryDirectory
-            .appending(path: "livery-demo-\(UUID().uuidString.prefix(8).lowercased())/Specs", directoryHint: .isDirectory)
+            .appending(
+                path: "livery-demo-\(UUID().uuidString.prefix(8).lowercased())/Specs", directoryHint: .isDirectory)
         try EmbeddedSpecs.write(to: fresh)
         Console.line("livery: no ./Specs here; wrote the example specs to \(fresh.path) (edit them there)")
         return fresh.path

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Reads standard input byte by byte on a thread of its own (`read` blocks, and there is no
 /// async file API on Linux) and hands each byte to `deliver`. At end of input or on a read error

@@ -25,11 +25,12 @@ package struct TerminalStyle: Hashable, Sendable {
     /// One SGR sequence that sets everything from scratch (reset first, so no attribute of the
     /// previous cell leaks into this one).
     package var sgr: String {
-        let weightCode = switch weight {
-        case .regular: ""
-        case .bold: ";1"
-        case .dim: ";2"
-        }
+        let weightCode =
+            switch weight {
+            case .regular: ""
+            case .bold: ";1"
+            case .dim: ";2"
+            }
         return "\u{1B}[0\(weightCode);38;2;\(Self.channels(foreground));48;2;\(Self.channels(background))m"
     }
 

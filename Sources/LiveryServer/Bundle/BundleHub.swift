@@ -203,7 +203,8 @@ public final class BundleHub: Service, Sendable {
                     return state.staleSince == nil
                 }
                 if wasReachable {
-                    logger.error("etcd unreachable; still serving the last good bundle", metadata: ["reason": "\(reason)"])
+                    logger.error(
+                        "etcd unreachable; still serving the last good bundle", metadata: ["reason": "\(reason)"])
                 }
             }
         }
@@ -248,7 +249,9 @@ public final class BundleHub: Service, Sendable {
             let (changed, subscribers) = outcome
             metrics.reloads.increment()
             metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
-            logger.info("specs loaded", metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
+            logger.info(
+                "specs loaded",
+                metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
             if changed {
                 for subscriber in subscribers { subscriber.deliver(snapshot) }
             }
@@ -267,7 +270,9 @@ public final class BundleHub: Service, Sendable {
             guard applied else { return }
             metrics.rejectedSpecs(source: source).increment()
             for diagnostic in diagnostics {
-                logger.error("specs rejected; still serving the last good bundle", metadata: ["error": "\(diagnostic.compilerStyle)"])
+                logger.error(
+                    "specs rejected; still serving the last good bundle",
+                    metadata: ["error": "\(diagnostic.compilerStyle)"])
             }
             for note in UnknownTraitNote.notes(for: diagnostics.map { ($0.code, $0.message) }, knower: "this daemon") {
                 logger.notice("specs use a trait type this daemon does not know", metadata: ["note": "\(note)"])

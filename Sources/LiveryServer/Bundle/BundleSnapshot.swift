@@ -42,7 +42,7 @@ public struct BundleSnapshot: Sendable {
         self.files = files
         self.spec = spec
         self.loadedAt = loadedAt
-        self.eventFrame = ByteBuffer(string: ServerSentEvent(id: identity.etagText, event: "spec", data: json).text)
+        self.eventFrame = ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text)
     }
 
     /// `bytes` gzip-compressed at the best level: done once per version, so the time is spent

@@ -31,7 +31,8 @@ extension EtcdClient {
         receive: (WatchMessage) async -> Bool
     ) async throws(EtcdError) {
         let create = EtcdWireWatchRequest(
-            create_request: .init(key: key.etcdBase64, range_end: rangeEnd.etcdBase64, start_revision: String(startRevision)))
+            create_request: .init(
+                key: key.etcdBase64, range_end: rangeEnd.etcdBase64, start_revision: String(startRevision)))
         let body: Data
         do {
             body = try JSONEncoder().encode(create)
@@ -71,7 +72,9 @@ extension EtcdClient {
     }
 
     /// Feeds each newline-terminated line of the body to `handle` until it returns `false`.
-    private func readLines(of response: HTTPClientResponse, _ handle: (Data) async throws(EtcdError) -> Bool) async throws {
+    private func readLines(
+        of response: HTTPClientResponse, _ handle: (Data) async throws(EtcdError) -> Bool
+    ) async throws {
         var pending = Data()
         for try await buffer in response.body {
             pending.append(contentsOf: buffer.readableBytesView)

@@ -74,17 +74,22 @@ public final class EtcdClient: Sendable {
     }
 
     /// The keys in `[key, rangeEnd)` at `revision` (the newest by default), and the revision read.
-    public func range(key: String, rangeEnd: String, revision: Int64? = nil) async throws(EtcdError) -> (
+    public func range(
+        key: String, rangeEnd: String, revision: Int64? = nil
+    ) async throws(EtcdError) -> (
         [KeyValue], revision: Int64
     ) {
-        let request = EtcdWireRangeRequest(key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init))
+        let request = EtcdWireRangeRequest(
+            key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init))
         let response: EtcdWireRangeResponse = try await call("/v3/kv/range", request, idempotent: true)
         let kvs = try (response.kvs ?? []).map { wire throws(EtcdError) in try Self.keyValue(wire) }
         return (kvs, Int64(response.header?.revision ?? "") ?? 0)
     }
 
     /// Runs `operations` if every comparison holds: `true` and the new revision, or `false`.
-    public func transaction(if compares: [Compare], then operations: [Operation]) async throws(EtcdError) -> (
+    public func transaction(
+        if compares: [Compare], then operations: [Operation]
+    ) async throws(EtcdError) -> (
         succeeded: Bool, revision: Int64
     ) {
         let request = EtcdWireTxnRequest(compare: compares.map(\.wire), success: operations.map(\.wire))
@@ -94,7 +99,8 @@ public final class EtcdClient: Sendable {
 
     /// The cluster's current revision and whether the member that answered knows a leader.
     public func status() async throws(EtcdError) -> (revision: Int64, hasLeader: Bool) {
-        let response: EtcdWireStatusResponse = try await call("/v3/maintenance/status", [String: String](), idempotent: true)
+        let response: EtcdWireStatusResponse = try await call(
+            "/v3/maintenance/status", [String: String](), idempotent: true)
         return (Int64(response.header?.revision ?? "") ?? 0, (response.leader ?? "0") != "0")
     }
 
@@ -139,7 +145,9 @@ public final class EtcdClient: Sendable {
             } catch {
                 failures.append("\(endpoint.absoluteString): \(error)")
                 if idempotent || Self.neverConnected(error) { continue }
-                throw EtcdError(.unavailable, "\(path) failed at \(endpoint.absoluteString): \(error); it may or may not have been applied")
+                throw EtcdError(
+                    .unavailable,
+                    "\(path) failed at \(endpoint.absoluteString): \(error); it may or may not have been applied")
             }
             let data = Data(answer.readableBytesView)
             if status == 200 {
@@ -147,7 +155,9 @@ public final class EtcdClient: Sendable {
                 do {
                     return try JSONDecoder().decode(Answer.self, from: data)
                 } catch {
-                    throw EtcdError(.protocolError, "\(endpoint.absoluteString)\(path) answered JSON the client cannot read: \(error)")
+                    throw EtcdError(
+                        .protocolError,
+                        "\(endpoint.absoluteString)\(path) answered JSON the client cannot read: \(error)")
                 }
             }
             let failure = try Self.failure(status: status, body: data, at: endpoint.absoluteString + path)

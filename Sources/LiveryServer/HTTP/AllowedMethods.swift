@@ -60,8 +60,11 @@ struct AllowedMethods: Sendable {
 struct AllowedMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowed: AllowedMethods
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let methods = allowed.methods(for: request.uri.path), !methods.contains(request.method) || request.method == .options
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let methods = allowed.methods(for: request.uri.path),
+            !methods.contains(request.method) || request.method == .options
         else { return try await next(request, context) }
         var headers = HTTPFields()
         headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")

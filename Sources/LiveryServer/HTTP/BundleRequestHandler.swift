@@ -144,7 +144,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         current?.waiter = waiter
         // Decided again at subscription time: a bundle published in between must not be missed.
-        if let now, case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(now), mayWait: true) {
+        if let now, case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(now), mayWait: true)
+        {
             return respond(answer, context: context)
         }
         current?.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(WaitDuration.jittered(wait))) {
@@ -176,7 +177,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.recordRequest(
-            route: request.query.resource.route, method: request.query.isHead ? "HEAD" : "GET", status: answer.status.code,
+            route: request.query.resource.route, method: request.query.isHead ? "HEAD" : "GET",
+            status: answer.status.code,
             duration: .now - request.start)
         if request.closesConnection {
             context.close(promise: nil)

@@ -8,7 +8,7 @@ import NIOHTTPTypesHTTP1
 import NIOSSL
 
 /// The daemon's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline, with the bundle's
-/// two fast paths and the request deadline.
+/// raw and event-loop paths for the bundle, and the request deadline.
 ///
 /// In order: TLS (with `--tls-cert`: the context of the certificate files as they are when the
 /// connection arrives, see ``TLSCertificateStore``), ``RawBundleHandler`` (plain GETs of the bundle answered from the raw bytes), the
@@ -16,7 +16,7 @@ import NIOSSL
 /// ``IdleTimeoutHandler``, ``RequestDeadlineHandler``, ``BundleRequestHandler`` (the other GETs
 /// of the bundle, long-polls included), then Hummingbird's router. Hummingbird's own
 /// `additionalChannelHandlers` would go in front of its connection-state handler, which would
-/// then not see the requests answered on the fast paths; hence this copy of its setup.
+/// then not see the requests answered on those paths; hence this copy of its setup.
 struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -40,7 +40,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
             try pipeline.addHandler(
                 RawBundleHandler(
-                    hub: hub, metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
+                    hub: hub, metrics: metrics,
+                    maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
                     idleTimeout: idleTimeout))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // NIOAsyncChannel and BundleRequestHandler keep the order

@@ -39,7 +39,9 @@ public struct Diagnostic: Codable, Hashable, Sendable {
 
     /// Diagnostics are equal when they print the same: ``messageParts`` only says how.
     public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        (lhs.file, lhs.line, lhs.column, lhs.code, lhs.message) == (rhs.file, rhs.line, rhs.column, rhs.code, rhs.message)
+        (lhs.file, lhs.line, lhs.column, lhs.code, lhs.message) == (
+            rhs.file, rhs.line, rhs.column, rhs.code, rhs.message
+        )
     }
 
     /// Hashes what ``==`` compares.

@@ -95,7 +95,9 @@ enum JSONBody {
     }
 
     /// A `200 OK` (or `status`) JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+    static func response(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]
+    ) -> Response {
         var headers = extra
         headers[.contentType] = "application/json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: encode(value)))

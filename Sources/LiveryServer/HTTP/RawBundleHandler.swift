@@ -57,7 +57,8 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
                 )
             }
             let answer = BundleDecision.respond(
-                to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip), state: .loaded(snapshot))
+                to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip),
+                state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered = true
             let head = closes ? RenderedHead.bytes(of: answer, closing: true) : heads.head(of: answer)
@@ -109,7 +110,8 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The `If-None-Match` value as a condition: a value that is exactly the bundle's tag, the
     /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
-    private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition? {
+    private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition?
+    {
         if value.elementsEqual(snapshot.etagText.utf8) { return snapshot.identity.echoedCondition }
         if let gzip = snapshot.gzip, value.elementsEqual(gzip.etagText.utf8) { return gzip.echoedCondition }
         return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
@@ -143,7 +145,9 @@ struct RenderedHeads {
 
 /// A response head as bytes, the way NIO's encoder writes the same fields.
 enum RenderedHead {
-    static func bytes(of answer: BundleResponse, second: Int = HTTPDateText.currentSecond(), closing: Bool) -> ByteBuffer {
+    static func bytes(
+        of answer: BundleResponse, second: Int = HTTPDateText.currentSecond(), closing: Bool
+    ) -> ByteBuffer {
         var text = "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n"
         for field in answer.fields { text += "\(field.name.rawName): \(field.value)\r\n" }
         text += "Date: \(HTTPDateText.format(secondsSince1970: second))\r\n"

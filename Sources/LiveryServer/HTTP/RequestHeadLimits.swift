@@ -23,7 +23,8 @@ struct RequestHeadLimits: Sendable {
         let fields = head.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         if fields > maxHeaderBytes {
             return Problem(
-                kind: "headers-too-large", title: "Request header fields too large", status: .requestHeaderFieldsTooLarge,
+                kind: "headers-too-large", title: "Request header fields too large",
+                status: .requestHeaderFieldsTooLarge,
                 detail: "the header fields are \(fields) bytes; the limit is \(maxHeaderBytes) bytes")
         }
         return nil

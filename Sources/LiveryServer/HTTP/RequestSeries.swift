@@ -34,7 +34,8 @@ final class RequestSeries: Sendable {
         let labels = [("route", key.route), ("method", key.method), ("status", String(key.status))]
         let made = Series(
             count: registry.makeCounter(descriptor: Self.requests, labels: labels),
-            latency: registry.makeDurationHistogram(descriptor: Self.duration, labels: labels, buckets: Self.latencyBuckets))
+            latency: registry.makeDurationHistogram(
+                descriptor: Self.duration, labels: labels, buckets: Self.latencyBuckets))
         series.withLock { $0[key] = made }
         return made
     }

@@ -40,7 +40,8 @@ final class TLSCertificateStore: Sendable {
         do {
             stamps = try FileStamp.of(files)
         } catch {
-            logger.warning("cannot read the TLS files; serving the last good certificate", metadata: ["error": "\(error)"])
+            logger.warning(
+                "cannot read the TLS files; serving the last good certificate", metadata: ["error": "\(error)"])
             return current.1
         }
         guard stamps != current.0, stamps != current.2 else { return current.1 }
@@ -51,7 +52,8 @@ final class TLSCertificateStore: Sendable {
             return context
         } catch {
             loaded.withLock { $0.failedStamps = stamps }
-            logger.warning("new TLS files do not load; serving the last good certificate", metadata: ["error": "\(error)"])
+            logger.warning(
+                "new TLS files do not load; serving the last good certificate", metadata: ["error": "\(error)"])
             return current.1
         }
     }

@@ -15,7 +15,9 @@ enum AtomicFile {
         let temporary = folder + "/.\(url.lastPathComponent).livery-\(UInt32.random(in: .min ... .max)).tmp"
         var existing = stat()
         let permissions = mode ?? (stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
-        let fd = try retrying("create", temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions) }
+        let fd = try retrying("create", temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        }
         do {
             // open() applies the umask; the file must have exactly the requested mode (0600 for a token).
             _ = try retrying("chmod", temporary) { fchmod(fd, permissions) }

@@ -39,10 +39,12 @@ enum PushError: Error {
         case .forbiddenPath(let error):
             return Problem(
                 kind: "forbidden-path", title: "Forbidden spec path", status: .badRequest,
-                detail: error.message + "; pushes may only name .json, .yaml or .yml files inside the specs folder, not hidden ones",
+                detail: error.message
+                    + "; pushes may only name .json, .yaml or .yml files inside the specs folder, not hidden ones",
                 errors: [Diagnostic(error)])
         case .notFound(let path):
-            return Problem(kind: "not-found", title: "No such spec file", status: .notFound, detail: "'\(path)' does not exist")
+            return Problem(
+                kind: "not-found", title: "No such spec file", status: .notFound, detail: "'\(path)' does not exist")
         case .preconditionFailed(let path, let current):
             let now = current.map { "its current ETag is \($0)" } ?? "it does not exist"
             return Problem(
@@ -56,10 +58,12 @@ enum PushError: Error {
                 errors: errors.map(Diagnostic.init))
         case .insufficientStorage(let message):
             return Problem(
-                kind: "insufficient-storage", title: "Insufficient storage", status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                kind: "insufficient-storage", title: "Insufficient storage",
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
                 detail: message + "; nothing was written and the current file is unchanged")
         case .fileSystem(let message):
-            return Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
+            return Problem(
+                kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
         case .bundleChanged(let current):
             let now = current.map { "the current bundle's ETag is \($0)" } ?? "the current specs do not form a bundle"
             return Problem(
@@ -92,7 +96,9 @@ enum PushError: Error {
         case .tooManyRaces(let tries):
             return Problem(
                 kind: "write-conflict", title: "Write conflict", status: .conflict,
-                detail: "other writers changed the specs \(tries) times while this write was validated; nothing was written, retry")
+                detail:
+                    "other writers changed the specs \(tries) times while this write was validated; nothing was written, retry"
+            )
         }
     }
 }

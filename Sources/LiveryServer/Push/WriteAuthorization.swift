@@ -9,7 +9,9 @@ struct WriteAuthorization<Context: RequestContext>: RouterMiddleware {
     /// What the daemon serves, for the 403's detail: "the specs folder", "the specs in etcd".
     let served: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard token.authorizes(request.headers[.authorization]) else {
             throw Problem(
                 kind: "unauthorized", title: "Unauthorized", status: .unauthorized,

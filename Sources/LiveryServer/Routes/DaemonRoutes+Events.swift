@@ -19,7 +19,7 @@ extension DaemonRoutes {
     }
 
     private func streamEvents(to writer: inout any ResponseBodyWriter, lastEventID: String?) async throws {
-        try await writer.write(ByteBuffer(string: ServerSentEvent.retry(configuration.retryHint)))
+        try await writer.write(ByteBuffer(string: EventStreamFrame.retry(configuration.retryHint)))
         guard let (subscription, current) = hub.subscribe() else {
             try await writer.finish(nil)
             return
@@ -36,7 +36,7 @@ extension DaemonRoutes {
                 try await writer.write(snapshot.eventFrame)
                 sent = snapshot.etag
             case .timedOut:
-                try await writer.write(ByteBuffer(string: ServerSentEvent.comment("heartbeat")))
+                try await writer.write(ByteBuffer(string: EventStreamFrame.comment("heartbeat")))
             case .closed:
                 break streaming
             }

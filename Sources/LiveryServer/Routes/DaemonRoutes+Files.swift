@@ -62,7 +62,8 @@ extension DaemonRoutes {
             headers[.eTag] = etag
             if created { headers[.location] = "/v1/specs/" + path }
             return JSONBody.response(
-                SpecFileEntry(path: path, etag: etag, size: data.count), status: created ? .created : .ok, headers: headers)
+                SpecFileEntry(path: path, etag: etag, size: data.count), status: created ? .created : .ok,
+                headers: headers)
         } catch {
             throw refused(error, path: rawPath)
         }
@@ -94,7 +95,8 @@ extension DaemonRoutes {
     func logWrite(_ message: Logger.Message, _ result: SpecWriter.Result, request: Request) {
         guard !isDryRun(request) else { return }
         metrics.pushes.increment()
-        logger.notice(message, metadata: ["paths": "\(result.paths)", "revision": "\(result.revision.map(String.init) ?? "-")"])
+        logger.notice(
+            message, metadata: ["paths": "\(result.paths)", "revision": "\(result.revision.map(String.init) ?? "-")"])
     }
 
     /// Whether the request asks only for validation (`?dryRun=true`).

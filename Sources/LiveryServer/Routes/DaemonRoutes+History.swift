@@ -29,12 +29,17 @@ extension DaemonRoutes {
                     remoteIncludes: remote)
             } catch {
                 throw PushError.invalid(
-                    Spec.validate(sources, registry: configuration.registry, limits: configuration.readerLimits, remoteIncludes: remote))
+                    Spec.validate(
+                        sources, registry: configuration.registry, limits: configuration.readerLimits,
+                        remoteIncludes: remote))
             }
             let json = spec.bundleJSON
             return Response(
                 status: .ok,
-                headers: [.contentType: "application/json", .eTag: EntityTag(of: json.utf8).description, .cacheControl: "no-cache"],
+                headers: [
+                    .contentType: "application/json", .eTag: EntityTag(of: json.utf8).description,
+                    .cacheControl: "no-cache",
+                ],
                 body: .init(byteBuffer: ByteBuffer(string: json)))
         } catch {
             throw error.problem

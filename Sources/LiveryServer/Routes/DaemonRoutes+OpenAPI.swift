@@ -8,7 +8,8 @@ extension DaemonRoutes {
         var headers = HTTPFields()
         headers[.eTag] = document.etag.description
         headers[.cacheControl] = "no-cache"
-        if EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(document.etag) == true {
+        if EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(document.etag) == true
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/yaml"

@@ -20,7 +20,8 @@ extension DaemonRoutes {
         if let stale = hub.staleSince {
             throw Problem(
                 kind: "store-unreachable", title: "Store unreachable", status: .serviceUnavailable,
-                detail: "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(stale.reason)); the last good bundle is still served",
+                detail:
+                    "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(stale.reason)); the last good bundle is still served",
                 headers: [.retryAfter: "1"])
         }
         return JSONBody.response(["status": "ready"], headers: [.cacheControl: "no-store"])

@@ -19,7 +19,9 @@ extension DaemonRoutes {
     /// `GET /v1/resolved`: the current spec resolved for every look, with places
     /// (``SpecInspection``), tagged with the bundle's ETag.
     func resolved(_ request: Request) -> Response {
-        guard let snapshot = hub.snapshot, let spec = snapshot.spec else { return Problem.noBundle(hub.errors).response() }
+        guard let snapshot = hub.snapshot, let spec = snapshot.spec else {
+            return Problem.noBundle(hub.errors).response()
+        }
         var headers = HTTPFields()
         headers[.eTag] = snapshot.etag.description
         headers[.cacheControl] = "no-cache"
@@ -34,7 +36,8 @@ extension DaemonRoutes {
         guard let assets else {
             return Problem(
                 kind: "studio-missing", title: "Livery Studio is not installed", status: .serviceUnavailable,
-                detail: "its files were not found; they belong in \(StudioAssets.bundleName)/Page beside the livery executable"
+                detail:
+                    "its files were not found; they belong in \(StudioAssets.bundleName)/Page beside the livery executable"
             ).response()
         }
         var path = request.uri.path.dropFirst("/studio".count)

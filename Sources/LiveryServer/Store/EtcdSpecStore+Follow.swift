@@ -36,7 +36,8 @@ extension EtcdSpecStore {
             do {
                 if files == nil {
                     let (kvs, readRevision) = try await client.range(key: specs, rangeEnd: end)
-                    files = Dictionary(kvs.map { (String($0.key.dropFirst(specs.count)), $0.value) }, uniquingKeysWith: { $1 })
+                    files = Dictionary(
+                        kvs.map { (String($0.key.dropFirst(specs.count)), $0.value) }, uniquingKeysWith: { $1 })
                     revision = readRevision
                     out.yield(.files(Result { () throws(SpecError) in try sources(files ?? [:]) }, revision: revision))
                 }
@@ -52,10 +53,13 @@ extension EtcdSpecStore {
                             files?[path] = event.isDelete ? nil : event.keyValue.value
                         }
                         revision = newRevision
-                        out.yield(.files(Result { () throws(SpecError) in try sources(files ?? [:]) }, revision: revision))
+                        out.yield(
+                            .files(Result { () throws(SpecError) in try sources(files ?? [:]) }, revision: revision))
                         return !Task.isCancelled
                     case .compacted(let compactRevision):
-                        logger.notice("watch compacted; reading the specs again", metadata: ["compactRevision": "\(compactRevision)"])
+                        logger.notice(
+                            "watch compacted; reading the specs again",
+                            metadata: ["compactRevision": "\(compactRevision)"])
                         files = nil
                         return false
                     }
@@ -66,7 +70,8 @@ extension EtcdSpecStore {
                 }
             } catch {
                 out.yield(.unreachable("\(error)"))
-                logger.warning("etcd unreachable; retrying", metadata: ["error": "\(error)", "revision": "\(revision)"])
+                logger.warning(
+                    "etcd unreachable; retrying", metadata: ["error": "\(error)", "revision": "\(revision)"])
                 do {
                     try await Task.sleep(for: delay)
                 } catch {

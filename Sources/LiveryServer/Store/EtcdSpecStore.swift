@@ -64,7 +64,8 @@ final class EtcdSpecStore: SpecStore {
             operations.append(change.files[path].flatMap { $0 }.map { .put(key: key, value: $0) } ?? .delete(key: key))
         }
         let now = Date()
-        let record = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
+        let record = PublishRecord(
+            time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
         operations.append(.put(key: history + Self.recordName(at: now), value: record.encoded))
         do {
             let (succeeded, newRevision) = try await client.transaction(if: compares, then: operations)
@@ -84,7 +85,8 @@ final class EtcdSpecStore: SpecStore {
         }
         let entries = kvs.map { kv in
             let record = PublishRecord(kv.value)
-            return HistoryEntry(revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths)
+            return HistoryEntry(
+                revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths)
         }
         return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
     }
@@ -97,10 +99,11 @@ final class EtcdSpecStore: SpecStore {
         let specs = configuration.specsPrefix
         let (kvs, readRevision): ([EtcdClient.KeyValue], Int64)
         do {
-            (kvs, readRevision) = try await client.range(key: specs, rangeEnd: EtcdClient.prefixEnd(specs), revision: revision)
-        } catch where error.code == .compacted {
+            (kvs, readRevision) = try await client.range(
+                key: specs, rangeEnd: EtcdClient.prefixEnd(specs), revision: revision)
+        } catch  where error.code == .compacted {
             throw .revisionCompacted(revision ?? 0)
-        } catch where error.code == .futureRevision {
+        } catch  where error.code == .futureRevision {
             throw .revisionInFuture(revision ?? 0)
         } catch {
             throw Self.pushError(error)
@@ -113,7 +116,8 @@ final class EtcdSpecStore: SpecStore {
             modRevisions[path] = kv.modRevision
         }
         do {
-            return StoreState(sources: try sources(files), revision: revision ?? readRevision, modRevisions: modRevisions)
+            return StoreState(
+                sources: try sources(files), revision: revision ?? readRevision, modRevisions: modRevisions)
         } catch {
             throw .invalid([error])
         }
@@ -126,7 +130,9 @@ final class EtcdSpecStore: SpecStore {
         for path in files.keys.sorted() {
             let data = files[path] ?? Data()
             guard data.count <= limits.maxBytes else {
-                throw SpecError(.limitExceeded, at: .start(of: path), "file is \(data.count) bytes; the limit is \(limits.maxBytes) bytes")
+                throw SpecError(
+                    .limitExceeded, at: .start(of: path),
+                    "file is \(data.count) bytes; the limit is \(limits.maxBytes) bytes")
             }
             try set.set(path, to: data)
         }

@@ -87,7 +87,7 @@ actor FolderSpecStore: SpecStore {
             } else {
                 try AtomicFile.remove(url)
             }
-        } catch where error.errno == ENOSPC || error.errno == EDQUOT {
+        } catch  where error.errno == ENOSPC || error.errno == EDQUOT {
             throw .insufficientStorage(error.description)
         } catch {
             throw .fileSystem(error.description)
@@ -109,7 +109,7 @@ actor FolderSpecStore: SpecStore {
     private func readFolder() throws(PushError) -> SpecSourceSet {
         do {
             return try SpecSourceSet(directory: directory, limits: limits)
-        } catch where error.code == .io {
+        } catch  where error.code == .io {
             throw .fileSystem(error.description)
         } catch {
             // A file on disk over the size limit: the folder as a whole does not validate.
@@ -127,8 +127,10 @@ actor FolderSpecStore: SpecStore {
             guard lstat(folder, &info) == 0 else { return }  // missing: created on write
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw .forbiddenPath(
-                    SpecError(.forbiddenPath, at: .start(of: path),
-                        "'\(path)' passes through '\(component)', which is not a plain folder (a file or a symbolic link)"))
+                    SpecError(
+                        .forbiddenPath, at: .start(of: path),
+                        "'\(path)' passes through '\(component)', which is not a plain folder (a file or a symbolic link)"
+                    ))
             }
         }
     }
@@ -139,7 +141,8 @@ actor FolderSpecStore: SpecStore {
         var info = stat()
         guard lstat(directory.appending(path: path).path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
         throw .forbiddenPath(
-            SpecError(.forbiddenPath, at: .start(of: path),
+            SpecError(
+                .forbiddenPath, at: .start(of: path),
                 "'\(path)' is a symbolic link; pushes replace only plain files of the specs folder"))
     }
 

@@ -55,7 +55,9 @@ struct SpecWriter: Sendable {
         return try await validateAndCommit(change, precondition: precondition, dryRun: dryRun)
     }
 
-    private func validateAndCommit(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(PushError) -> Result {
+    private func validateAndCommit(
+        _ change: ChangeSet, precondition: Precondition, dryRun: Bool
+    ) async throws(PushError) -> Result {
         var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
         if change.files.isEmpty {
             // Nothing to change (a restore of the current state): the current bundle, unwritten.
@@ -112,7 +114,9 @@ struct SpecWriter: Sendable {
         return ChangeSet(files: files, message: message)
     }
 
-    private func check(_ precondition: Precondition, against sources: SpecSourceSet, remote: RemoteIncludes) throws(PushError) {
+    private func check(
+        _ precondition: Precondition, against sources: SpecSourceSet, remote: RemoteIncludes
+    ) throws(PushError) {
         switch precondition {
         case .none:
             return
@@ -149,12 +153,15 @@ struct SpecWriter: Sendable {
     private func fetchIncludes(for sets: [SpecSourceSet], into remote: inout RemoteIncludes) async throws(PushError) {
         guard !configuration.allowedIncludes.isEmpty else { return }
         while true {
-            let missing = Set(sets.flatMap {
-                Spec.missingRemoteIncludes($0, limits: configuration.readerLimits, remoteIncludes: remote)
-            }).filter { remote.documents[$0] == nil }
+            let missing = Set(
+                sets.flatMap {
+                    Spec.missingRemoteIncludes($0, limits: configuration.readerLimits, remoteIncludes: remote)
+                }
+            ).filter { remote.documents[$0] == nil }
             guard !missing.isEmpty else { return }
             for url in missing {
-                remote.documents[url] = await configuration.includeFetcher?.fetch(url)
+                remote.documents[url] =
+                    await configuration.includeFetcher?.fetch(url)
                     ?? .failed("this daemon has no fetcher for remote includes")
             }
         }

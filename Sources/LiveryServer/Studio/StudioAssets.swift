@@ -33,16 +33,23 @@ struct StudioAssets: Sendable {
     /// when none has.
     static func load(logger: Logger) -> StudioAssets? {
         let folders = candidateFolders()
-        guard let folder = folders.first(where: { FileManager.default.fileExists(atPath: $0.appending(path: "index.html").path) })
+        guard
+            let folder = folders.first(where: {
+                FileManager.default.fileExists(atPath: $0.appending(path: "index.html").path)
+            })
         else {
-            logger.warning("Livery Studio files not found; /studio/ answers 503",
-                metadata: ["searched": "\(folders.map(\.path))", "expected": "\(bundleName)/Page beside the executable"])
+            logger.warning(
+                "Livery Studio files not found; /studio/ answers 503",
+                metadata: [
+                    "searched": "\(folders.map(\.path))", "expected": "\(bundleName)/Page beside the executable",
+                ])
             return nil
         }
         do {
             return StudioAssets(files: try read(folder))
         } catch {
-            logger.warning("Livery Studio files not readable; /studio/ answers 503",
+            logger.warning(
+                "Livery Studio files not readable; /studio/ answers 503",
                 metadata: ["folder": "\(folder.path)", "error": "\(error)"])
             return nil
         }
@@ -51,7 +58,8 @@ struct StudioAssets: Sendable {
     private static func read(_ folder: URL) throws -> [String: Asset] {
         var files: [String: Asset] = [:]
         let root = folder.standardizedFileURL.path + "/"
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        else {
             return files
         }
         for case let url as URL in walker {

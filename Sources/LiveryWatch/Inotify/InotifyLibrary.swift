@@ -59,7 +59,9 @@ final class InotifyLibrary {
             inotifytools_watch_file(probe, Int32(IN_DELETE_SELF)) == 1
         else {
             return .failure(
-                WatchError(.inotify, path: probe, "cannot place libinotifytools' probe watch", .init(rawValue: inotifytools_error()))
+                WatchError(
+                    .inotify, path: probe, "cannot place libinotifytools' probe watch",
+                    .init(rawValue: inotifytools_error()))
             )
         }
         let watch = inotifytools_wd_from_filename(probe)
@@ -75,7 +77,8 @@ final class InotifyLibrary {
         }
         if matches.count > 1 { matches.subtract(before) }  // someone else watches `/` too: take the new one
         guard matches.count == 1, let found = matches.first else {
-            return .failure(WatchError(.inotify, path: "/proc/self/fdinfo", "cannot identify libinotifytools' descriptor"))
+            return .failure(
+                WatchError(.inotify, path: "/proc/self/fdinfo", "cannot identify libinotifytools' descriptor"))
         }
         return .success(found)
     }

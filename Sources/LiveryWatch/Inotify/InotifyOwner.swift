@@ -125,7 +125,9 @@ final class InotifyOwner: Sendable {
             // ``ReadingState/descriptor``). FIONREAD on an open inotify descriptor cannot fail;
             // if it ever did, not knowing means "maybe".
             var queued: Int32 = 0
-            guard case .success = retryingInterrupts({ ioctl(descriptor, UInt(FIONREAD), &queued) }) else { return true }
+            guard case .success = retryingInterrupts({ ioctl(descriptor, UInt(FIONREAD), &queued) }) else {
+                return true
+            }
             return queued > 0
         }
     }

@@ -97,7 +97,8 @@ final class InotifyThread {
         case .success(let found) where found.kind == .directory: status = found
         case .success: return .failure(.failed(WatchError(.notAFolder, path: path, "cannot watch: not a folder")))
         case .failure(let error) where error.isVanished:
-            return .failure(.failed(WatchError(.folderMissing, path: path, "the folder vanished before it was watched")))
+            return .failure(
+                .failed(WatchError(.folderMissing, path: path, "the folder vanished before it was watched")))
         case .failure(let error): return .failure(.failed(WatchError(.io, path: path, "cannot watch folder", error)))
         }
         if let descriptor = watchByFolder[status.id], watches[descriptor] != nil {
@@ -115,7 +116,8 @@ final class InotifyThread {
         case .failure(let error) where error.rawValue == ENOSPC:
             return .failure(.failed(library.watchLimitError(path: path)))
         case .failure(let error) where error.isVanished:
-            return .failure(.failed(WatchError(.folderMissing, path: path, "the folder vanished before it was watched")))
+            return .failure(
+                .failed(WatchError(.folderMissing, path: path, "the folder vanished before it was watched")))
         case .failure(let error):
             return .failure(.failed(WatchError(.io, path: path, "cannot watch folder", error)))
         }
@@ -207,7 +209,9 @@ extension InotifyThread {
         for (sink, delivery) in outgoing { sink.deliver(delivery) }
     }
 
-    private func route(_ record: InotifyRecord, into deliveries: inout [WatcherID: [InotifyRecord]], overflowed: inout Bool) {
+    private func route(
+        _ record: InotifyRecord, into deliveries: inout [WatcherID: [InotifyRecord]], overflowed: inout Bool
+    ) {
         if record.event == .queueOverflowed {
             overflowed = true
             return
@@ -254,7 +258,8 @@ extension InotifyThread {
         if let limit {
             // Rounded up, so the thread does not wake just before the deadline and spin.
             let (seconds, attoseconds) = limit.components
-            let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            let milliseconds = Int32(
+                clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
             timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
         }
         if let library, draining {

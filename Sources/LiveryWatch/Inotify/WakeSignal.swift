@@ -14,7 +14,9 @@ struct WakeSignal: Sendable {
     static func make() -> Result<WakeSignal, WatchError> {
         retryingInterrupts { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
             .map { WakeSignal(descriptor: $0) }
-            .mapError { WatchError(.inotify, path: "eventfd", "cannot create the owner thread's wake-up descriptor", $0) }
+            .mapError {
+                WatchError(.inotify, path: "eventfd", "cannot create the owner thread's wake-up descriptor", $0)
+            }
     }
 
     /// Wakes the owner thread. A full counter (`EAGAIN`) means it is already due to wake.

@@ -36,7 +36,9 @@ extension FolderContent {
             try sources.addListed(file.relativePath, size: file.size, limits: limits) { () throws(SpecError) in
                 // Only a file over 16 MiB is not read, and no limit lets one through.
                 guard let bytes = file.bytes else {
-                    throw SpecError(.limitExceeded, at: .start(of: file.relativePath), "file is \(file.size) bytes; too large to read")
+                    throw SpecError(
+                        .limitExceeded, at: .start(of: file.relativePath),
+                        "file is \(file.size) bytes; too large to read")
                 }
                 return Data(bytes)
             }

@@ -68,7 +68,8 @@ final class WatchEngine<Value: Sendable> {
         self.logger = logger
         self.loader = loader
         self.output = output
-        self.settle = SettleWindow(window: configuration.settleWindow, maximumWindows: configuration.maximumSettleWindows)
+        self.settle = SettleWindow(
+            window: configuration.settleWindow, maximumWindows: configuration.maximumSettleWindows)
     }
 
     /// Scans at once, then reacts to input until the session stops.
@@ -198,7 +199,9 @@ final class WatchEngine<Value: Sendable> {
             guard everythingDelivered else { return false }
             publish(.loaded(value, content.hash), hash: content.hash)
         } catch {
-            logger.debug("fast path: load failed, waiting for the folder to settle", metadata: metadata(adding: ["error": "\(error)"]))
+            logger.debug(
+                "fast path: load failed, waiting for the folder to settle",
+                metadata: metadata(adding: ["error": "\(error)"]))
         }
         return true
     }
@@ -255,9 +258,12 @@ final class WatchEngine<Value: Sendable> {
     /// is left unwatched: changes there would send no event to drop it.
     private func list() async -> FolderSnapshot {
         let snapshot = await scanAndWatch()
-        listing = coverage != .complete ? nil : KnownListing(
-            snapshot, rootDescriptor: snapshot.root.flatMap { watched[$0]?.descriptor },
-            fileExtensions: scanner.fileExtensions)
+        listing =
+            coverage != .complete
+            ? nil
+            : KnownListing(
+                snapshot, rootDescriptor: snapshot.root.flatMap { watched[$0]?.descriptor },
+                fileExtensions: scanner.fileExtensions)
         return snapshot
     }
 
@@ -271,7 +277,9 @@ final class WatchEngine<Value: Sendable> {
             // so its error is reported.
             let morePending = session.deliveries.load(ordering: .acquiring) > consumedDeliveries
             if morePending && reason != .capped {
-                logger.debug("load failed while the folder is still changing; waiting", metadata: metadata(adding: ["error": "\(error)"]))
+                logger.debug(
+                    "load failed while the folder is still changing; waiting",
+                    metadata: metadata(adding: ["error": "\(error)"]))
                 return
             }
             publish(.failed(error), hash: hash)

@@ -33,7 +33,9 @@ final class WatchSession: Sendable {
     private let finishOutput: @Sendable () -> Void
     private let control = Mutex(Control())
 
-    init(owner: InotifyOwner, input: AsyncStream<EngineInput>.Continuation, finishOutput: @escaping @Sendable () -> Void) {
+    init(
+        owner: InotifyOwner, input: AsyncStream<EngineInput>.Continuation, finishOutput: @escaping @Sendable () -> Void
+    ) {
         self.id = owner.makeWatcherID()
         self.owner = owner
         self.input = input

@@ -5,7 +5,9 @@ import Logging
 enum LoopbackServer {
     /// Starts `router` and returns once it listens: its port and the task running it (cancel
     /// the task to stop it).
-    static func start(_ router: Router<BasicRequestContext>, label: String) async throws -> (port: Int, task: Task<Void, any Error>) {
+    static func start(
+        _ router: Router<BasicRequestContext>, label: String
+    ) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

@@ -19,8 +19,9 @@ final class Nginx {
 
     /// Starts nginx and returns once it accepts connections.
     init(statusBody: String) throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary),
-                     "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.binary),
+            "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
         root = FileManager.default.temporaryDirectory.appending(path: "livery-nginx-\(UUID().uuidString)")
         www = root.appending(path: "www")
         try FileManager.default.createDirectory(at: www.appending(path: "plain"), withIntermediateDirectories: true)
@@ -31,8 +32,10 @@ final class Nginx {
             .write(to: config, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(filePath: Self.binary)
-        process.arguments = ["-p", root.path, "-e", root.appending(path: "error.log").path,
-                             "-c", config.path, "-g", "daemon off;"]
+        process.arguments = [
+            "-p", root.path, "-e", root.appending(path: "error.log").path,
+            "-c", config.path, "-g", "daemon off;",
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         try FreePort.waitUntilListening(port: port, timeout: .seconds(10))

@@ -12,19 +12,24 @@ final class NginxFront {
     /// Starts nginx in front of the daemons on `daemonPorts` and returns once it accepts
     /// connections.
     init(daemonPorts: [Int]) throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Nginx.binary),
-                     "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Nginx.binary),
+            "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
         root = FileManager.default.temporaryDirectory.appending(path: "livery-front-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appending(path: "tmp"), withIntermediateDirectories: true)
         port = try FreePort.pick()
         let shipped = try String(contentsOf: Self.shippedConf, encoding: .utf8)
         let config = root.appending(path: "nginx.conf")
-        try Self.config(root: root.path, site: Self.adapt(shipped, port: port, daemonPorts: daemonPorts, cache: root.path))
-            .write(to: config, atomically: true, encoding: .utf8)
+        try Self.config(
+            root: root.path, site: Self.adapt(shipped, port: port, daemonPorts: daemonPorts, cache: root.path)
+        )
+        .write(to: config, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(filePath: Nginx.binary)
-        process.arguments = ["-p", root.path, "-e", root.appending(path: "error.log").path,
-                             "-c", config.path, "-g", "daemon off;"]
+        process.arguments = [
+            "-p", root.path, "-e", root.appending(path: "error.log").path,
+            "-c", config.path, "-g", "daemon off;",
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         try FreePort.waitUntilListening(port: port, timeout: .seconds(10))

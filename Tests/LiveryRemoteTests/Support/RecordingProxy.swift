@@ -48,7 +48,8 @@ final class RecordingProxy: Sendable {
             log.seen.withLock {
                 $0.append(Seen(path: request.uri.path, status: Int(answer.status.code), etag: etag, client: header))
             }
-            var response = Response(status: HTTPResponse.Status(code: Int(answer.status.code)), body: .init(byteBuffer: body))
+            var response = Response(
+                status: HTTPResponse.Status(code: Int(answer.status.code)), body: .init(byteBuffer: body))
             if let etag { response.headers[.eTag] = etag }
             if let type = answer.headers.first(name: "Content-Type") { response.headers[.contentType] = type }
             return response

@@ -36,7 +36,8 @@ final class VersionFollower: Sendable {
     private func step(_ base: URL, client: HTTPClient, wait: Int) async throws {
         let since = etag.map { "since=\($0.dropFirst().dropLast())&" } ?? ""
         let signal = try await client.execute(
-            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s"), timeout: .seconds(Int64(wait) * 3))
+            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s"),
+            timeout: .seconds(Int64(wait) * 3))
         let body = try await signal.body.collect(upTo: 4096)
         switch signal.status.code {
         case 304:
@@ -48,7 +49,8 @@ final class VersionFollower: Sendable {
                 return
             }
             let bundle = try await client.execute(
-                HTTPClientRequest(url: "\(base.absoluteString)/v1/spec/\(next.dropFirst().dropLast())"), timeout: .seconds(10))
+                HTTPClientRequest(url: "\(base.absoluteString)/v1/spec/\(next.dropFirst().dropLast())"),
+                timeout: .seconds(10))
             _ = try await bundle.body.collect(upTo: 1 << 20)
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
             state.withLock { $0.etag = bundle.headers.first(name: "ETag") ?? next }

@@ -99,7 +99,9 @@ final class VersionStandIn: Sendable {
 
     private static func note(_ request: Request, since: String?, status: Int, state: Record) {
         let header = request.headers.first { $0.name.canonicalName == "livery-client" }?.value
-        let client = header.map { value in Result { () throws(ClientHeaderError) in try LiveryClientHeader(fieldValue: value) } }
+        let client = header.map { value in
+            Result { () throws(ClientHeaderError) in try LiveryClientHeader(fieldValue: value) }
+        }
         let seen = Seen(path: request.uri.path, since: since, status: status, client: client)
         state.state.withLock { $0.seen.append(seen) }
     }

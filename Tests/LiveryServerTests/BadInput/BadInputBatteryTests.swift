@@ -49,7 +49,8 @@ import Testing
             let entries = try folderEntries(folder)
 
             let reply = try await server.http.send(
-                .PUT, "/v1/specs/\(bad.path)", body: bad.bytes(), headers: [("Authorization", "Bearer \(TestDaemon.token)")])
+                .PUT, "/v1/specs/\(bad.path)", body: bad.bytes(),
+                headers: [("Authorization", "Bearer \(TestDaemon.token)")])
             #expect(reply.header("Content-Type") == "application/problem+json")
             let problem = try JSONDecoder().decode(Problem.self, from: reply.body)
             switch bad.push {

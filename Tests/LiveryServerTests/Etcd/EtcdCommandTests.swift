@@ -12,21 +12,28 @@ import Testing
             let tokenFile = runtime.url("token")
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
             let serve = try Subprocess([
-                "serve", "--etcd", cluster.endpoints.map(\.absoluteString).joined(separator: ","), "--etcd-prefix", "/cli",
+                "serve", "--etcd", cluster.endpoints.map(\.absoluteString).joined(separator: ","), "--etcd-prefix",
+                "/cli",
                 "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
             ])
             defer { if serve.process.isRunning { serve.process.interrupt() } }
-            let listening = try await TestDaemon.eventually(timeout: .seconds(10)) { serve.stdout.contains("on http://") }
+            let listening = try await TestDaemon.eventually(timeout: .seconds(10)) {
+                serve.stdout.contains("on http://")
+            }
             try #require(listening, "serve did not start; stderr: \(serve.stderr)")
-            #expect(serve.stdout.contains("livery: serving etcd \(cluster.members[0].clientURL) /cli/ on http://127.0.0.1:"))
+            #expect(
+                serve.stdout.contains("livery: serving etcd \(cluster.members[0].clientURL) /cli/ on http://127.0.0.1:")
+            )
             let base = try #require(serve.stdout.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/)?.1).description
 
             let local = try TemporarySpecFolder(prefix: "livery-push")
             for (path, content) in TestDaemon.exampleFiles() { try local.write(path, content ?? "") }
             let files = [local.url("card.yaml").path, local.url("palette.yaml").path]
-            let first = try await Subprocess.run(["push"] + files + ["-m", "first", "--server", base, "--token-file", tokenFile.path])
+            let first = try await Subprocess.run(
+                ["push"] + files + ["-m", "first", "--server", base, "--token-file", tokenFile.path])
             #expect(first.status == 0, "stderr: \(first.stderr)")
-            let revision = try #require(first.stdout.firstMatch(of: /published card.yaml, palette.yaml at revision (\d+) \(bundle ETag/)?.1)
+            let revision = try #require(
+                first.stdout.firstMatch(of: /published card.yaml, palette.yaml at revision (\d+) \(bundle ETag/)?.1)
             try local.write("extra.yaml", "specs:\n  extra: []\n")
             let second = try await Subprocess.run([
                 "push", local.url("extra.yaml").path, "--delete", "card.yaml", "-m", "second", "--server", base,
@@ -42,10 +49,13 @@ import Testing
             #expect(lines.first?.hasSuffix("card.yaml, extra.yaml  second") == true, "\(history.stdout)")
             #expect(lines.last?.hasPrefix("\(revision)  ") == true, "\(history.stdout)")
 
-            let rollback = try await Subprocess.run(["rollback", String(revision), "--server", base, "--token-file", tokenFile.path])
+            let rollback = try await Subprocess.run([
+                "rollback", String(revision), "--server", base, "--token-file", tokenFile.path,
+            ])
             #expect(rollback.status == 0, "stderr: \(rollback.stderr)")
             #expect(rollback.stdout.hasPrefix("restored revision \(revision) as revision "), "\(rollback.stdout)")
-            #expect(try cluster.etcdctl(["get", "/cli/specs/card.yaml", "--print-value-only"]).contains("BackgroundColor"))
+            #expect(
+                try cluster.etcdctl(["get", "/cli/specs/card.yaml", "--print-value-only"]).contains("BackgroundColor"))
             #expect(try cluster.etcdctl(["get", "/cli/specs/extra.yaml"]).isEmpty)
             serve.process.terminate()
             #expect(try await serve.exitStatus() == 0, "stderr: \(serve.stderr)")
@@ -56,18 +66,23 @@ import Testing
         try await TestDaemon.with { server in
             let history = try await Subprocess.run(["history", "--server", server.base])
             #expect(history.status == 1)
-            #expect(history.stderr.contains("error: push refused, 501 No history: history needs the etcd store"), "\(history.stderr)")
+            #expect(
+                history.stderr.contains("error: push refused, 501 No history: history needs the etcd store"),
+                "\(history.stderr)")
         }
     }
 
     @Test func theEtcdClientComparesRevisionsAsEtcdDoes() async throws {
         try await EtcdCluster.with { cluster in
             let client = cluster.client()
-            let (created, first) = try await client.transaction(if: [.absent(key: "/k")], then: [.put(key: "/k", value: Data("1".utf8))])
+            let (created, first) = try await client.transaction(
+                if: [.absent(key: "/k")], then: [.put(key: "/k", value: Data("1".utf8))])
             #expect(created)
-            let (again, _) = try await client.transaction(if: [.absent(key: "/k")], then: [.put(key: "/k", value: Data("2".utf8))])
+            let (again, _) = try await client.transaction(
+                if: [.absent(key: "/k")], then: [.put(key: "/k", value: Data("2".utf8))])
             #expect(!again, "the key exists now")
-            let (stale, _) = try await client.transaction(if: [.modRevision(key: "/k", equals: first - 1)], then: [.delete(key: "/k")])
+            let (stale, _) = try await client.transaction(
+                if: [.modRevision(key: "/k", equals: first - 1)], then: [.delete(key: "/k")])
             #expect(!stale)
             let (kvs, revision) = try await client.range(key: "/", rangeEnd: EtcdClient.prefixEnd("/"))
             #expect(kvs.map(\.value) == [Data("1".utf8)])

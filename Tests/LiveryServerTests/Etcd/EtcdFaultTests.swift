@@ -24,7 +24,8 @@ import Testing
                     let read = try await daemon.http.get("/v1/spec")
                     #expect(read.status == 200)
                     #expect(read.header("ETag") == good)
-                    let write = try await daemon.http.put("/v1/specs/while-down\(index).yaml", "specs:\n  down\(index): []\n")
+                    let write = try await daemon.http.put(
+                        "/v1/specs/while-down\(index).yaml", "specs:\n  down\(index): []\n")
                     #expect(write.status == 503)
                     #expect(write.header("Content-Type") == "application/problem+json")
                 }
@@ -56,9 +57,12 @@ import Testing
                     let pushes = Task {
                         for index in 0..<60 {
                             let daemon = index % 2 == 0 ? a : b
-                            let reply = try await daemon.http.put("/v1/specs/push\(index).yaml", "specs:\n  push\(index): []\n")
+                            let reply = try await daemon.http.put(
+                                "/v1/specs/push\(index).yaml", "specs:\n  push\(index): []\n")
                             statuses.withLock { $0.append(reply.status) }
-                            if (200..<300).contains(reply.status) { acknowledged.withLock { $0.append("push\(index).yaml") } }
+                            if (200..<300).contains(reply.status) {
+                                acknowledged.withLock { $0.append("push\(index).yaml") }
+                            }
                             try await Task.sleep(for: .milliseconds(20))
                         }
                     }
@@ -66,15 +70,22 @@ import Testing
                     let leader = try #require(try await cluster.leader())
                     cluster.kill(leader)
                     let killed = ContinuousClock.now
-                    let newLeader = try await TestDaemon.eventually(timeout: .seconds(10)) { try await cluster.leader() != nil }
+                    let newLeader = try await TestDaemon.eventually(timeout: .seconds(10)) {
+                        try await cluster.leader() != nil
+                    }
                     #expect(newLeader)
                     let elected = ContinuousClock.now
                     try await pushes.value
 
                     let seen = statuses.withLock { $0 }
                     #expect(seen.allSatisfy { (200..<300).contains($0) || $0 == 503 }, "\(seen)")
-                    let files = Set((try await a.http.get("/v1/specs").json()["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
-                    for path in acknowledged.withLock({ $0 }) { #expect(files.contains(path), "\(path) was acknowledged but is missing") }
+                    let files = Set(
+                        (try await a.http.get("/v1/specs").json()["files"] as? [[String: Any]] ?? []).compactMap {
+                            $0["path"] as? String
+                        })
+                    for path in acknowledged.withLock({ $0 }) {
+                        #expect(files.contains(path), "\(path) was acknowledged but is missing")
+                    }
 
                     // Both daemons serve one ETag within 2 s of the new leader.
                     let agreed = try await TestDaemon.eventually(timeout: .seconds(2)) {

@@ -20,7 +20,8 @@ import Testing
                     let b1 = try await b.http.get("/v1/spec")
                     #expect(a1.body == b1.body)
 
-                    let put = try await b.http.put("/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#FF0000\"\n")
+                    let put = try await b.http.put(
+                        "/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#FF0000\"\n")
                     #expect(put.status == 200, "\(put.text)")
                     #expect(try await TestDaemon.eventually { try await b.bundleETag() != folderETag })
                     #expect(try await a.serves(try await b.bundleETag()))
@@ -39,9 +40,11 @@ import Testing
                     for round in 0..<5 {
                         let ifMatch = current
                         async let fromA = a.http.publish(
-                            ["palette.yaml": "variables:\n  colors:\n    accent: \"#A0000\(round)\"\n"], headers: [("If-Match", ifMatch)])
+                            ["palette.yaml": "variables:\n  colors:\n    accent: \"#A0000\(round)\"\n"],
+                            headers: [("If-Match", ifMatch)])
                         async let fromB = b.http.publish(
-                            ["palette.yaml": "variables:\n  colors:\n    accent: \"#B0000\(round)\"\n"], headers: [("If-Match", ifMatch)])
+                            ["palette.yaml": "variables:\n  colors:\n    accent: \"#B0000\(round)\"\n"],
+                            headers: [("If-Match", ifMatch)])
                         let statuses = [try await fromA.status, try await fromB.status].sorted()
                         #expect(statuses == [200, 412], "round \(round)")
                         let previous = current
@@ -68,7 +71,9 @@ import Testing
                         for index in 0..<20 {
                             let daemon = index % 2 == 0 ? a : b
                             group.addTask {
-                                try await daemon.http.put("/v1/specs/extra\(index).yaml", "specs:\n  extra\(index): []\n").status
+                                try await daemon.http.put(
+                                    "/v1/specs/extra\(index).yaml", "specs:\n  extra\(index): []\n"
+                                ).status
                             }
                         }
                         for try await status in group { #expect(status == 201) }
@@ -83,12 +88,16 @@ import Testing
     @Test func aMultiFilePublishMovesAnIdentifierBetweenFiles() async throws {
         try await EtcdCluster.with { cluster in
             try await TestDaemon.onEtcd(cluster) { daemon in
-                #expect(try await daemon.http.publish(["a.yaml": "specs:\n  card: []\n  title: []\n", "b.yaml": "specs:\n  other: []\n"]).status == 200)
+                #expect(
+                    try await daemon.http.publish([
+                        "a.yaml": "specs:\n  card: []\n  title: []\n", "b.yaml": "specs:\n  other: []\n",
+                    ]).status == 200)
                 // One file at a time cannot do it: the identifier would be in both files.
                 let alone = try await daemon.http.put("/v1/specs/b.yaml", "specs:\n  other: []\n  title: []\n")
                 #expect(alone.status == 422)
                 let moved = try await daemon.http.publish(
-                    ["a.yaml": "specs:\n  card: []\n", "b.yaml": "specs:\n  other: []\n  title: []\n"], message: "move title")
+                    ["a.yaml": "specs:\n  card: []\n", "b.yaml": "specs:\n  other: []\n  title: []\n"],
+                    message: "move title")
                 #expect(moved.status == 200, "\(moved.text)")
                 let etag = try #require(try moved.json()["etag"] as? String)
                 #expect(try await daemon.serves(etag))
@@ -108,7 +117,9 @@ import Testing
                 let history = try await daemon.http.get("/v1/history").json()["entries"] as? [[String: Any]]
                 #expect(history?.map { $0["message"] as? String } == ["red", "blue"])
                 #expect(history?.last?["revision"] as? Int == firstRevision)
-                #expect(history?.first?["paths"] as? [String] == ["palette.yaml"] || history?.first?["paths"] as? [String] == ["card.yaml", "palette.yaml"])
+                #expect(
+                    history?.first?["paths"] as? [String] == ["palette.yaml"]
+                        || history?.first?["paths"] as? [String] == ["card.yaml", "palette.yaml"])
 
                 let then = try await daemon.http.get("/v1/history/\(firstRevision)")
                 #expect(then.status == 200)
@@ -121,7 +132,8 @@ import Testing
                 let newest = try await daemon.http.get("/v1/history?limit=1").json()["entries"] as? [[String: Any]]
                 #expect(newest?.first?["message"] as? String == "restore revision \(firstRevision)")
 
-                let unauthorized = try await daemon.http.post("/v1/history/\(firstRevision)/restore", json: "", token: .some(nil))
+                let unauthorized = try await daemon.http.post(
+                    "/v1/history/\(firstRevision)/restore", json: "", token: .some(nil))
                 #expect(unauthorized.status == 401)
                 #expect(try await daemon.http.get("/v1/history/999999").status == 404)
             }
@@ -184,10 +196,13 @@ import Testing
                 let dry = try await daemon.http.publish(["extra.yaml": "specs:\n  extra: []\n"], query: "?dryRun=true")
                 #expect(dry.status == 200)
                 #expect(try dry.json()["dryRun"] as? Bool == true)
-                #expect(try await daemon.http.put("/v1/specs/extra.yaml?dryRun=true", "specs:\n  extra: []\n").status == 201)
+                #expect(
+                    try await daemon.http.put("/v1/specs/extra.yaml?dryRun=true", "specs:\n  extra: []\n").status == 201
+                )
                 #expect(try await daemon.http.delete("/v1/specs/card.yaml?dryRun=true").status == 204)
                 #expect(try await daemon.http.delete("/v1/specs/palette.yaml?dryRun=true").status == 422)
-                let invalid = try await daemon.http.publish(["card.yaml": "specs:\n  card:\n    - { type: Nope }\n"], query: "?dryRun=true")
+                let invalid = try await daemon.http.publish(
+                    ["card.yaml": "specs:\n  card:\n    - { type: Nope }\n"], query: "?dryRun=true")
                 #expect(invalid.status == 422)
                 #expect(invalid.header("Content-Type") == "application/problem+json")
                 #expect(try await daemon.http.get("/v1/specs/extra.yaml").status == 404)
@@ -199,7 +214,8 @@ import Testing
 
     private func firstMessage(_ client: EtcdClient, from revision: Int64) async throws -> EtcdClient.WatchMessage? {
         var first: EtcdClient.WatchMessage?
-        try await client.watch(key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision) { message in
+        try await client.watch(key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision)
+        { message in
             if case .created = message { return true }
             first = message
             return false

@@ -14,7 +14,8 @@ import Testing
             try #require(good.status == 200)
             try FileManager.default.removeItem(at: server.folder.url)
             let reported = try await TestDaemon.eventually(timeout: .seconds(10)) {
-                let status = try JSONDecoder().decode(DaemonStatus.self, from: try await server.http.get("/v1/status").body)
+                let status = try JSONDecoder().decode(
+                    DaemonStatus.self, from: try await server.http.get("/v1/status").body)
                 return !status.errors.isEmpty
             }
             #expect(reported, "the missing folder is reported")

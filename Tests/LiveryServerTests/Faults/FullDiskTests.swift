@@ -7,9 +7,11 @@ import Testing
 /// A push onto a full disk: 507 with a problem document, the file on disk and the bundle
 /// unchanged, no temporary file left; once there is room again the same push succeeds.
 @Suite(.timeLimit(.minutes(1))) struct FullDiskTests {
-    @Test(.enabled(
-        if: TinyDisk.isAvailable || MountNamespace.isAvailable,
-        "cannot mount a tmpfs here: not root, and no user and mount namespaces (unshare -rm), so no full disk can be made"))
+    @Test(
+        .enabled(
+            if: TinyDisk.isAvailable || MountNamespace.isAvailable,
+            "cannot mount a tmpfs here: not root, and no user and mount namespaces (unshare -rm), so no full disk can be made"
+        ))
     func aPushOntoAFullDiskIs507AndLosesNothing() async throws {
         guard TinyDisk.isAvailable else {
             // Not permitted to mount here: run this very test again where it is.
@@ -27,7 +29,8 @@ import Testing
             let good = try await server.http.get("/v1/spec")
             try #require(good.status == 200)
             try disk.fill()
-            let bigger = card + String(repeating: "# a comment that makes the file larger than the space left\n", count: 200)
+            let bigger =
+                card + String(repeating: "# a comment that makes the file larger than the space left\n", count: 200)
             let reply = try await server.http.put("/v1/specs/card.yaml", bigger)
             #expect(reply.status == 507)
             #expect(reply.header("Content-Type") == "application/problem+json")

@@ -22,7 +22,9 @@ import Testing
         let tokenFile = local.url("token")
         try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
         let versions = [Self.version(1), Self.version(2)]
-        let arguments = ["serve", specs.url.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "error"]
+        let arguments = [
+            "serve", specs.url.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "error",
+        ]
 
         // Three kills, each at a random moment of a push stream; every restart is also the
         // check that the previous kill left a folder the daemon serves as it is on disk.
@@ -37,16 +39,19 @@ import Testing
             let pusher = Task {
                 var next = round
                 while !Task.isCancelled {
-                    guard let reply = try? await http.send(
-                        .PUT, "/v1/specs/big.yaml", body: versions[next % 2],
-                        headers: [("Authorization", "Bearer \(TestDaemon.token)")])
+                    guard
+                        let reply = try? await http.send(
+                            .PUT, "/v1/specs/big.yaml", body: versions[next % 2],
+                            headers: [("Authorization", "Bearer \(TestDaemon.token)")])
                     else { return }  // the daemon is gone: that is the point of the test
                     #expect([200, 201].contains(reply.status), "\(reply.text)")
                     acknowledged.count.add(1, ordering: .relaxed)
                     next += 1
                 }
             }
-            let pushing = try await TestDaemon.eventually(timeout: .seconds(30)) { acknowledged.count.load(ordering: .relaxed) >= 4 }
+            let pushing = try await TestDaemon.eventually(timeout: .seconds(30)) {
+                acknowledged.count.load(ordering: .relaxed) >= 4
+            }
             try #require(pushing, "pushes were not acknowledged; stderr: \(serve.stderr)")
             // Somewhere inside a write: the pusher never pauses between requests.
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...15)))
@@ -60,12 +65,15 @@ import Testing
             let entries = try folderEntries(specs)
             #expect(entries.filter { !$0.hasPrefix(".") } == ["big.yaml", "card.yaml", "palette.yaml"])
             // What a kill may leave is a hidden temporary file, which no reader of the folder sees.
-            #expect(entries.allSatisfy { !$0.hasPrefix(".") || $0.wholeMatch(of: /\.big\.yaml\.livery-[0-9]+\.tmp/) != nil })
+            #expect(
+                entries.allSatisfy { !$0.hasPrefix(".") || $0.wholeMatch(of: /\.big\.yaml\.livery-[0-9]+\.tmp/) != nil }
+            )
         }
 
         let again = try Subprocess(arguments)
         defer { if again.process.isRunning { again.process.terminate() } }
-        try await Self.expectServingWhatIsOnDisk(specs, http: HTTP(base: try await Self.baseURL(of: again), token: TestDaemon.token))
+        try await Self.expectServingWhatIsOnDisk(
+            specs, http: HTTP(base: try await Self.baseURL(of: again), token: TestDaemon.token))
         again.process.terminate()
         #expect(try await again.exitStatus() == 0)
     }
@@ -76,7 +84,8 @@ import Testing
         let specs = try TemporarySpecFolder(prefix: "livery-kill")
         try TestDaemon.writeExample(to: specs)
         try specs.write("sub/extra.yaml", "specs:\n  extra: []\n")
-        try specs.write(".card.yaml.livery-3141592653.tmp", "include: [palette.yaml]\nspecs:\n  card:\n    - { type: Back")
+        try specs.write(
+            ".card.yaml.livery-3141592653.tmp", "include: [palette.yaml]\nspecs:\n  card:\n    - { type: Back")
         try specs.write("sub/.extra.yaml.livery-42.tmp", "specs:\n  half")
         try await TestDaemon.with(folder: specs) { server in
             #expect(try folderEntries(specs) == ["card.yaml", "palette.yaml", "sub", "sub/extra.yaml"])
@@ -87,7 +96,8 @@ import Testing
 
     /// A (re)started daemon serves the folder as it is on disk and has removed the leftovers.
     static func expectServingWhatIsOnDisk(_ specs: TemporarySpecFolder, http: HTTP) async throws {
-        #expect(try folderEntries(specs) == ["big.yaml", "card.yaml", "palette.yaml"], "leftovers are removed at start")
+        #expect(
+            try folderEntries(specs) == ["big.yaml", "card.yaml", "palette.yaml"], "leftovers are removed at start")
         let expected = BundleSnapshot(spec: try Spec(directory: specs.url)).etag.description
         let bundle = try await http.get("/v1/spec")
         #expect(bundle.status == 200)

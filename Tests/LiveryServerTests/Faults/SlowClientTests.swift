@@ -18,7 +18,8 @@ import Testing
                 switch index % 3 {
                 case 0: break  // connects and sends nothing
                 case 1: try await connection.send("GET /v1/spe")  // half a request line
-                default: try await connection.send("PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthoriz")  // half the headers
+                default:  // half the headers
+                    try await connection.send("PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthoriz")
                 }
                 stalled.append(connection)
             }
@@ -46,7 +47,8 @@ import Testing
             // request could be closed by the idle timeout just as the long-poll is sent on it.
             let etag = BundleSnapshot(spec: try Spec(directory: server.folder.url)).etag.description
             let start = ContinuousClock.now
-            let poll = try await server.http.get("/v1/spec?wait=3s", headers: [("If-None-Match", etag)], timeout: .seconds(15))
+            let poll = try await server.http.get(
+                "/v1/spec?wait=3s", headers: [("If-None-Match", etag)], timeout: .seconds(15))
             #expect(poll.status == 304)
             #expect(ContinuousClock.now - start >= .milliseconds(2500), "the long-poll was held, not cut at 1 s")
         }
@@ -120,7 +122,8 @@ import Testing
             #expect(pushed.hasPrefix("HTTP/1.1 2"), "\(pushed)")
             // Well past the first request's deadline, the connection still serves the next one.
             try await Task.sleep(for: .milliseconds(1500))
-            _ = try await connection.receive(until: "\u{0}", timeout: .milliseconds(50))  // the rest of the push's answer
+            // The rest of the push's answer.
+            _ = try await connection.receive(until: "\u{0}", timeout: .milliseconds(50))
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             let next = try await connection.receive(until: #""status":"ok""#, timeout: .seconds(5))
             #expect(next.hasPrefix("HTTP/1.1 200"), "\(next)")

@@ -31,9 +31,15 @@ import Testing
     @Test(arguments: [
         ("application/json; charset=utf-8", FetchedInclude.document(Data("{}".utf8), .json)),
         ("text/x-yaml", FetchedInclude.document(Data("{}".utf8), .yaml)),
-        ("text/html", FetchedInclude.failed("the URL has no .json, .yaml or .yml extension and the Content-Type 'text/html' is neither JSON nor YAML")),
+        (
+            "text/html",
+            FetchedInclude.failed(
+                "the URL has no .json, .yaml or .yml extension and the Content-Type 'text/html' is neither JSON nor YAML"
+            )
+        ),
     ])
-    func withoutAnExtensionTheContentTypeTellsTheFormat(_ contentType: String, _ expected: FetchedInclude) async throws {
+    func withoutAnExtensionTheContentTypeTellsTheFormat(_ contentType: String, _ expected: FetchedInclude) async throws
+    {
         try await IncludeServer.with { server in
             server.serve("/brand/palette", .init(body: "{}", headers: ["Content-Type": contentType]))
             let fetched = await HTTPIncludeFetcher().fetch(try Self.url(server.base + "/brand/palette"))
@@ -54,7 +60,8 @@ import Testing
         try await IncludeServer.with { elsewhere in
             elsewhere.serve("/internal.yaml", document: Self.palette)
             try await IncludeServer.with { server in
-                server.serve("/brand/palette.yaml", .init(status: 302, headers: ["Location": elsewhere.base + "/internal.yaml"]))
+                server.serve(
+                    "/brand/palette.yaml", .init(status: 302, headers: ["Location": elsewhere.base + "/internal.yaml"]))
                 let fetched = await HTTPIncludeFetcher().fetch(try Self.url(server.base + "/brand/palette.yaml"))
                 #expect(fetched == .failed("302 Found (redirects are not followed; include the final URL)"))
                 #expect(elsewhere.requests.isEmpty)
@@ -69,9 +76,12 @@ import Testing
             server.serve("/brand/big.yaml", .init(body: big, chunked: chunked))
             let fetcher = HTTPIncludeFetcher(configuration: .init(limits: ReaderLimits(maxBytes: 1_000)))
             let fetched = await fetcher.fetch(try Self.url(server.base + "/brand/big.yaml"))
-            #expect(fetched == .failed(chunked
-                ? "the document is larger than the limit of 1000 bytes"
-                : "the document is \(big.utf8.count) bytes; the limit is 1000 bytes"))
+            #expect(
+                fetched
+                    == .failed(
+                        chunked
+                            ? "the document is larger than the limit of 1000 bytes"
+                            : "the document is \(big.utf8.count) bytes; the limit is 1000 bytes"))
         }
     }
 

@@ -38,9 +38,15 @@ import Testing
                 let reported = try await TestDaemon.eventually { !server.daemon.hub.errors.isEmpty }
                 let seen = server.daemon.hub.errors
                 #expect(reported)
-                if seen.isEmpty { print("DEBUGX reported=\(reported) but errors empty") } else { print("DEBUGX seen \(seen.count)") }
-                #expect(server.daemon.hub.errors.first?.compilerStyle
-                    == "card.yaml:1:11: error: remote includes are off: '\(cdn.base)/brand/palette.yaml' is not fetched; enable it with --allow-include \(cdn.base)/brand/")
+                if seen.isEmpty {
+                    print("DEBUGX reported=\(reported) but errors empty")
+                } else {
+                    print("DEBUGX seen \(seen.count)")
+                }
+                #expect(
+                    server.daemon.hub.errors.first?.compilerStyle
+                        == "card.yaml:1:11: error: remote includes are off: '\(cdn.base)/brand/palette.yaml' is not fetched; enable it with --allow-include \(cdn.base)/brand/"
+                )
                 #expect(try await server.http.get("/v1/spec").status == 503)
             }
             #expect(cdn.requests.isEmpty)
@@ -101,11 +107,15 @@ import Testing
             try await TestDaemon.with(configure: try Self.allowing([cdn.base + "/brand/"])) { server in
                 let pushed = try await server.http.put(
                     "/v1/specs/chip.yaml",
-                    "include: ['\(cdn.base)/brand/chip.yaml']\nspecs:\n  chip: [{ type: BackgroundColor, color: '@chipColors.fill' }]\n")
+                    "include: ['\(cdn.base)/brand/chip.yaml']\nspecs:\n  chip: [{ type: BackgroundColor, color: '@chipColors.fill' }]\n"
+                )
                 #expect(pushed.status == 201, "\(pushed.text)")
-                let bundle = try await TestDaemon.eventually { try await server.http.get("/v1/spec").text.contains("#30D158") }
+                let bundle = try await TestDaemon.eventually {
+                    try await server.http.get("/v1/spec").text.contains("#30D158")
+                }
                 #expect(bundle)
-                let refused = try await server.http.put("/v1/specs/evil.yaml", "include: ['\(cdn.base)/admin/keys.yaml']\nspecs: {}\n")
+                let refused = try await server.http.put(
+                    "/v1/specs/evil.yaml", "include: ['\(cdn.base)/admin/keys.yaml']\nspecs: {}\n")
                 #expect(refused.status == 422)
                 #expect(refused.text.contains("is not in the allow-list"))
             }
@@ -117,14 +127,38 @@ import Testing
 /// Every refusal through the real loader and fetcher: the URL is refused before any request.
 @Suite(.timeLimit(.minutes(1))) struct RemoteIncludeRefusalTests {
     @Test(arguments: [
-        ("{base}/brandy/palette.yaml", "remote include '{base}/brandy/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include {base}/brandy/"),
-        ("http://user@127.0.0.1:{port}/brand/palette.yaml", "remote include 'http://user@127.0.0.1:{port}/brand/palette.yaml' has user information ('…@'); credentials in include URLs are not allowed"),
-        ("http://127.0.0.1.evil.net:{port}/brand/palette.yaml", "remote include 'http://127.0.0.1.evil.net:{port}/brand/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include http://127.0.0.1.evil.net:{port}/brand/"),
-        ("http://127.0.0.1:{otherPort}/brand/palette.yaml", "remote include 'http://127.0.0.1:{otherPort}/brand/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include http://127.0.0.1:{otherPort}/brand/"),
-        ("{base}/brand/../secret.yaml", "remote include '{base}/brand/../secret.yaml' has a '..' segment in its path; write the path without it"),
-        ("{base}/brand/%2E%2E/secret.yaml", "remote include '{base}/brand/%2E%2E/secret.yaml' has an encoded '/', '\\', '.' or NUL (%2E) in its path"),
-        ("file:///etc/passwd", "remote include 'file:///etc/passwd' uses the scheme 'file'; only http and https URLs can be included"),
-        ("ftp://127.0.0.1:{port}/brand/palette.yaml", "remote include 'ftp://127.0.0.1:{port}/brand/palette.yaml' uses the scheme 'ftp'; only http and https URLs can be included"),
+        (
+            "{base}/brandy/palette.yaml",
+            "remote include '{base}/brandy/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include {base}/brandy/"
+        ),
+        (
+            "http://user@127.0.0.1:{port}/brand/palette.yaml",
+            "remote include 'http://user@127.0.0.1:{port}/brand/palette.yaml' has user information ('…@'); credentials in include URLs are not allowed"
+        ),
+        (
+            "http://127.0.0.1.evil.net:{port}/brand/palette.yaml",
+            "remote include 'http://127.0.0.1.evil.net:{port}/brand/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include http://127.0.0.1.evil.net:{port}/brand/"
+        ),
+        (
+            "http://127.0.0.1:{otherPort}/brand/palette.yaml",
+            "remote include 'http://127.0.0.1:{otherPort}/brand/palette.yaml' is not in the allow-list ({base}/brand/); enable it with --allow-include http://127.0.0.1:{otherPort}/brand/"
+        ),
+        (
+            "{base}/brand/../secret.yaml",
+            "remote include '{base}/brand/../secret.yaml' has a '..' segment in its path; write the path without it"
+        ),
+        (
+            "{base}/brand/%2E%2E/secret.yaml",
+            "remote include '{base}/brand/%2E%2E/secret.yaml' has an encoded '/', '\\', '.' or NUL (%2E) in its path"
+        ),
+        (
+            "file:///etc/passwd",
+            "remote include 'file:///etc/passwd' uses the scheme 'file'; only http and https URLs can be included"
+        ),
+        (
+            "ftp://127.0.0.1:{port}/brand/palette.yaml",
+            "remote include 'ftp://127.0.0.1:{port}/brand/palette.yaml' uses the scheme 'ftp'; only http and https URLs can be included"
+        ),
     ])
     func refusedWithoutARequest(_ include: String, _ message: String) async throws {
         try await IncludeServer.with { cdn in
@@ -145,11 +179,14 @@ import Testing
         try await IncludeServer.with { metadataHost in
             metadataHost.serve("/metadata.yaml", document: "variables: { secret: 'x' }\n")
             try await IncludeServer.with { cdn in
-                cdn.serve("/brand/palette.yaml", .init(status: 301, headers: ["Location": metadataHost.base + "/metadata.yaml"]))
+                cdn.serve(
+                    "/brand/palette.yaml",
+                    .init(status: 301, headers: ["Location": metadataHost.base + "/metadata.yaml"]))
                 let errors = try await Self.errors(including: cdn.base + "/brand/palette.yaml", allowing: cdn)
-                #expect(errors == [
-                    "card.yaml:1:11: error: cannot fetch \(cdn.base)/brand/palette.yaml: 301 Moved Permanently (redirects are not followed; include the final URL)"
-                ])
+                #expect(
+                    errors == [
+                        "card.yaml:1:11: error: cannot fetch \(cdn.base)/brand/palette.yaml: 301 Moved Permanently (redirects are not followed; include the final URL)"
+                    ])
                 #expect(metadataHost.requests.isEmpty)
             }
         }
@@ -159,10 +196,12 @@ import Testing
         try await IncludeServer.with { cdn in
             cdn.serve("/brand/palette.yaml", document: "include: [secret.yaml]\nvariables: {}\n")
             let errors = try await Self.errors(
-                including: cdn.base + "/brand/palette.yaml", allowing: cdn, besides: ["secret.yaml": "variables: { token: 'hunter2' }\n"])
-            #expect(errors == [
-                "\(cdn.base)/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
-            ])
+                including: cdn.base + "/brand/palette.yaml", allowing: cdn,
+                besides: ["secret.yaml": "variables: { token: 'hunter2' }\n"])
+            #expect(
+                errors == [
+                    "\(cdn.base)/brand/palette.yaml:1:11: error: include 'secret.yaml' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
+                ])
         }
     }
 
@@ -174,7 +213,8 @@ import Testing
         let folder = try TemporarySpecFolder(prefix: "livery-remote-refusal")
         try folder.write("card.yaml", "include: ['\(url)']\nspecs: {}\n")
         for (path, text) in files { try folder.write(path, text) }
-        let loader = SpecFolderLoader(allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
+        let loader = SpecFolderLoader(
+            allowList: try IncludeAllowList([cdn.base + "/brand/"]), fetcher: HTTPIncludeFetcher())
         do {
             _ = try await loader.load(folder.url)
             return []
@@ -183,4 +223,3 @@ import Testing
         }
     }
 }
-

@@ -20,7 +20,9 @@ import Testing
                 #expect(reply.header("Content-Type") == "application/problem+json")
                 let problem = try JSONDecoder().decode(Problem.self, from: reply.body)
                 #expect(problem.type == "urn:livery:problem:read-only")
-                #expect(problem.detail == "this daemon was started with --read-only: it serves the specs folder and accepts no writes")
+                #expect(
+                    problem.detail
+                        == "this daemon was started with --read-only: it serves the specs folder and accepts no writes")
             }
             #expect(try folderEntries(server.folder) == entries)
             #expect(try await server.http.get("/v1/spec").status == 200, "reads still work")
@@ -34,7 +36,10 @@ import Testing
             #expect(get.status == 200)
             let preflight = try await server.http.send(
                 .OPTIONS, "/v1/specs/card.yaml",
-                headers: [origin, ("Access-Control-Request-Method", "PUT"), ("Access-Control-Request-Headers", "authorization")])
+                headers: [
+                    origin, ("Access-Control-Request-Method", "PUT"),
+                    ("Access-Control-Request-Headers", "authorization"),
+                ])
             // OPTIONS gets its plain `Allow` answer; a browser grants a preflight only on an
             // `Access-Control-Allow-Origin` naming the page's origin, which never comes.
             #expect(preflight.status == 204 && preflight.header("Allow") == "GET, HEAD, PUT, DELETE, OPTIONS")
@@ -51,12 +56,19 @@ import Testing
         try outside.write("target.yaml", target)
         let folder = try TemporarySpecFolder(prefix: "livery-server")
         try TestDaemon.writeExample(to: folder)
-        try FileManager.default.createSymbolicLink(at: folder.url("linked.yaml"), withDestinationURL: outside.url("target.yaml"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.url("linked.yaml"), withDestinationURL: outside.url("target.yaml"))
         try FileManager.default.createSymbolicLink(at: folder.url("elsewhere"), withDestinationURL: outside.url)
         try await TestDaemon.with(folder: folder) { server in
             let cases = [
-                ("linked.yaml", "'linked.yaml' is a symbolic link; pushes replace only plain files of the specs folder"),
-                ("elsewhere/new.yaml", "'elsewhere/new.yaml' passes through 'elsewhere', which is not a plain folder (a file or a symbolic link)"),
+                (
+                    "linked.yaml",
+                    "'linked.yaml' is a symbolic link; pushes replace only plain files of the specs folder"
+                ),
+                (
+                    "elsewhere/new.yaml",
+                    "'elsewhere/new.yaml' passes through 'elsewhere', which is not a plain folder (a file or a symbolic link)"
+                ),
             ]
             for (path, detail) in cases {
                 for reply in [

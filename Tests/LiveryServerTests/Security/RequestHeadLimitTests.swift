@@ -9,7 +9,8 @@ import Testing
     @Test func aLongRequestTargetIs414() async throws {
         try await TestDaemon.with { server in
             let connection = try RawConnection(port: server.port)
-            try await connection.send("GET /v1/spec?pad=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await connection.send(
+                "GET /v1/spec?pad=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n")
             let reply = try await connection.receive(until: "uri-too-long\"}", timeout: .seconds(5))
             #expect(reply.hasPrefix("HTTP/1.1 414 URI Too Long\r\n"), "\(reply.prefix(200))")
             #expect(reply.lowercased().contains("content-type: application/problem+json"))
@@ -39,7 +40,8 @@ import Testing
         try await TestDaemon.with { server in
             let connection = try RawConnection(port: server.port)
             let huge = String(repeating: "c", count: 100_000)  // over the parser's 64 KiB ceiling
-            let head = part == "target"
+            let head =
+                part == "target"
                 ? "GET /v1/spec?pad=\(huge) HTTP/1.1\r\nHost: x\r\n\r\n"
                 : "GET /v1/spec HTTP/1.1\r\nHost: x\r\nX-Huge: \(huge)\r\n\r\n"
             // The server may close before it has read everything; a failed send is part of the answer.

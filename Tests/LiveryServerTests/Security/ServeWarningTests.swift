@@ -36,7 +36,8 @@ import Testing
         try TestDaemon.token.write(to: local.url("token"), atomically: true, encoding: .utf8)
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        try await certificates.issue(commonName: "warn", certificate: local.url("cert.pem").path, key: local.url("key.pem").path)
+        try await certificates.issue(
+            commonName: "warn", certificate: local.url("cert.pem").path, key: local.url("key.pem").path)
         let serve = try Subprocess([
             "serve", specs.url.path, "--host", "0.0.0.0", "--port", "0", "--token-file", local.url("token").path,
             "--tls-cert", local.url("cert.pem").path, "--tls-key", local.url("key.pem").path, "--log-level", "warning",

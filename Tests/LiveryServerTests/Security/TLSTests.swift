@@ -10,7 +10,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TLSTests {
     /// An authority, a certificate issued as `first` in a temporary folder, and the daemon
     /// serving it.
-    private static func withTLSDaemon(_ body: (TestDaemon, TestCertificates, TLSFiles) async throws -> Void) async throws {
+    private static func withTLSDaemon(
+        _ body: (TestDaemon, TestCertificates, TLSFiles) async throws -> Void
+    ) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let files = TLSFiles(
@@ -30,16 +32,20 @@ import Testing
             let body = try await Curl.run(["-sS", "--cacert", certificates.caPath, url])
             #expect(body.hasPrefix("{") && body.contains(#""card""#), "\(body)")
             await #expect(throws: (any Error).self) { try await Curl.run(["-sS", url]) }
-            await #expect(throws: (any Error).self) { try await Curl.run(["-sS", "http://127.0.0.1:\(server.port)/v1/spec"]) }
+            await #expect(throws: (any Error).self) {
+                try await Curl.run(["-sS", "http://127.0.0.1:\(server.port)/v1/spec"])
+            }
         }
     }
 
     @Test func tlsOlderThan1Point2IsRefused() async throws {
         try await Self.withTLSDaemon { server, _, _ in
             let old = try await Self.shell(
-                "echo | openssl s_client -connect 127.0.0.1:\(server.port) -tls1_1 -cipher DEFAULT@SECLEVEL=0 2>&1; true")
+                "echo | openssl s_client -connect 127.0.0.1:\(server.port) -tls1_1 -cipher DEFAULT@SECLEVEL=0 2>&1; true"
+            )
             #expect(old.contains("alert protocol version"), "\(old)")
-            let current = try await Self.shell("echo | openssl s_client -connect 127.0.0.1:\(server.port) -tls1_2 2>&1; true")
+            let current = try await Self.shell(
+                "echo | openssl s_client -connect 127.0.0.1:\(server.port) -tls1_2 2>&1; true")
             #expect(current.contains("Protocol  : TLSv1.2") || current.contains("Protocol: TLSv1.2"), "\(current)")
         }
     }
@@ -51,12 +57,16 @@ import Testing
             let staging = certificates.folder.appending(path: "next").path
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
             try await certificates.issue(commonName: "second", certificate: staging + "/c.pem", key: staging + "/k.pem")
-            #expect(rename(staging + "/k.pem", files.keyPath) == 0 && rename(staging + "/c.pem", files.certificatePath) == 0)
+            #expect(
+                rename(staging + "/k.pem", files.keyPath) == 0 && rename(staging + "/c.pem", files.certificatePath) == 0
+            )
             #expect(try await Self.subject(port: server.port).contains("CN = second"))
             // A certificate that does not load keeps the last good one.
             try "not a certificate".write(toFile: files.certificatePath, atomically: true, encoding: .utf8)
             #expect(try await Self.subject(port: server.port).contains("CN = second"))
-            let body = try await Curl.run(["-sS", "--cacert", certificates.caPath, "https://127.0.0.1:\(server.port)/healthz"])
+            let body = try await Curl.run([
+                "-sS", "--cacert", certificates.caPath, "https://127.0.0.1:\(server.port)/healthz",
+            ])
             #expect(body.contains(#""status":"ok""#))
         }
     }

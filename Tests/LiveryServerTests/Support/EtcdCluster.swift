@@ -40,7 +40,8 @@ final class EtcdCluster: Sendable {
         var members: [Member] = []
         for index in 0..<size {
             let data = FileManager.default.temporaryDirectory.appending(path: "livery-etcd-\(UUID().uuidString)")
-            members.append(Member(name: "m\(index)", clientPort: try freePort(), peerPort: try freePort(), dataDirectory: data))
+            members.append(
+                Member(name: "m\(index)", clientPort: try freePort(), peerPort: try freePort(), dataDirectory: data))
         }
         let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))")
         let result: Result<T, any Error>
@@ -103,7 +104,8 @@ final class EtcdCluster: Sendable {
     func waitUntilHealthy() async throws {
         let healthy = try await TestDaemon.eventually(timeout: .seconds(10)) {
             for index in members.indices where processes.withLock({ $0[index] }) != nil {
-                let reply = try? await HTTP(base: members[index].clientURL, token: "").get("/health", timeout: .seconds(1))
+                let reply = try? await HTTP(base: members[index].clientURL, token: "").get(
+                    "/health", timeout: .seconds(1))
                 guard reply?.text.contains(#""health":"true""#) == true else { return false }
             }
             return true
@@ -114,7 +116,9 @@ final class EtcdCluster: Sendable {
     /// The index of the member that leads, asked of each running member.
     func leader() async throws -> Int? {
         for (index, member) in members.enumerated() where processes.withLock({ $0[index] }) != nil {
-            guard let reply = try? await HTTP(base: member.clientURL, token: "").send(.POST, "/v3/maintenance/status", body: Data("{}".utf8)),
+            guard
+                let reply = try? await HTTP(base: member.clientURL, token: "").send(
+                    .POST, "/v3/maintenance/status", body: Data("{}".utf8)),
                 let object = try? reply.json(),
                 let header = object["header"] as? [String: Any], let id = header["member_id"] as? String,
                 let leader = object["leader"] as? String
@@ -126,7 +130,8 @@ final class EtcdCluster: Sendable {
 
     /// A client for the tests' own reads and writes.
     func client() -> EtcdClient {
-        EtcdClient(endpoints: endpoints, http: http, logger: Logger(label: "etcd.test") { _ in SwiftLogNoOpLogHandler() })
+        EtcdClient(
+            endpoints: endpoints, http: http, logger: Logger(label: "etcd.test") { _ in SwiftLogNoOpLogHandler() })
     }
 
     /// Runs Debian's `etcdctl` (API v3) against the cluster; returns its standard output.

@@ -29,7 +29,8 @@ final class EventStreamClient: Sendable {
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let client = EventStreamClient(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"))
+        let client = EventStreamClient(
+            status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"))
         let task = Task {
             var text = ""
             do {

@@ -30,7 +30,8 @@ enum ExternalCommand {
     static func runChecked(_ arguments: [String]) async throws -> Data {
         let (output, errors, status) = try await run(arguments)
         guard status == 0 else {
-            throw HTTPTestError("\(arguments.joined(separator: " ")) exited with \(status): \(String(decoding: errors, as: UTF8.self))")
+            throw HTTPTestError(
+                "\(arguments.joined(separator: " ")) exited with \(status): \(String(decoding: errors, as: UTF8.self))")
         }
         return output
     }

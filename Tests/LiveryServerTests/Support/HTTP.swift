@@ -32,15 +32,22 @@ struct HTTP: Sendable {
         try await send(.PUT, path, body: Data(body.utf8), headers: authorization(token) + headers)
     }
 
-    func post(_ path: String, json: String, token: String?? = .none, headers: [(String, String)] = []) async throws -> Reply {
-        try await send(.POST, path, body: Data(json.utf8), headers: authorization(token) + [("Content-Type", "application/json")] + headers)
+    func post(
+        _ path: String, json: String, token: String?? = .none, headers: [(String, String)] = []
+    ) async throws -> Reply {
+        try await send(
+            .POST, path, body: Data(json.utf8),
+            headers: authorization(token) + [("Content-Type", "application/json")] + headers)
     }
 
     /// `POST /v1/specs` with `files` (nil removes) and `message`.
-    func publish(_ files: [String: String?], message: String = "", headers: [(String, String)] = [], query: String = "") async throws -> Reply {
+    func publish(
+        _ files: [String: String?], message: String = "", headers: [(String, String)] = [], query: String = ""
+    ) async throws -> Reply {
         var object: [String: Any] = [:]
         for (path, content) in files { object[path] = content.map { $0 as Any } ?? NSNull() }
-        let body = try JSONSerialization.data(withJSONObject: ["files": object, "message": message], options: [.sortedKeys])
+        let body = try JSONSerialization.data(
+            withJSONObject: ["files": object, "message": message], options: [.sortedKeys])
         return try await post("/v1/specs" + query, json: String(decoding: body, as: UTF8.self), headers: headers)
     }
 

@@ -44,7 +44,10 @@ final class IncludeServer: Sendable {
 
     /// Serves `body` with an `ETag` (its length and a hash) and answers `If-None-Match` with 304.
     func serve(_ path: String, document body: String, contentType: String = "application/yaml") {
-        serve(path, Answer(body: body, headers: ["Content-Type": contentType, "ETag": "\"\(body.utf8.count)-\(body.hashValue)\""]))
+        serve(
+            path,
+            Answer(
+                body: body, headers: ["Content-Type": contentType, "ETag": "\"\(body.utf8.count)-\(body.hashValue)\""]))
     }
 
     /// Starts a server, runs `body`, stops it.
@@ -75,7 +78,11 @@ final class IncludeServer: Sendable {
                 boundContinuation.finish()
             },
             logger: logger)
-        task.withLock { $0 = Task { defer { boundContinuation.finish() }; try await app.run() } }
+        task.withLock {
+            $0 = Task {
+                defer { boundContinuation.finish() }; try await app.run()
+            }
+        }
         var ports = bound.makeAsyncIterator()
         guard let port = await ports.next(), port > 0 else {
             throw HTTPTestError("the include server did not start")
@@ -102,11 +109,15 @@ final class IncludeServer: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         let buffer = ByteBuffer(string: answer.body)
-        let body = answer.chunked
+        let body =
+            answer.chunked
             ? ResponseBody { writer in
                 // Two writes, so the length is unknown until the end.
                 try await writer.write(buffer.getSlice(at: 0, length: buffer.readableBytes / 2) ?? ByteBuffer())
-                try await writer.write(buffer.getSlice(at: buffer.readableBytes / 2, length: buffer.readableBytes - buffer.readableBytes / 2) ?? ByteBuffer())
+                try await writer.write(
+                    buffer.getSlice(
+                        at: buffer.readableBytes / 2, length: buffer.readableBytes - buffer.readableBytes / 2)
+                        ?? ByteBuffer())
                 try await writer.finish(nil)
             }
             : ResponseBody(byteBuffer: buffer)

@@ -24,7 +24,9 @@ struct RawResponse: CustomStringConvertible {
         }
         self.status = status
         self.fields = try lines.map { line in
-            guard let colon = line.firstIndex(of: ":") else { throw HTTPTestError("bad field \(line.debugDescription)") }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw HTTPTestError("bad field \(line.debugDescription)")
+            }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         self.body = Data(data[end.upperBound...])
@@ -37,7 +39,8 @@ struct RawResponse: CustomStringConvertible {
 
     /// The fields as `name: value` lines with lower-cased names, sorted, without those named.
     func fieldLines(except excluded: Set<String> = ["date"]) -> [String] {
-        fields.filter { !excluded.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
+        fields.filter { !excluded.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }
+            .sorted()
     }
 
     var description: String { "\(status) \(fields.map { "\($0.name): \($0.value)" }) \(body.count) bytes" }

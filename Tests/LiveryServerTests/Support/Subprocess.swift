@@ -15,7 +15,8 @@ final class Subprocess: Sendable {
         where FileManager.default.isExecutableFile(atPath: candidate.path) {
             return candidate
         }
-        throw HTTPTestError("no livery executable beside \(CommandLine.arguments[0]); run swift build --build-tests first")
+        throw HTTPTestError(
+            "no livery executable beside \(CommandLine.arguments[0]); run swift build --build-tests first")
     }
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
@@ -57,7 +58,9 @@ final class Subprocess: Sendable {
     }
 
     /// Runs `livery` to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
         let child = try Subprocess(arguments, environment: environment, in: directory)

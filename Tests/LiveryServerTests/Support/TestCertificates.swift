@@ -13,8 +13,11 @@ struct TestCertificates: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let made = TestCertificates(folder: folder)
         try await openssl(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-             "-subj", "/CN=Livery Test CA", "-keyout", folder.appending(path: "ca-key.pem").path, "-out", made.caPath])
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=Livery Test CA", "-keyout", folder.appending(path: "ca-key.pem").path, "-out",
+                made.caPath,
+            ])
         return made
     }
 
@@ -25,11 +28,16 @@ struct TestCertificates: Sendable {
         let extensions = folder.appending(path: "\(commonName).ext")
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(to: extensions, atomically: true, encoding: .utf8)
         try await Self.openssl(
-            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=\(commonName)",
-             "-keyout", key, "-out", request])
+            [
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
+                "/CN=\(commonName)",
+                "-keyout", key, "-out", request,
+            ])
         try await Self.openssl(
-            ["x509", "-req", "-in", request, "-CA", caPath, "-CAkey", folder.appending(path: "ca-key.pem").path,
-             "-CAcreateserial", "-days", "2", "-extfile", extensions.path, "-out", certificate])
+            [
+                "x509", "-req", "-in", request, "-CA", caPath, "-CAkey", folder.appending(path: "ca-key.pem").path,
+                "-CAcreateserial", "-days", "2", "-extfile", extensions.path, "-out", certificate,
+            ])
     }
 
     func remove() {

@@ -6,16 +6,19 @@ extension TestDaemon {
     static func onEtcd<T>(
         _ cluster: EtcdCluster, prefix: String = "/livery/", _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
-        try await with(configure: { configuration in
-            configuration.etcd = EtcdStoreConfiguration(endpoints: cluster.endpoints, prefix: prefix, http: cluster.http)
-        }, body)
+        try await with(
+            configure: { configuration in
+                configuration.etcd = EtcdStoreConfiguration(
+                    endpoints: cluster.endpoints, prefix: prefix, http: cluster.http)
+            }, body)
     }
 
     /// The example files of ``writeExample(to:accent:)``, as a publish would send them.
     static func exampleFiles(accent: String = "#0A84FF") -> [String: String?] {
         [
             "palette.yaml": "variables:\n  colors:\n    accent: \"\(accent)\"\n",
-            "card.yaml": "include: [palette.yaml]\nspecs:\n  card:\n    - { type: BackgroundColor, color: \"@colors.accent\" }\n    - { type: CornerRadius, radius: 8 }\n",
+            "card.yaml":
+                "include: [palette.yaml]\nspecs:\n  card:\n    - { type: BackgroundColor, color: \"@colors.accent\" }\n    - { type: CornerRadius, radius: 8 }\n",
         ]
     }
 

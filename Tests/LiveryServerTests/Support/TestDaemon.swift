@@ -44,11 +44,13 @@ struct TestDaemon: Sendable {
         folder: TemporarySpecFolder?, heartbeat: Duration, maxBodyBytes: Int,
         configure: (inout DaemonConfiguration) -> Void, _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
-        let folder = try folder ?? {
-            let fresh = try TemporarySpecFolder(prefix: "livery-server")
-            try writeExample(to: fresh)
-            return fresh
-        }()
+        let folder =
+            try folder
+            ?? {
+                let fresh = try TemporarySpecFolder(prefix: "livery-server")
+                try writeExample(to: fresh)
+                return fresh
+            }()
         var configuration = DaemonConfiguration(
             directory: folder.url, port: 0, maxBodyBytes: maxBodyBytes, heartbeatInterval: heartbeat,
             retryHint: .milliseconds(1500))

@@ -56,6 +56,8 @@ final class TinyDisk {
 
     /// Frees the space ``fill()`` took.
     func empty() throws {
-        guard unlink(url.appending(path: ".filler").path) == 0 else { throw HTTPTestError("cannot remove the filler: errno \(errno)") }
+        guard unlink(url.appending(path: ".filler").path) == 0 else {
+            throw HTTPTestError("cannot remove the filler: errno \(errno)")
+        }
     }
 }

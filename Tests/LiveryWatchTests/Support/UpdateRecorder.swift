@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-@testable import LiveryWatch
 import Synchronization
 import Testing
+
+@testable import LiveryWatch
 
 /// Consumes a watcher's updates in a task and lets a test wait for them.
 final class UpdateRecorder: Sendable {
@@ -30,7 +31,8 @@ final class UpdateRecorder: Sendable {
     /// Watches `folder` with the test loader.
     convenience init(watching folder: TemporaryFolder, configuration: WatchConfiguration = WatchConfiguration()) {
         self.init(
-            FolderWatcher(directory: folder.url, configuration: configuration, logger: testLogger, loader: TestLoader.load)
+            FolderWatcher(
+                directory: folder.url, configuration: configuration, logger: testLogger, loader: TestLoader.load)
         )
     }
 
@@ -42,7 +44,9 @@ final class UpdateRecorder: Sendable {
     /// Waits until `count` updates arrived.
     @discardableResult
     func waitForCount(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [Update<Content>] {
-        try await eventually("\(count) updates (have \(self.count): \(describe()))", timeout: timeout) { self.count >= count }
+        try await eventually("\(count) updates (have \(self.count): \(describe()))", timeout: timeout) {
+            self.count >= count
+        }
         return all
     }
 
@@ -68,13 +72,16 @@ final class UpdateRecorder: Sendable {
     }
 
     func describe() -> String {
-        let owner = InotifyOwner.shared.state.withLock { "owner \($0.phase), \($0.queue.count) queued, \($0.threadsStarted) threads started" }
-        return "\(watcher.statistics); \(owner); " + all.map { update in
-            switch update {
-            case .loaded(let value, _): "loaded(\(value.keys.sorted()))"
-            case .failed(let error): "failed(\(error))"
-            }
-        }.joined(separator: ", ")
+        let owner = InotifyOwner.shared.state.withLock {
+            "owner \($0.phase), \($0.queue.count) queued, \($0.threadsStarted) threads started"
+        }
+        return "\(watcher.statistics); \(owner); "
+            + all.map { update in
+                switch update {
+                case .loaded(let value, _): "loaded(\(value.keys.sorted()))"
+                case .failed(let error): "failed(\(error))"
+                }
+            }.joined(separator: ", ")
     }
 
     /// Stops consuming (the watcher stops too: its stream's consumer went away).

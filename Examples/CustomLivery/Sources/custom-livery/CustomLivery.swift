@@ -1,5 +1,5 @@
-import Livery
 import Lighting
+import Livery
 import LiveryCLI
 
 /// This team's `livery`: every command (serve and its pushes, validate, watch, schema,

@@ -27,7 +27,8 @@ import Testing
 
         let serve = try ExampleProcess(["serve", specs.path, "--port", "0", "--token-file", token.path])
         defer { serve.stop() }
-        let base = try #require(try await serve.firstLine { $0.contains("serving") }.split(separator: " ").last.map(String.init))
+        let base = try #require(
+            try await serve.firstLine { $0.contains("serving") }.split(separator: " ").last.map(String.init))
         let url = try #require(URL(string: base))
 
         let provider = TraitsProvider(registry: try .lighting())
@@ -60,7 +61,9 @@ import Testing
     }
 
     /// Waits until `condition` holds, or records an issue after 20 s.
-    @MainActor func eventually(sourceLocation: Testing.SourceLocation = #_sourceLocation, _ condition: () -> Bool) async throws {
+    @MainActor func eventually(
+        sourceLocation: Testing.SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             if condition() { return }

@@ -12,7 +12,8 @@ struct DecodingErrorTranslator {
             return SpecError(.typeMismatch, at: location(context.codingPath), message(context))
         case .keyNotFound(let key, let context):
             let place = context.codingPath.isEmpty ? owner : "'\(dotted(context.codingPath))' of \(owner)"
-            return SpecError(.missingKey, at: location(context.codingPath), "missing key '\(key.stringValue)' in \(place)")
+            return SpecError(
+                .missingKey, at: location(context.codingPath), "missing key '\(key.stringValue)' in \(place)")
         case .dataCorrupted(let context):
             return SpecError(.invalidValue, at: location(context.codingPath), message(context))
         @unknown default:

@@ -37,7 +37,8 @@ final class KeyUsage {
         // the keys asked of any opening count.
         let pathNames = path.map(\.stringValue)
         if let existing = opened.first(where: { $0.pathNames == pathNames }) { return existing }
-        let entry = Opened(node: node, members: members, path: path, pathNames: pathNames, asked: path.isEmpty ? preread : [])
+        let entry = Opened(
+            node: node, members: members, path: path, pathNames: pathNames, asked: path.isEmpty ? preread : [])
         opened.append(entry)
         return entry
     }
@@ -47,8 +48,11 @@ final class KeyUsage {
         for entry in opened {
             for member in entry.members where !entry.asked.contains(member.key) {
                 guard Suggestion.closest(to: member.key, in: [missing]) != nil else { continue }
-                let place = entry.path.isEmpty ? owner : "'\(entry.path.map(\.stringValue).joined(separator: "."))' of \(owner)"
-                return SpecError(.unknownKey, at: member.keyLocation, "unknown key '\(member.key)' in \(place); did you mean '\(missing)'?")
+                let place =
+                    entry.path.isEmpty ? owner : "'\(entry.path.map(\.stringValue).joined(separator: "."))' of \(owner)"
+                return SpecError(
+                    .unknownKey, at: member.keyLocation,
+                    "unknown key '\(member.key)' in \(place); did you mean '\(missing)'?")
             }
         }
         return nil
@@ -57,7 +61,8 @@ final class KeyUsage {
     func firstUnknownKey(owner: String) -> SpecError? {
         for entry in opened {
             for member in entry.members where !entry.asked.contains(member.key) {
-                let place = entry.path.isEmpty ? owner : "'\(entry.path.map(\.stringValue).joined(separator: "."))' of \(owner)"
+                let place =
+                    entry.path.isEmpty ? owner : "'\(entry.path.map(\.stringValue).joined(separator: "."))' of \(owner)"
                 let known = entry.asked.filter { !entry.path.isEmpty || !preread.contains($0) }.sorted()
                 let hint: String
                 if let guess = Suggestion.closest(to: member.key, in: known) {
@@ -67,7 +72,8 @@ final class KeyUsage {
                 } else {
                     hint = "expected " + known.map { "'\($0)'" }.joined(separator: ", ")
                 }
-                return SpecError(.unknownKey, at: member.keyLocation, "unknown key '\(member.key)' in \(place); \(hint)")
+                return SpecError(
+                    .unknownKey, at: member.keyLocation, "unknown key '\(member.key)' in \(place); \(hint)")
             }
         }
         return nil

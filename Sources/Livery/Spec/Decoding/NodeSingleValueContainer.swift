@@ -88,7 +88,9 @@ struct NodeSingleValueContainer: SingleValueDecodingContainer {
             return exact
         case .double(let double):
             guard double.rounded() == double else { throw mismatch("a whole number", type, found: "\(double)") }
-            guard let exact = I(exactly: double) else { throw corrupted("number \(double) is out of range for \(I.self)") }
+            guard let exact = I(exactly: double) else {
+                throw corrupted("number \(double) is out of range for \(I.self)")
+            }
             return exact
         default:
             throw mismatch("a whole number", type)
@@ -97,7 +99,8 @@ struct NodeSingleValueContainer: SingleValueDecodingContainer {
 
     private func mismatch(_ expected: String, _ type: Any.Type, found: String? = nil) -> DecodingError {
         let found = found ?? node.foundDescription
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
+        return .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
     }
 
     private func corrupted(_ message: String) -> DecodingError {

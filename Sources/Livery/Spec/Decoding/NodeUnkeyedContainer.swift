@@ -17,7 +17,8 @@ struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type,
-                .init(codingPath: codingPath, debugDescription: "expected more items in the list (it has \(items.count))")
+                .init(
+                    codingPath: codingPath, debugDescription: "expected more items in the list (it has \(items.count))")
             )
         }
         defer { currentIndex += 1 }

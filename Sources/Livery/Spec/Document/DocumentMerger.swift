@@ -17,17 +17,24 @@ struct DocumentMerger {
         for theme in file.themes {
             let members = theme.overrides.members ?? []
             if let index = themes.firstIndex(where: { $0.name == theme.name }) {
-                Self.merge(members, into: &themes[index].overrides, path: [], describe: { "override of '\($0)' in theme '\(theme.name)'" }, errors: &errors)
+                Self.merge(
+                    members, into: &themes[index].overrides, path: [],
+                    describe: { "override of '\($0)' in theme '\(theme.name)'" }, errors: &errors)
             } else {
                 var merged: [SpecNode.Member] = []
-                Self.merge(members, into: &merged, path: [], describe: { "override of '\($0)' in theme '\(theme.name)'" }, errors: &errors)
+                Self.merge(
+                    members, into: &merged, path: [], describe: { "override of '\($0)' in theme '\(theme.name)'" },
+                    errors: &errors)
                 themes.append((theme.name, theme.location, merged))
             }
         }
         for identifier in file.identifiers {
             if let index = identifierIndex[identifier.name] {
-                errors.append(SpecError(.duplicateDefinition, at: identifier.location,
-                    "duplicate identifier '\(identifier.name)' (first defined at \(place: identifiers[index].location))"))
+                errors.append(
+                    SpecError(
+                        .duplicateDefinition, at: identifier.location,
+                        "duplicate identifier '\(identifier.name)' (first defined at \(place: identifiers[index].location))"
+                    ))
                 continue
             }
             identifierIndex[identifier.name] = identifiers.count
@@ -46,7 +53,8 @@ struct DocumentMerger {
 
     /// Deep-merges mappings; two definitions of one leaf are an error.
     private static func merge(
-        _ members: [SpecNode.Member], into target: inout [SpecNode.Member], path: [String], describe: (String) -> String,
+        _ members: [SpecNode.Member], into target: inout [SpecNode.Member], path: [String],
+        describe: (String) -> String,
         errors: inout [SpecError]
     ) {
         for member in members {
@@ -59,8 +67,11 @@ struct DocumentMerger {
                 merge(incoming, into: &existing, path: memberPath, describe: describe, errors: &errors)
                 target[index].value.value = .mapping(existing)
             } else {
-                errors.append(SpecError(.duplicateDefinition, at: member.keyLocation,
-                    "duplicate \(describe(memberPath.joined(separator: "."))) (first defined at \(place: target[index].keyLocation))"))
+                errors.append(
+                    SpecError(
+                        .duplicateDefinition, at: member.keyLocation,
+                        "duplicate \(describe(memberPath.joined(separator: "."))) (first defined at \(place: target[index].keyLocation))"
+                    ))
             }
         }
     }

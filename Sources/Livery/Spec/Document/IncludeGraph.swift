@@ -87,8 +87,11 @@ struct IncludeGraph {
         }
         // A relative include in a served document would let its server read the folder's files.
         if remoteKeys[path] != nil {
-            errors.append(SpecError(.forbiddenPath, at: include.location,
-                "include '\(include.path)' in a remote document names a local file; a remote document can include only URLs the allow-list enables"))
+            errors.append(
+                SpecError(
+                    .forbiddenPath, at: include.location,
+                    "include '\(include.path)' in a remote document names a local file; a remote document can include only URLs the allow-list enables"
+                ))
             return nil
         }
         let folder = SpecPath.folder(of: path)
@@ -103,10 +106,13 @@ struct IncludeGraph {
         }
         guard set.files[target] != nil else {
             if let link = set.linkedFolders.first(where: { target.hasPrefix($0 + "/") }) {
-                errors.append(SpecError(.forbiddenPath, at: include.location,
-                    "include '\(include.path)' goes through '\(file: link)', a symbolic link to a folder"))
+                errors.append(
+                    SpecError(
+                        .forbiddenPath, at: include.location,
+                        "include '\(include.path)' goes through '\(file: link)', a symbolic link to a folder"))
             } else {
-                errors.append(SpecError(.io, at: include.location, "include '\(include.path)' names no spec file in the folder"))
+                errors.append(
+                    SpecError(.io, at: include.location, "include '\(include.path)' names no spec file in the folder"))
             }
             return nil
         }
@@ -124,19 +130,28 @@ struct IncludeGraph {
             return nil
         }
         guard !remote.allowList.isEmpty else {
-            errors.append(SpecError(.forbiddenPath, at: include.location,
-                "remote includes are off: '\(include.path)' is not fetched; enable it with --allow-include \(url.folder)"))
+            errors.append(
+                SpecError(
+                    .forbiddenPath, at: include.location,
+                    "remote includes are off: '\(include.path)' is not fetched; enable it with --allow-include \(url.folder)"
+                ))
             return nil
         }
         guard remote.allowList.permits(url) else {
-            errors.append(SpecError(.forbiddenPath, at: include.location,
-                "remote include '\(include.path)' is not in the allow-list (\(remote.allowList)); enable it with --allow-include \(url.folder)"))
+            errors.append(
+                SpecError(
+                    .forbiddenPath, at: include.location,
+                    "remote include '\(include.path)' is not in the allow-list (\(remote.allowList)); enable it with --allow-include \(url.folder)"
+                ))
             return nil
         }
         if !reachedURLs.contains(url) {
             guard reachedURLs.count < remote.maxDocuments else {
-                errors.append(SpecError(.limitExceeded, at: include.location,
-                    "remote include '\(include.path)' is one too many: a spec may reach at most \(remote.maxDocuments) remote documents"))
+                errors.append(
+                    SpecError(
+                        .limitExceeded, at: include.location,
+                        "remote include '\(include.path)' is one too many: a spec may reach at most \(remote.maxDocuments) remote documents"
+                    ))
                 return nil
             }
             reachedURLs.insert(url)

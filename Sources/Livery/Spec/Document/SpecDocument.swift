@@ -25,10 +25,11 @@ struct SpecDocument: Sendable {
         }
         let themes = themes.map { member($0.name, $0.overrides) }
         let specs = identifiers.map { member($0.name, SpecNode(.sequence($0.entries), at: $0.location)) }
-        return SpecNode(.mapping([
-            member("variables", variables),
-            member("themes", SpecNode(.mapping(themes), at: here)),
-            member("specs", SpecNode(.mapping(specs), at: here)),
-        ]), at: here)
+        return SpecNode(
+            .mapping([
+                member("variables", variables),
+                member("themes", SpecNode(.mapping(themes), at: here)),
+                member("specs", SpecNode(.mapping(specs), at: here)),
+            ]), at: here)
     }
 }

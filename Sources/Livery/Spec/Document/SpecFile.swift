@@ -29,8 +29,11 @@ struct SpecFile {
     init(path: String, root: SpecNode, errors: inout [SpecError]) {
         self.path = path
         guard let members = root.members else {
-            errors.append(SpecError(.typeMismatch, at: root.location,
-                "expected a mapping with 'specs' (and optionally 'variables', 'themes', 'include'), found \(root.foundDescription)"))
+            errors.append(
+                SpecError(
+                    .typeMismatch, at: root.location,
+                    "expected a mapping with 'specs' (and optionally 'variables', 'themes', 'include'), found \(root.foundDescription)"
+                ))
             return
         }
         for member in members {
@@ -49,9 +52,11 @@ struct SpecFile {
             case "themes": readThemes(member.value, errors: &errors)
             case "specs": readSpecs(member.value, errors: &errors)
             default:
-                let hint = Suggestion.closest(to: member.key, in: Self.sections).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: member.key, in: Self.sections).map { "did you mean '\($0)'?" }
                     ?? "expected 'specs', 'variables', 'themes' or 'include'"
-                errors.append(SpecError(.unknownKey, at: member.keyLocation, "unknown top-level key '\(member.key)'; \(hint)"))
+                errors.append(
+                    SpecError(.unknownKey, at: member.keyLocation, "unknown top-level key '\(member.key)'; \(hint)"))
             }
         }
     }

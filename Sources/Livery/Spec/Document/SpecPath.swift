@@ -8,7 +8,8 @@ public enum SpecPath {
         // as JSON, or create a folder `a.yaml`), and the other control characters only hide a
         // name from the people reading logs and listings.
         if let control = path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            let code = "U+" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+            let code =
+                "U+" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
                 + String(control.value, radix: 16, uppercase: true)
             throw SpecError(.forbiddenPath, at: at, "\(path.debugDescription) contains the control character \(code)")
         }
@@ -17,7 +18,8 @@ public enum SpecPath {
         // leading dot from Character comparisons; the file system sees the bytes.
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         if path.utf8.first == slash {
-            throw SpecError(.forbiddenPath, at: at, "'\(path)' is an absolute path; spec paths are relative to the specs folder")
+            throw SpecError(
+                .forbiddenPath, at: at, "'\(path)' is an absolute path; spec paths are relative to the specs folder")
         }
         var parts: [Substring] = []
         for bytes in path.utf8.split(separator: slash, omittingEmptySubsequences: true) {

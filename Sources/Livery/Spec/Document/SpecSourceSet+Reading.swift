@@ -28,7 +28,8 @@ extension SpecSourceSet {
     ) throws(SpecError) {
         guard let format = SpecPath.format(of: path) else { return }
         guard size <= limits.maxBytes else {
-            throw SpecError(.limitExceeded, at: .start(of: path), "file is \(size) bytes; the limit is \(limits.maxBytes) bytes")
+            throw SpecError(
+                .limitExceeded, at: .start(of: path), "file is \(size) bytes; the limit is \(limits.maxBytes) bytes")
         }
         files[path] = File(path: path, data: try contents(), format: format)
     }
@@ -39,7 +40,9 @@ extension SpecSourceSet {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw SpecError(.io, at: .start(of: relative.isEmpty ? "." : relative), "cannot list folder '\(folder)': \(error.localizedDescription)")
+            throw SpecError(
+                .io, at: .start(of: relative.isEmpty ? "." : relative),
+                "cannot list folder '\(folder)': \(error.localizedDescription)")
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = relative.isEmpty ? name : relative + "/" + name

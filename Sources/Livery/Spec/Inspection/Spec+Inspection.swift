@@ -7,7 +7,8 @@ extension Spec {
         for theme in themes {
             // A Spec exists only once every theme overlays cleanly, so this cannot fail here;
             // should it, the look shows the base values rather than nothing.
-            let variables = (try? ThemeOverlay.apply(theme.overrides, to: document.variables, theme: theme.name))
+            let variables =
+                (try? ThemeOverlay.apply(theme.overrides, to: document.variables, theme: theme.name))
                 ?? document.variables
             scopes.append(VariableScope(variables: variables))
         }

@@ -32,7 +32,8 @@ struct SpecResolver {
     static func resolveAll(
         _ document: SpecDocument, registry: TraitRegistry
     ) -> (base: Resolution, themes: [String: Resolution], errors: [SpecError]) {
-        var resolver = SpecResolver(document: document, registry: registry, scope: VariableScope(variables: document.variables))
+        var resolver = SpecResolver(
+            document: document, registry: registry, scope: VariableScope(variables: document.variables))
         resolver.decodeAll()
         let (base, firstErrors) = resolver.resolution(reusing: nil)
         var errors = firstErrors
@@ -98,7 +99,9 @@ struct SpecResolver {
 
     /// Flattens every identifier's items into its list. With a base, identifiers none of whose
     /// entries (nor those of identifiers they inherit) were re-decoded keep the base's list.
-    private mutating func resolution(reusing base: (resolution: Resolution, redecoded: Set<String>)?) -> (Resolution, [SpecError]) {
+    private mutating func resolution(
+        reusing base: (resolution: Resolution, redecoded: Set<String>)?
+    ) -> (Resolution, [SpecError]) {
         var lists: [Resolution.List] = []
         lists.reserveCapacity(document.identifiers.count)
         var unchanged: [String: Bool] = [:]
@@ -131,25 +134,29 @@ struct SpecResolver {
         do throws(SpecError) {
             let resolved = try scope.substitute(entry)
             guard let members = resolved.members else {
-                throw SpecError(.typeMismatch, at: entry.location,
+                throw SpecError(
+                    .typeMismatch, at: entry.location,
                     "expected a trait (a mapping with a 'type'), found \(resolved.foundDescription)")
             }
             guard let typeNode = members.first(where: { $0.key == "type" })?.value else {
                 throw SpecError(.missingKey, at: entry.location, "trait has no 'type'")
             }
             guard let typeName = typeNode.string else {
-                throw SpecError(.typeMismatch, at: typeNode.location,
+                throw SpecError(
+                    .typeMismatch, at: typeNode.location,
                     "expected a trait type name, found \(typeNode.foundDescription)")
             }
             guard let type = registry.type(named: typeName) else {
-                let hint = Suggestion.closest(to: typeName, in: registry.typeNames).map { "; did you mean '\($0)'?" } ?? ""
+                let hint =
+                    Suggestion.closest(to: typeName, in: registry.typeNames).map { "; did you mean '\($0)'?" } ?? ""
                 throw SpecError(.unknownTrait, at: typeNode.location, "unknown trait type '\(typeName)'\(hint)")
             }
             let trait = try type.decode(resolved)
             if let inherit = trait as? Inherit {
                 return .inherit(inherit.traits, location: entry.location)
             }
-            return .trait(ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
+            return .trait(
+                ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
         } catch {
             errors.append(error)
             return nil
@@ -177,21 +184,31 @@ struct SpecResolver {
                         let cycle = (stack[start...] + [inherited]).joined(separator: " → ")
                         errors.append(SpecError(.cycle, at: location, "Inherit cycle: \(cycle)"))
                     } else if items[inherited] == nil {
-                        let hint = Suggestion.closest(to: inherited, in: document.identifiers.map(\.name))
+                        let hint =
+                            Suggestion.closest(to: inherited, in: document.identifiers.map(\.name))
                             .map { "; did you mean '\($0)'?" } ?? ""
-                        errors.append(SpecError(.unresolvedReference, at: location,
-                            "Inherit names unknown identifier '\(inherited)'\(hint)"))
+                        errors.append(
+                            SpecError(
+                                .unresolvedReference, at: location,
+                                "Inherit names unknown identifier '\(inherited)'\(hint)"))
                     } else if stack.count >= Self.maximumInheritDepth {
-                        errors.append(SpecError(.limitExceeded, at: location,
-                            "Inherit nests more than \(Self.maximumInheritDepth) identifiers deep (\(stack[0]) → … → \(inherited)); the limit is \(Self.maximumInheritDepth)"))
+                        errors.append(
+                            SpecError(
+                                .limitExceeded, at: location,
+                                "Inherit nests more than \(Self.maximumInheritDepth) identifiers deep (\(stack[0]) → … → \(inherited)); the limit is \(Self.maximumInheritDepth)"
+                            ))
                     } else {
                         result += flatten(inherited, stack: &stack)
                     }
                 }
             }
             if result.count > Self.maximumTraitsPerIdentifier {
-                errors.append(SpecError(.limitExceeded, at: document.identifiers.first { $0.name == name }?.location ?? .start(of: "<spec>"),
-                    "'\(name)' flattens to more than \(Self.maximumTraitsPerIdentifier) traits through Inherit; the limit is \(Self.maximumTraitsPerIdentifier)"))
+                errors.append(
+                    SpecError(
+                        .limitExceeded,
+                        at: document.identifiers.first { $0.name == name }?.location ?? .start(of: "<spec>"),
+                        "'\(name)' flattens to more than \(Self.maximumTraitsPerIdentifier) traits through Inherit; the limit is \(Self.maximumTraitsPerIdentifier)"
+                    ))
                 result.removeLast(result.count - Self.maximumTraitsPerIdentifier)
                 break
             }

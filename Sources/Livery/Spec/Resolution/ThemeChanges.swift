@@ -22,7 +22,8 @@ struct ThemeChanges {
     private mutating func isAffected(_ path: String) -> Bool {
         if let known = memo[path] { return known }
         memo[path] = false  // a reference cycle is an error already; don't recurse forever
-        let affected = overridden.contains { Self.overlap(path, $0) } || (readsOfVariable[path] ?? []).contains { isAffected($0) }
+        let affected =
+            overridden.contains { Self.overlap(path, $0) } || (readsOfVariable[path] ?? []).contains { isAffected($0) }
         memo[path] = affected
         return affected
     }

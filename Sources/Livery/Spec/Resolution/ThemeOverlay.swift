@@ -17,7 +17,8 @@ enum ThemeOverlay {
                 let known = members.map { (path + [$0.key]).joined(separator: ".") }
                 let dotted = changePath.joined(separator: ".")
                 let hint = Suggestion.closest(to: dotted, in: known).map { "; did you mean '\($0)'?" } ?? ""
-                throw SpecError(.unknownKey, at: change.keyLocation,
+                throw SpecError(
+                    .unknownKey, at: change.keyLocation,
                     "theme '\(theme)' overrides '\(dotted)', which is not a variable\(hint)")
             }
             members[index].value = try overlay(change.value, on: members[index].value, path: changePath, theme: theme)

@@ -80,8 +80,10 @@ struct VariableScope {
         }
         guard resolving.count < Self.maximumReferenceDepth else {
             let first = resolving.prefix(2).map { "@" + $0.path }.joined(separator: " → ")
-            throw SpecError(.limitExceeded, at: location,
-                "references lead through more than \(Self.maximumReferenceDepth) variables (\(first) → … → @\(path)); the limit is \(Self.maximumReferenceDepth)")
+            throw SpecError(
+                .limitExceeded, at: location,
+                "references lead through more than \(Self.maximumReferenceDepth) variables (\(first) → … → @\(path)); the limit is \(Self.maximumReferenceDepth)"
+            )
         }
         let raw = try lookup(path, at: location)
         resolving.append((path, raw.location))
@@ -142,7 +144,8 @@ struct VariableScope {
             return try ColorFunction.evaluate(text) { path in
                 let value = try self.value(of: path, at: location)
                 guard let string = value.string else {
-                    throw SpecError(.typeMismatch, at: location,
+                    throw SpecError(
+                        .typeMismatch, at: location,
                         "'@\(path)' in '\(text)' must be a colour, found \(value.foundDescription)")
                 }
                 return string

@@ -25,7 +25,8 @@ public struct SetTrait: Trait {
                 [String: Int].self,
                 .init(
                     codingPath: container.codingPath + [CodingKeys.values],
-                    debugDescription: "expected a mapping of property names to values, found \(raw.node.foundDescription)"))
+                    debugDescription:
+                        "expected a mapping of property names to values, found \(raw.node.foundDescription)"))
         }
         values = members
     }
@@ -49,12 +50,16 @@ public struct SetTrait: Trait {
             guard let tweak = table[member.key] else {
                 reversal.revert(root)
                 let known = table.keys.sorted()
-                let hint = Suggestion.closest(to: member.key, in: known).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: member.key, in: known).map { "did you mean '\($0)'?" }
                     ?? "it has " + (known.isEmpty ? "none" : known.map { "'\($0)'" }.joined(separator: ", "))
-                throw SpecError(.unknownKey, at: member.keyLocation, "\(Root.self) has no tweakable property '\(member.key)'; \(hint)")
+                throw SpecError(
+                    .unknownKey, at: member.keyLocation,
+                    "\(Root.self) has no tweakable property '\(member.key)'; \(hint)")
             }
             do {
-                reversal = try tweak.assign(root, member.value, "'\(member.key)' of \(Root.self)").followed(by: reversal)
+                reversal = try tweak.assign(root, member.value, "'\(member.key)' of \(Root.self)").followed(
+                    by: reversal)
             } catch {
                 reversal.revert(root)
                 throw error

@@ -1,14 +1,14 @@
 import Foundation
 import Hummingbird
+import LiveryServer
 import Logging
 import NIOCore
 import Synchronization
-import LiveryServer
 
 /// A stand-in for `livery serve` that tests can stop, restart on the same port and silence:
 /// `GET /v1/spec?wait=`, `/v1/version` and `/v1/spec/{etag}` answered by the daemon's own
 /// `BundleDecision`, and `GET /v1/events`, over a ``BundleStore``, on a loopback port.
-final class TestDaemon: Sendable {
+final class StandInDaemon: Sendable {
     /// What the daemon has seen, for assertions.
     final class Traffic: Sendable {
         private struct State {
@@ -47,7 +47,7 @@ final class TestDaemon: Sendable {
     ///   - heartbeat: The interval of `: heartbeat` comments; nil sends none (a silent server).
     static func start(
         store: BundleStore, port: Int = 0, heartbeat: Duration? = .milliseconds(200)
-    ) async throws -> TestDaemon {
+    ) async throws -> StandInDaemon {
         let traffic = Traffic()
         let router = Router()
         // The version signal and a version's bundle, by the same rules; only the current
@@ -85,7 +85,7 @@ final class TestDaemon: Sendable {
             try await task.value
             throw FreePort.Failure(description: "the test daemon did not start on port \(port)")
         }
-        return TestDaemon(store: store, port: actual, traffic: traffic, task: task)
+        return StandInDaemon(store: store, port: actual, traffic: traffic, task: task)
     }
 
     private init(store: BundleStore, port: Int, traffic: Traffic, task: Task<Void, any Error>) {

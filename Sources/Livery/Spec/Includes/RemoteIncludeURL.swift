@@ -26,7 +26,9 @@ public struct RemoteIncludeURL: Hashable, Sendable, CustomStringConvertible {
         }
         let unsafe = Set(#"\"<>^`{|} "#.unicodeScalars)
         if let bad = text.unicodeScalars.first(where: { $0.value < 0x21 || $0.value > 0x7E || unsafe.contains($0) }) {
-            throw refuse("contains \(bad.value > 0x7E ? "a non-ASCII character" : "the character \(String(bad).debugDescription)"); write it percent-encoded (and a host in punycode)")
+            throw refuse(
+                "contains \(bad.value > 0x7E ? "a non-ASCII character" : "the character \(String(bad).debugDescription)"); write it percent-encoded (and a host in punycode)"
+            )
         }
         guard let separator = text.range(of: "://") else { throw refuse("is not a URL") }
         let scheme = text[..<separator.lowerBound].lowercased()
@@ -41,7 +43,8 @@ public struct RemoteIncludeURL: Hashable, Sendable, CustomStringConvertible {
         guard !authority.contains("@") else {
             throw refuse("has user information ('…@'); credentials in include URLs are not allowed")
         }
-        let (host, port) = try Self.hostAndPort(of: authority, defaultPort: scheme == "https" ? 443 : 80, refuse: refuse)
+        let (host, port) = try Self.hostAndPort(
+            of: authority, defaultPort: scheme == "https" ? 443 : 80, refuse: refuse)
         let queryStart = rest.firstIndex(of: "?")
         let path = queryStart.map { rest[..<$0] } ?? rest
         try Self.checkPath(path, refuse: refuse)
@@ -123,7 +126,8 @@ public struct RemoteIncludeURL: Hashable, Sendable, CustomStringConvertible {
                 }
             }
         }
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) where segment == "." || segment == ".." {
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false)
+        where segment == "." || segment == ".." {
             throw refuse("has a '\(segment)' segment in its path; write the path without it")
         }
     }

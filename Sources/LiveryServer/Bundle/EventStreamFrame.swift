@@ -1,5 +1,5 @@
 /// The text of one Server-Sent Events frame (WHATWG HTML §9.2).
-struct ServerSentEvent {
+struct EventStreamFrame {
     var id: String?
     var event: String?
     var data: String

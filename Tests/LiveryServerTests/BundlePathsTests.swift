@@ -8,12 +8,12 @@ import Testing
 /// (RawBundleHandler), long-polls and the rest on the event loop (BundleRequestHandler). These
 /// check what that must not change: answers in request order on a pipelined connection, the
 /// idle timeout and `Connection: close`, the headers, the metrics.
-@Suite(.timeLimit(.minutes(1))) struct BundleFastPathTests {
+@Suite(.timeLimit(.minutes(1))) struct BundlePathsTests {
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await TestDaemon.with { server in
             let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""
             let connection = try RawConnection(port: server.port)
-            // Router, fast path, router, fast path (304), router: sent in one write.
+            // Router, event-loop path, router, event-loop path (304), router: sent in one write.
             try await connection.send(
                 "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -36,7 +36,7 @@ import Testing
         try await TestDaemon.with { server in
             let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""
             let connection = try RawConnection(port: server.port)
-            // Raw, raw (304), router, then the parser's own fast path: the connection stays
+            // Raw, raw (304), router, then the event-loop path: the connection stays
             // with the parser once it has had a request of another kind.
             try await connection.send(
                 "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -146,7 +146,8 @@ import Testing
             for _ in 0..<3 { _ = try await server.http.get("/v1/spec", headers: [("If-None-Match", etag)]) }
             let metrics = try await server.http.get("/metrics").text
             let line = metrics.split(separator: "\n").first {
-                $0.hasPrefix("livery_http_requests_total{") && $0.contains(#"route="/v1/spec""#) && $0.contains(#"status="304""#)
+                $0.hasPrefix("livery_http_requests_total{") && $0.contains(#"route="/v1/spec""#)
+                    && $0.contains(#"status="304""#)
             }
             #expect(line.map { $0.hasSuffix(" 3") } == true, "\(metrics)")
         }

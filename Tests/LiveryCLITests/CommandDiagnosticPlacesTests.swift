@@ -8,7 +8,7 @@ import Testing
 /// Every place in a diagnostic — its location, "first defined at", each step of a cycle — is
 /// named against one base on each surface of the command line (validate as text and as JSON,
 /// watch, the demo's error line), whether it runs from the specs folder's parent or inside it.
-@Suite(.timeLimit(.minutes(1))) struct DiagnosticPlacesTests {
+@Suite(.timeLimit(.minutes(1))) struct CommandDiagnosticPlacesTests {
     /// A specs folder with one mistake whose diagnostic names places in two folders.
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
@@ -36,7 +36,9 @@ import Testing
             expected: "{}sub/b.yaml:2:3: error: duplicate identifier 'a' (first defined at {}a.yaml:2:3)"),
         Case(
             name: "an include cycle across folders",
-            files: [("c.yaml", "include: [sub/d.yaml]\nspecs: {}\n"), ("sub/d.yaml", "include: [../c.yaml]\nspecs: {}\n")],
+            files: [
+                ("c.yaml", "include: [sub/d.yaml]\nspecs: {}\n"), ("sub/d.yaml", "include: [../c.yaml]\nspecs: {}\n"),
+            ],
             expected: "{}sub/d.yaml:1:11: error: include cycle: {}c.yaml → {}sub/d.yaml → {}c.yaml"),
         Case(
             name: "a reference cycle across folders",
@@ -49,14 +51,18 @@ import Testing
 
     /// Where the command runs (relative to the root), how it names the folder, and the base its
     /// diagnostics must use for every file.
-    static let vantagePoints = [(directory: "", folder: "Specs", base: "Specs/"), (directory: "Specs", folder: ".", base: "")]
+    static let vantagePoints = [
+        (directory: "", folder: "Specs", base: "Specs/"), (directory: "Specs", folder: ".", base: ""),
+    ]
 
     @Test(arguments: cases) func validateText(_ bad: Case) throws {
         let root = try bad.root()
         for point in Self.vantagePoints {
             let (status, output) = try LiveryProcess.run(["validate", point.folder], in: root.url(point.directory))
             #expect(status == 1)
-            #expect(output == bad.expected(base: point.base) + "\n", "from \(point.directory.isEmpty ? "the parent" : "inside")")
+            #expect(
+                output == bad.expected(base: point.base) + "\n",
+                "from \(point.directory.isEmpty ? "the parent" : "inside")")
         }
     }
 
@@ -71,7 +77,9 @@ import Testing
             let rendered = errors.map { error in
                 "\(error["file"] ?? ""):\(error["line"] ?? ""):\(error["column"] ?? ""): error: \(error["message"] ?? "")"
             }
-            #expect(rendered == [bad.expected(base: point.base)], "from \(point.directory.isEmpty ? "the parent" : "inside")")
+            #expect(
+                rendered == [bad.expected(base: point.base)],
+                "from \(point.directory.isEmpty ? "the parent" : "inside")")
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// Every place in a diagnostic — its location, "first defined at", each step of a cycle — is
 /// named against one base: the daemon's `/v1/status` names all of them relative to its folder,
 /// and `livery push` renders a 422 with all of them under the pushed file's local folder.
-@Suite(.timeLimit(.minutes(1))) struct DiagnosticPlacesTests {
+@Suite(.timeLimit(.minutes(1))) struct DaemonDiagnosticPlacesTests {
     /// Files already on the daemon, a file pushed (or written) beside them, and the diagnostic,
     /// with `{}` where each file of the specs folder starts.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -27,7 +27,8 @@ import Testing
             expected: "{}sub/b.yaml:2:3: error: duplicate identifier 'a' (first defined at {}a.yaml:2:3)"),
         Case(
             name: "an include cycle across folders",
-            existing: ("c.yaml", "include: [sub/d.yaml]\nspecs: {}\n"), pushed: ("sub/d.yaml", "include: [../c.yaml]\nspecs: {}\n"),
+            existing: ("c.yaml", "include: [sub/d.yaml]\nspecs: {}\n"),
+            pushed: ("sub/d.yaml", "include: [../c.yaml]\nspecs: {}\n"),
             expected: "{}sub/d.yaml:1:11: error: include cycle: {}c.yaml → {}sub/d.yaml → {}c.yaml"),
         Case(
             name: "a reference cycle across folders",
@@ -62,13 +63,16 @@ import Testing
             let tokenFile = local.url("token")
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
             try local.write("Specs/" + bad.pushed.path, bad.pushed.text)
-            for (directory, file, base) in [("", "Specs/" + bad.pushed.path, "Specs/"), ("Specs", bad.pushed.path, "")] {
+            for (directory, file, base) in [("", "Specs/" + bad.pushed.path, "Specs/"), ("Specs", bad.pushed.path, "")]
+            {
                 let refused = try await Subprocess.run(
                     ["push", file, "--as", bad.pushed.path, "--server", server.base, "--token-file", tokenFile.path],
                     in: local.url(directory))
                 #expect(refused.status == 1)
                 let lines = refused.stderr.split(separator: "\n").map(String.init)
-                #expect(lines.first == bad.expected(base: base), "from \(directory.isEmpty ? "the parent" : "inside"): \(refused.stderr)")
+                #expect(
+                    lines.first == bad.expected(base: base),
+                    "from \(directory.isEmpty ? "the parent" : "inside"): \(refused.stderr)")
                 #expect(lines.last?.hasPrefix("error: push refused, 422 ") == true)
             }
         }

@@ -29,10 +29,14 @@ public struct IncludeAllowList: Sendable, Hashable, CustomStringConvertible {
             do {
                 prefix = try RemoteIncludeURL(entry, at: at)
             } catch {
-                throw SpecError(error.code, at: at, error.message.replacingOccurrences(of: "remote include '", with: "allowed prefix '"))
+                throw SpecError(
+                    error.code, at: at,
+                    error.message.replacingOccurrences(of: "remote include '", with: "allowed prefix '"))
             }
             guard prefix.query == nil else {
-                throw SpecError(.invalidValue, at: at, "allowed prefix '\(entry)' has a query; an entry is a scheme, host, port and path")
+                throw SpecError(
+                    .invalidValue, at: at,
+                    "allowed prefix '\(entry)' has a query; an entry is a scheme, host, port and path")
             }
             prefixes.append(prefix)
         }
