@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryServer
 
 /// `livery status`: the fleet a daemon serves, from its clients' `Livery-Client` headers.
 struct StatusCommand: AsyncParsableCommand {
@@ -18,61 +19,35 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         switch try await DaemonCall(server: server).send("/v1/clients") {
         case .ok(let body):
-            let fleet = try JSONDecoder().decode(Fleet.self, from: body)
+            let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)
             for line in fleet.lines { print(line) }
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)
         }
     }
+}
 
-    /// The part of `GET /v1/clients` printed.
-    struct Fleet: Decodable {
-        struct Version: Decodable {
-            var etag: String?
-            var clients: Int
-            var isCurrent: Bool
+extension FleetStatus {
+    /// The report as printed.
+    var lines: [String] {
+        var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
+        for version in versions {
+            lines.append(
+                "  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")"
+            )
         }
-        struct Client: Decodable {
-            var name: String
-            var instance: String
-            var appVersion: String
-            var applied: String?
-            var skipped: [String]
-            var lastSeen: String
+        if !notConverged.isEmpty { lines.append("not converged:") }
+        for client in notConverged {
+            let app = client.appVersion.isEmpty ? "" : " \(client.appVersion)"
+            let skipped = client.skipped.isEmpty ? "" : "  skipped \(client.skipped.joined(separator: ", "))"
+            lines.append(
+                "  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)"
+            )
         }
-        struct Skipped: Decodable {
-            var identifier: String
-            var clients: Int
-        }
-        var current: String?
-        var clients: Int
-        var converged: Int
-        var versions: [Version]
-        var notConverged: [Client]
-        var skipped: [Skipped]
-        var malformedHeaders: Int
-
-        /// The report as printed.
-        var lines: [String] {
-            var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
-            for version in versions {
-                lines.append(
-                    "  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")"
-                )
-            }
-            if !notConverged.isEmpty { lines.append("not converged:") }
-            for client in notConverged {
-                let app = client.appVersion.isEmpty ? "" : " \(client.appVersion)"
-                let skipped = client.skipped.isEmpty ? "" : "  skipped \(client.skipped.joined(separator: ", "))"
-                lines.append(
-                    "  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)"
-                )
-            }
-            if !skipped.isEmpty { lines.append("skipped identifiers:") }
-            for entry in skipped { lines.append("  \(entry.identifier)  \(entry.clients)") }
-            if malformedHeaders > 0 { lines.append("malformed Livery-Client headers: \(malformedHeaders)") }
-            return lines
-        }
+        if !skipped.isEmpty { lines.append("skipped identifiers:") }
+        for entry in skipped { lines.append("  \(entry.identifier)  \(entry.clients)") }
+        if malformedHeaders > 0 { lines.append("malformed Livery-Client headers: \(malformedHeaders)") }
+        return lines
     }
 }

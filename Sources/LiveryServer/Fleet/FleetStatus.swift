@@ -2,42 +2,42 @@ import Foundation
 
 /// The body of `GET /v1/clients`: how many clients are on which version, which have not
 /// converged on the current one, and the identifiers they skipped.
-struct FleetStatus: Codable, Equatable {
+package struct FleetStatus: Codable, Equatable {
     /// How many clients applied one version.
-    struct Version: Codable, Equatable {
+    package struct Version: Codable, Equatable {
         /// The applied ETag as the clients sent it; `nil` for clients that applied nothing yet.
-        var etag: String?
-        var clients: Int
-        var isCurrent: Bool
+        package var etag: String?
+        package var clients: Int
+        package var isCurrent: Bool
     }
 
     /// One client that has not applied the current version.
-    struct Client: Codable, Equatable {
-        var name: String
-        var instance: String
-        var appVersion: String
-        var applied: String?
-        var skipped: [String]
-        var lastSeen: String
+    package struct Client: Codable, Equatable {
+        package var name: String
+        package var instance: String
+        package var appVersion: String
+        package var applied: String?
+        package var skipped: [String]
+        package var lastSeen: String
     }
 
     /// How many clients reported skipping one identifier.
-    struct Skipped: Codable, Equatable {
-        var identifier: String
-        var clients: Int
+    package struct Skipped: Codable, Equatable {
+        package var identifier: String
+        package var clients: Int
     }
 
     /// The current bundle's ETag; `nil` before one loaded.
-    var current: String?
-    var clients: Int
-    var converged: Int
+    package var current: String?
+    package var clients: Int
+    package var converged: Int
     /// Most clients first.
-    var versions: [Version]
+    package var versions: [Version]
     /// Most recently seen first.
-    var notConverged: [Client]
+    package var notConverged: [Client]
     /// Most clients first.
-    var skipped: [Skipped]
-    var malformedHeaders: Int
+    package var skipped: [Skipped]
+    package var malformedHeaders: Int
 
     /// Sums up `entries` against the current version `current`.
     init(entries: [ClientTable.Entry], current: EntityTag?, malformedHeaders: Int) {
