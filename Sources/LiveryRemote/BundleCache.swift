@@ -71,7 +71,11 @@ struct BundleCache {
             throw BundleCacheError(
                 .unwritable, path: file.path, "cannot create the folder: \(error.localizedDescription)")
         }
-        try AtomicWrite.replace(file, with: Self.encode(entry))
+        do {
+            try AtomicFile.write(Self.encode(entry), to: file)
+        } catch {
+            throw BundleCacheError(.unwritable, path: file.path, error.description)
+        }
     }
 
     // MARK: The file format

@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 
 /// Where the push token lives on disk, and how it is read and written.
 ///

@@ -1,14 +1,14 @@
 import Foundation
 
-/// Writes and removes files so that a crash or a power cut leaves either the old content or
+/// Writes and removes files (the daemon's folder store and token, the client's offline cache) so that a crash or a power cut leaves either the old content or
 /// the new, never a mix: a write goes to a temporary file in the same folder, is flushed to
 /// disk, and is renamed over the target; then the folder itself is flushed so the rename lasts.
-enum AtomicFile {
+package enum AtomicFile {
     /// Replaces (or creates) `url` with `data`.
     ///
     /// - Parameter mode: The new file's permissions; `nil` keeps those of the file it replaces
     ///   (0644 for a new file).
-    static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(FileSystemError) {
+    package static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(FileSystemError) {
         let folder = url.deletingLastPathComponent().path
         let target = url.path
         // Hidden, so watchers and folder reads skip it while it exists.
@@ -46,7 +46,7 @@ enum AtomicFile {
     /// The temporary files ``write(_:to:mode:)`` left below `folder` when the process died
     /// between creating and renaming one (hidden names ending in `.livery-<number>.tmp`).
     /// Symbolic links to folders are not entered.
-    static func leftovers(in folder: String) -> [String] {
+    package static func leftovers(in folder: String) -> [String] {
         guard let names = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
         while let name = names.nextObject() as? String {
@@ -59,19 +59,19 @@ enum AtomicFile {
     }
 
     /// Removes `url` and flushes its folder.
-    static func remove(_ url: URL) throws(FileSystemError) {
+    package static func remove(_ url: URL) throws(FileSystemError) {
         _ = try retrying("remove", url.path) { unlink(url.path) }
         try syncFolder(url.deletingLastPathComponent().path)
     }
 
     /// Creates `folder` (mode 0755) and flushes its parent, so the new entry survives a crash.
-    static func makeFolder(_ folder: String) throws(FileSystemError) {
+    package static func makeFolder(_ folder: String) throws(FileSystemError) {
         _ = try retrying("create folder", folder) { mkdir(folder, 0o755) }
         try syncFolder((folder as NSString).deletingLastPathComponent)
     }
 
     /// Flushes a folder's entries (renames, new and removed names) to disk.
-    static func syncFolder(_ folder: String) throws(FileSystemError) {
+    package static func syncFolder(_ folder: String) throws(FileSystemError) {
         let fd = try retrying("open folder", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(fd) }
         _ = try retrying("fsync folder", folder) { fsync(fd) }
@@ -106,10 +106,10 @@ enum AtomicFile {
 }
 
 /// A failed file-system call, naming the operation and the path.
-struct FileSystemError: Error, CustomStringConvertible {
-    var operation: String
-    var path: String
-    var errno: Int32
+package struct FileSystemError: Error, CustomStringConvertible {
+    package var operation: String
+    package var path: String
+    package var errno: Int32
 
-    var description: String { "cannot \(operation) '\(path)': \(String(cString: strerror(errno)))" }
+    package var description: String { "cannot \(operation) '\(path)': \(String(cString: strerror(errno)))" }
 }
