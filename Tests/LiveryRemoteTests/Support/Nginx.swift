@@ -30,8 +30,16 @@ final class Nginx {
         let config = root.appending(path: "nginx.conf")
         try Self.config(root: root.path, port: port, statusBody: statusBody)
             .write(to: config, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(filePath: Self.binary)
+        process = try Nginx.launch(root: root, config: config, port: port)
+    }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts nginx in the foreground with `config` and prefix `root`, and waits until it
+    /// listens on `port`.
+    static func launch(root: URL, config: URL, port: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(filePath: binary)
         process.arguments = [
             "-p", root.path, "-e", root.appending(path: "error.log").path,
             "-c", config.path, "-g", "daemon off;",
@@ -39,9 +47,8 @@ final class Nginx {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         try FreePort.waitUntilListening(port: port, timeout: .seconds(10))
+        return process
     }
-
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Writes `text` to `path` under `www/` as editors do: a temporary file renamed over it.
     func write(_ text: String, to path: String) throws {

@@ -24,15 +24,7 @@ final class NginxFront {
             root: root.path, site: Self.adapt(shipped, port: port, daemonPorts: daemonPorts, cache: root.path)
         )
         .write(to: config, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(filePath: Nginx.binary)
-        process.arguments = [
-            "-p", root.path, "-e", root.appending(path: "error.log").path,
-            "-c", config.path, "-g", "daemon off;",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        try FreePort.waitUntilListening(port: port, timeout: .seconds(10))
+        process = try Nginx.launch(root: root, config: config, port: port)
     }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
