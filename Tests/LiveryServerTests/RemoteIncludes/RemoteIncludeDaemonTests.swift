@@ -36,13 +36,7 @@ import Testing
             let folder = try Self.folder(including: cdn.base + "/brand/palette.yaml")
             try await TestDaemon.with(folder: folder) { server in
                 let reported = try await TestDaemon.eventually { !server.daemon.hub.errors.isEmpty }
-                let seen = server.daemon.hub.errors
                 #expect(reported)
-                if seen.isEmpty {
-                    print("DEBUGX reported=\(reported) but errors empty")
-                } else {
-                    print("DEBUGX seen \(seen.count)")
-                }
                 #expect(
                     server.daemon.hub.errors.first?.compilerStyle
                         == "card.yaml:1:11: error: remote includes are off: '\(cdn.base)/brand/palette.yaml' is not fetched; enable it with --allow-include \(cdn.base)/brand/"
