@@ -212,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryCLITests",
-            dependencies: ["LiveryCLI", "LiveryTesting", "LiveryTestSupport"],
+            dependencies: ["LiveryCLI", "LiveryServer", "LiveryTesting", "LiveryTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

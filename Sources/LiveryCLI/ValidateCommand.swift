@@ -75,23 +75,13 @@ struct ValidateCommand: RegistryCommand {
         return errors.map { Diagnostics.relative($0, toFolder: folder.relativePath) }
     }
 
+    /// The daemon's own diagnostic shape (`messageParts` included), so tools read one format.
     private static func json(_ results: [(path: String, errors: [SpecError])]) throws -> String {
-        struct Diagnostic: Encodable {
-            var file: String
-            var line: Int
-            var column: Int
-            var code: String
-            var message: String
-        }
         struct Report: Encodable {
             var ok: Bool
             var errors: [Diagnostic]
         }
-        let diagnostics = results.flatMap(\.errors).map {
-            Diagnostic(
-                file: $0.location.file, line: $0.location.line, column: $0.location.column, code: $0.code.name,
-                message: $0.message)
-        }
+        let diagnostics = results.flatMap(\.errors).map(Diagnostic.init)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(Report(ok: diagnostics.isEmpty, errors: diagnostics)), as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryCLI
+import LiveryServer
 import LiveryTesting
 import LiveryWatch
 import Testing
@@ -80,6 +81,12 @@ import Testing
             #expect(
                 rendered == [bad.expected(base: point.base)],
                 "from \(point.directory.isEmpty ? "the parent" : "inside")")
+            // The places travel as data too, in the daemon's diagnostic shape, named like `file`.
+            struct Report: Decodable { var errors: [Diagnostic] }
+            let diagnostics = try JSONDecoder().decode(Report.self, from: Data(output.utf8)).errors
+            let parts = try #require(diagnostics.first?.messageParts)
+            #expect(!parts.places.isEmpty)
+            #expect(parts.description == diagnostics.first?.message)
         }
     }
 
