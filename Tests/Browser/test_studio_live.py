@@ -163,3 +163,36 @@ def test_restoring_a_compacted_revision_says_so_and_changes_nothing(etcd_page, e
     find(page, f'.publish[data-revision="{first}"]').click()
     wait(page, lambda d: "was compacted" in (text_of(d, "#history-diff .problem-text") or ""))
     assert not find(page, "#restore").is_enabled()
+
+
+def test_a_restore_over_a_change_the_page_has_not_seen_is_refused(etcd_page, etcd_daemon):
+    page, daemon = etcd_page, etcd_daemon
+    # Without its event stream the page keeps showing the version it loaded, as a page does
+    # between a publish elsewhere and the event about it.
+    page.execute_cdp_cmd("Network.enable", {})
+    page.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/events*"]})
+    try:
+        page.get(daemon.base + "/studio/")
+        wait(page, lambda d: len(history_rows(d)) == 1)
+        first = history_rows(page)[0][0]
+        shown = find(page, "#version").get_attribute("data-etag")
+        purple = daemon.file("palette.yaml").replace(ACCENT, PURPLE)
+        daemon.publish({"palette.yaml": purple}, "purple")
+        daemon.wait_for_new_bundle(shown)
+        version = daemon.etag()
+        unlock(page)
+        find(page, f'.publish[data-revision="{first}"]').click()
+        wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#history-diff .add"))
+        find(page, "#restore").click()
+        find(page, "#restore-yes").click()
+        wait(page, lambda d: find(d, "#restore-status").get_attribute("data-state") == "changed")
+        assert text_of(page, "#restore-status") == (
+            "Not restored: the live specs changed after this page showed them. "
+            "Look at the new diff and restore again.")
+        assert daemon.etag() == version
+        assert daemon.file("palette.yaml") == purple
+    finally:
+        page.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        # The blocked event stream is the only thing the page logged as an error.
+        assert all("/v1/events" in entry["message"] or " 412 " in entry["message"]
+                   for entry in page.get_log("browser") if entry["level"] == "SEVERE")

@@ -3,13 +3,15 @@
 // itself, a new publish validated like every write, after a confirmation. A daemon on a folder
 // keeps no history: the page shows its answer (501) as a note instead.
 import * as api from "./api.js";
-import { el } from "./dom.js";
+import { el, notify } from "./dom.js";
 import { canonicalLines, diffLines, foldUnchanged } from "./diff.js";
 
 const $ = (id) => document.getElementById(id);
 const limit = 50;
 let selected = null;
 let liveTag = () => null;
+// A daemon's store does not change while it runs: after its 501 the page stops asking.
+let unsupported = false;
 
 /** Wires the restore buttons; `etag()` answers the live bundle's ETag the page shows. */
 export function init({ etag }) {
@@ -29,9 +31,11 @@ function closeConfirmation() {
 
 /** Re-reads the history (after each new version) and redraws the chosen revision's diff. */
 export async function refresh() {
+  if (unsupported) return;
   const answer = await api.history(limit);
   const panel = $("history");
   if (answer.problem) {
+    unsupported = answer.status === 501;
     panel.dataset.state = "unavailable";
     $("history-note").textContent = answer.problem.detail ?? answer.problem.title;
     $("history-list").replaceChildren();
@@ -48,7 +52,10 @@ function entry(publish) {
   return el("li", {}, [el("button", {
     class: publish.revision === selected ? "publish active" : "publish",
     attrs: { type: "button", "data-revision": publish.revision },
-    on: { click: () => choose(publish.revision) },
+    on: {
+      click: () => choose(publish.revision)
+        .catch((error) => notify(`Could not read revision ${publish.revision}: ${error.message}`)),
+    },
   }, [
     el("span", { class: "revision", text: `r${publish.revision}` }),
     el("span", { class: "time", text: new Date(publish.time).toLocaleString() }),
@@ -129,7 +136,12 @@ async function restore(revision) {
   if (revision === null || !api.token()) return;
   $("restore-yes").disabled = true;
   report("restoring", `Restoring revision ${revision}…`);
-  const answer = await api.restore(revision, liveTag());
+  let answer;
+  try {
+    answer = await api.restore(revision, liveTag());
+  } catch (error) {
+    answer = { status: 0, problem: { detail: `the daemon could not be reached (${error.message})` } };
+  }
   $("restore-yes").disabled = false;
   closeConfirmation();
   if (answer.result) {
