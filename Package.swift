@@ -159,7 +159,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Follows a daemon with a real provider and prints what it applies; the browser tests
-        // (Tests/Browser) run it to check that a save in Livery Studio reaches a program.
+        // (Tests/Browser) run it to check that a save in Livery Studio reaches a program, and as
+        // the fleet whose count the page shows.
         .executableTarget(
             name: "StudioFollower",
             dependencies: ["Livery", "LiveryRemote", "LiveryTesting"],

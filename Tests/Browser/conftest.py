@@ -1,6 +1,7 @@
 """Fixtures for the Livery Studio browser tests: a real `livery serve` on a fresh copy of the
-example specs (port 0, loopback), a real headless Chromium driven by Selenium, and the
-StudioFollower program (a real TraitsProvider following the daemon)."""
+example specs (port 0, loopback) or on a real etcd member (Debian's /usr/bin/etcd, loopback ports,
+a temporary data folder), a real headless Chromium driven by Selenium, and the StudioFollower
+program (a real TraitsProvider following the daemon)."""
 
 import json
 import os
@@ -8,6 +9,8 @@ import pathlib
 import queue
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -53,15 +56,17 @@ class Lines:
 
 
 class Daemon:
-    """`livery serve` on a temporary folder, with helpers to read and write its files."""
+    """`livery serve` on a temporary folder (or, with `etcd`, on that etcd member), with helpers
+    to read and write its files. The token file is written beside `folder`."""
 
-    def __init__(self, folder, extra_arguments=()):
+    def __init__(self, folder, extra_arguments=(), etcd=None):
         self.folder = folder
         token_file = folder.parent / "token"
         token_file.write_text(TOKEN)
         token_file.chmod(0o600)
+        store = ["--etcd", etcd.url] if etcd else [str(folder)]
         self.process = subprocess.Popen(
-            [str(BUILD / "livery"), "serve", str(folder), "--port", "0", "--token-file", str(token_file),
+            [str(BUILD / "livery"), "serve", *store, "--port", "0", "--token-file", str(token_file),
              "--log-level", "warning", *extra_arguments],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = Lines(self.process)
@@ -79,6 +84,20 @@ class Daemon:
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
 
+    def publish(self, files, message):
+        """`POST /v1/specs`: one atomic publish of `files` (path → text), with the token."""
+        body = json.dumps({"files": files, "message": message}).encode()
+        reply = self.request("POST", "/v1/specs", body,
+                             {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+        assert reply[0] == 200, reply
+        return json.loads(reply[2])
+
+    def file(self, name):
+        """The text of one spec file as the daemon serves it."""
+        status, _, body = self.request("GET", f"/v1/specs/{name}")
+        assert status == 200, (name, status, body)
+        return body.decode()
+
     def etag(self):
         return self.request("GET", "/v1/spec")[1]["ETag"]
 
@@ -93,6 +112,54 @@ class Daemon:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+
+
+def free_port():
+    """A loopback port nothing listens on now, for a server (etcd) that cannot take port 0."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Etcd:
+    """One etcd member on loopback ports with its data in `folder`."""
+
+    def __init__(self, folder):
+        client, peer = f"http://127.0.0.1:{free_port()}", f"http://127.0.0.1:{free_port()}"
+        self.url = client
+        self.log = open(folder / "etcd.log", "w")
+        self.process = subprocess.Popen(
+            [shutil.which("etcd") or "/usr/bin/etcd", "--name", "m0", "--data-dir", str(folder / "etcd"),
+             "--listen-client-urls", client, "--advertise-client-urls", client,
+             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", f"m0={peer}",
+             "--heartbeat-interval", "50", "--election-timeout", "500", "--log-level", "error"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(client + "/health", timeout=1) as response:
+                    if b'"health":"true"' in response.read():
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise AssertionError(f"etcd did not become healthy within 10 s; see {folder / 'etcd.log'}")
+
+    def _post(self, path, body):
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())
+
+    def compact(self):
+        """Compacts the store at its current revision: every older revision is gone."""
+        revision = self._post("/v3/kv/range", {"key": "AA=="})["header"]["revision"]
+        self._post("/v3/kv/compaction", {"revision": revision, "physical": True})
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.log.close()
 
 
 def has_dry_run(daemon):
@@ -127,6 +194,22 @@ def daemon(specs):
 
 
 @pytest.fixture
+def etcd(specs):
+    member = Etcd(specs.parent)
+    yield member
+    member.stop()
+
+
+@pytest.fixture
+def etcd_daemon(specs, etcd):
+    """`livery serve --etcd` with the example specs published once (message "the example specs")."""
+    running = Daemon(specs, etcd=etcd)
+    running.publish({path.name: path.read_text() for path in sorted(specs.iterdir())}, "the example specs")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
 def needs_dry_run(daemon):
     if not has_dry_run(daemon):
         pytest.skip("this daemon has no PUT ?dryRun=true yet: validation while typing would write")
@@ -147,8 +230,13 @@ def browser():
     driver.quit()
 
 
-@pytest.fixture
-def page(browser, daemon, request):
+def expected_refusal(message):
+    """Whether a console message is Chromium logging an HTTP refusal the page asked for and
+    shows: a refused write or restore, and a folder's answer that it keeps no history."""
+    return bool(re.search(r" (401|410|412|422) ", message) or re.search(r"/v1/history\?limit=\d+ .* 501 ", message))
+
+
+def open_studio(browser, daemon, request):
     """The studio of `daemon`, open in the browser; afterwards a screenshot, and a check that
     the page broke no Content-Security-Policy rule and logged no error."""
     browser.get("about:blank")
@@ -159,20 +247,51 @@ def page(browser, daemon, request):
     browser.save_screenshot(str(ARTIFACTS / f"{request.node.name}.png"))
     problems = [entry["message"] for entry in browser.get_log("browser")
                 if entry["level"] == "SEVERE" or "Content Security Policy" in entry["message"]]
-    # A refused write is logged by Chromium as a failed fetch; those are expected answers.
-    problems = [message for message in problems if not re.search(r" (401|412|422) ", message)]
+    problems = [message for message in problems if not expected_refusal(message)]
     assert problems == []
 
 
 @pytest.fixture
+def page(browser, daemon, request):
+    yield from open_studio(browser, daemon, request)
+
+
+@pytest.fixture
+def etcd_page(browser, etcd_daemon, request):
+    yield from open_studio(browser, etcd_daemon, request)
+
+
+class Follower:
+    """StudioFollower following a daemon with a box registered as `card.button`; `lines` are
+    what it prints."""
+
+    def __init__(self, daemon):
+        self.process = subprocess.Popen([str(BUILD / "StudioFollower"), daemon.base, "card.button"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = Lines(self.process)
+
+    def wait_for(self, pattern, timeout=10):
+        return self.lines.wait_for(pattern, timeout)
+
+    def stop(self):
+        self.process.terminate()
+        # A follower a test paused (SIGSTOP) must run again to act on the SIGTERM.
+        self.process.send_signal(signal.SIGCONT)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
 def follower(daemon):
-    """StudioFollower following `daemon` with a box registered as `card.button`."""
-    process = subprocess.Popen([str(BUILD / "StudioFollower"), daemon.base, "card.button"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = Lines(process)
-    yield lines
-    process.terminate()
-    process.wait(timeout=10)
+    running = Follower(daemon)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def etcd_follower(etcd_daemon):
+    running = Follower(etcd_daemon)
+    yield running
+    running.stop()
 
 
 def json_body(reply):

@@ -39,6 +39,59 @@ export async function file(path) {
 }
 
 /**
+ * Forgets a token the daemon refused (401) and tells the page (a `livery-token-refused` event),
+ * which turns read-only until the right one is entered.
+ */
+export function refuseToken() {
+  setToken(null);
+  document.dispatchEvent(new Event("livery-token-refused"));
+}
+
+/** GET /v1/clients: the fleet, by the Livery-Client headers of the clients' requests. */
+export const clients = () => getJSON("/v1/clients").then((r) => r.body);
+
+/** The body of a refusal: its application/problem+json, or the status line and text. */
+async function problemOf(response) {
+  const type = response.headers.get("Content-Type") ?? "";
+  return type.includes("json") ? await response.json() : { title: response.statusText, detail: await response.text() };
+}
+
+/**
+ * GET /v1/history?limit=N: {entries} (newest first), or {problem} when the daemon refuses, as a
+ * daemon on a folder does (501: history needs etcd).
+ */
+export async function history(limit) {
+  const response = await fetch(`/v1/history?limit=${limit}`, { cache: "no-store" });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, entries: (await response.json()).entries };
+}
+
+/** GET /v1/history/{revision}: {bundle} as it was then, or {problem} (410 once compacted). */
+export async function historicBundle(revision) {
+  const response = await fetch(`/v1/history/${revision}`, { cache: "no-store" });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, bundle: await response.json() };
+}
+
+/** GET /v1/spec: the live bundle. */
+export const bundle = () => getJSON("/v1/spec").then((r) => r.body);
+
+/**
+ * POST /v1/history/{revision}/restore with If-Match `etag` (the bundle it replaces): a new
+ * publish of the specs as they were then, validated like every write. Answers {status, result}
+ * or {status, problem}.
+ */
+export async function restore(revision, etag) {
+  const headers = {};
+  if (etag) headers["If-Match"] = etag;
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  const response = await fetch(`/v1/history/${revision}/restore`, { method: "POST", headers });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, result: await response.json() };
+}
+
+/**
  * PUT /v1/specs/{path} with If-Match; `dryRun` validates as the write would and writes nothing.
  * Answers {status, etag, problem}: problem is the application/problem+json body of a refusal.
  */
@@ -49,9 +102,6 @@ export async function put(path, text, etag, { dryRun = false } = {}) {
   if (current) headers.Authorization = `Bearer ${current}`;
   const response = await fetch(fileURL(path) + (dryRun ? "?dryRun=true" : ""), { method: "PUT", headers, body: text });
   let problem = null;
-  if (!response.ok) {
-    const type = response.headers.get("Content-Type") ?? "";
-    problem = type.includes("json") ? await response.json() : { title: response.statusText, detail: await response.text() };
-  }
+  if (!response.ok) problem = await problemOf(response);
   return { status: response.status, etag: response.headers.get("ETag"), problem };
 }

@@ -1,8 +1,10 @@
 // Livery Studio: follows the daemon's live bundle and draws identifiers, palette, themes, the
 // preview and the files from it.
 import * as api from "./api.js";
-import { el, notify, placeText } from "./dom.js";
+import { el, notify, placeText, shortTag } from "./dom.js";
 import * as files from "./files.js";
+import * as fleet from "./fleet.js";
+import * as history from "./history.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
 import { scene } from "./preview.js";
@@ -102,12 +104,13 @@ async function reload() {
   state.inspection = body;
   state.etag = etag;
   const version = $("version");
-  version.textContent = etag ? etag.replaceAll("\"", "").slice(0, 8) : "none";
+  version.textContent = shortTag(etag);
   version.dataset.etag = etag ?? "";
   $("changed").textContent = status.loadedAt ? `changed ${new Date(status.loadedAt).toLocaleString()}` : "";
   if (!files.hasUnsavedChanges()) forgetDrafts();
   draw();
-  await files.refresh();
+  fleet.refresh();
+  await Promise.all([files.refresh(), history.refresh()]);
 }
 
 function follow() {
@@ -130,10 +133,12 @@ function showMode() {
   $("lock").hidden = !writable;
   document.body.classList.toggle("readonly", !writable);
   files.show();
+  history.showMode();
   draw();
 }
 
 function start() {
+  history.init({ etag: () => state.etag });
   files.init({ edited: () => { if (!files.hasUnsavedChanges()) forgetDrafts(); drawPreviews(); } });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -143,13 +148,17 @@ function start() {
     showMode();
   });
   $("lock").addEventListener("click", () => { api.setToken(null); showMode(); });
-  document.addEventListener("livery-token", showMode);
+  document.addEventListener("livery-token-refused", () => {
+    notify("The push token was refused: the studio is read-only until you enter the right one.");
+    showMode();
+  });
   $("look").addEventListener("change", () => chooseLook(Number($("look").value)));
   $("search").addEventListener("input", () => {
     state.search = $("search").value;
     drawList($("identifier-list"), state.inspection, { search: state.search, selected: state.selected, choose });
   });
   showMode();
+  fleet.refresh();
   reload().catch((error) => notify(`Could not read the daemon: ${error.message}`)).finally(follow);
 }
 

@@ -17,6 +17,11 @@ export function placeText(place) {
   return `${place.file}:${place.line}:${place.column}`;
 }
 
+/** An ETag as the page shows versions: its first 8 hex digits ("none" without one). */
+export function shortTag(etag) {
+  return etag ? etag.replaceAll("\"", "").slice(0, 8) : "none";
+}
+
 /** Shows a short message at the top of the page (an empty one hides it). */
 export function notify(text) {
   const notice = document.getElementById("notice");

@@ -2,7 +2,7 @@
 // own validation (a dry-run PUT); saving is the same validated, atomic PUT with If-Match, so a
 // change saved elsewhere meanwhile comes back as a conflict showing both versions.
 import * as api from "./api.js";
-import { el, notify } from "./dom.js";
+import { el } from "./dom.js";
 import { drawGutter, select, listProblems, attach } from "./editor.js";
 
 const docs = new Map();
@@ -186,11 +186,7 @@ async function save(doc, etag) {
 function refused(doc, answer) {
   doc.state = "refused";
   doc.refusal = answer.problem?.detail ?? `HTTP ${answer.status}`;
-  if (answer.status === 401) {
-    api.setToken(null);
-    notify("The push token was refused: the studio is read-only until you enter the right one.");
-    document.dispatchEvent(new Event("livery-token"));
-  }
+  if (answer.status === 401) api.refuseToken();
 }
 
 const statusText = {
