@@ -128,6 +128,20 @@ final class EtcdCluster: Sendable {
         return nil
     }
 
+    /// Makes member `index` the leader (`etcdctl move-leader`), unless it leads already.
+    func makeLeader(_ index: Int) async throws {
+        guard try await leader() != index else { return }
+        let reply = try await HTTP(base: members[index].clientURL, token: "").send(
+            .POST, "/v3/maintenance/status", body: Data("{}".utf8))
+        guard let header = try reply.json()["header"] as? [String: Any],
+            let id = (header["member_id"] as? String).flatMap({ UInt64($0) })
+        else { throw HTTPTestError("member \(index) did not say its id: \(reply.text)") }
+        try etcdctl(["move-leader", String(id, radix: 16)])
+        guard try await TestDaemon.eventually(timeout: .seconds(5), { try await leader() == index }) else {
+            throw HTTPTestError("member \(index) did not become the leader")
+        }
+    }
+
     /// A client for the tests' own reads and writes.
     func client() -> EtcdClient {
         EtcdClient(
