@@ -71,6 +71,7 @@ struct EtcdWireWatchRequest: Encodable, Sendable {
         var key: String
         var range_end: String
         var start_revision: String
+        var progress_notify: Bool
     }
     var create_request: Create
 }

@@ -214,8 +214,10 @@ import Testing
 
     private func firstMessage(_ client: EtcdClient, from revision: Int64) async throws -> EtcdClient.WatchMessage? {
         var first: EtcdClient.WatchMessage?
-        try await client.watch(key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision)
-        { message in
+        _ = try await client.watch(
+            key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision,
+            silenceLimit: .seconds(10)
+        ) { message in
             if case .created = message { return true }
             first = message
             return false
