@@ -73,14 +73,16 @@ public final class EtcdClient: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
-    /// The keys in `[key, rangeEnd)` at `revision` (the newest by default), and the revision read.
+    /// The keys in `[key, rangeEnd)` at `revision` (the newest by default), and the revision read;
+    /// with `keysOnly`, every value is left empty.
     public func range(
-        key: String, rangeEnd: String, revision: Int64? = nil
+        key: String, rangeEnd: String, revision: Int64? = nil, keysOnly: Bool = false
     ) async throws(EtcdError) -> (
         [KeyValue], revision: Int64
     ) {
         let request = EtcdWireRangeRequest(
-            key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init))
+            key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init),
+            keys_only: keysOnly ? true : nil)
         let response: EtcdWireRangeResponse = try await call("/v3/kv/range", request, idempotent: true)
         let kvs = try (response.kvs ?? []).map { wire throws(EtcdError) in try Self.keyValue(wire) }
         return (kvs, Int64(response.header?.revision ?? "") ?? 0)

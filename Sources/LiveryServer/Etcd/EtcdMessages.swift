@@ -22,6 +22,7 @@ struct EtcdWireRangeRequest: Encodable, Sendable {
     var key: String
     var range_end: String?
     var revision: String?
+    var keys_only: Bool?
 }
 
 /// The answer to a range.

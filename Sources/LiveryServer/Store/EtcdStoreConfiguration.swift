@@ -20,15 +20,20 @@ public struct EtcdStoreConfiguration: Sendable {
     /// every `--experimental-watch-progress-notify-interval` (10 minutes unless set); below
     /// this limit they keep the watch from being made again.
     public var watchSilenceLimit: Duration
+    /// How many publish records the history keeps; each publish removes the oldest beyond it
+    /// in its own transaction, never the one it writes (so a limit below 1 acts as 1).
+    public var historyLimit: Int
 
     /// Creates a configuration; a prefix without a trailing `/` gets one.
     public init(
-        endpoints: [URL], prefix: String = "/livery/", http: HTTPClient, watchSilenceLimit: Duration = .seconds(10)
+        endpoints: [URL], prefix: String = "/livery/", http: HTTPClient, watchSilenceLimit: Duration = .seconds(10),
+        historyLimit: Int = 1000
     ) {
         self.endpoints = endpoints
         self.prefix = prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.http = http
         self.watchSilenceLimit = watchSilenceLimit
+        self.historyLimit = historyLimit
     }
 
     /// The prefix of the spec files' keys.

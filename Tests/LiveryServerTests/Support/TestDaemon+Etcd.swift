@@ -6,13 +6,13 @@ extension TestDaemon {
     /// `endpoints` replace the cluster's own (a proxy in front of it, say).
     static func onEtcd<T>(
         _ cluster: EtcdCluster, prefix: String = "/livery/", endpoints: [URL]? = nil,
-        watchSilenceLimit: Duration = .seconds(10), _ body: (TestDaemon) async throws -> T
+        watchSilenceLimit: Duration = .seconds(10), historyLimit: Int = 1000, _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         try await with(
             configure: { configuration in
                 configuration.etcd = EtcdStoreConfiguration(
                     endpoints: endpoints ?? cluster.endpoints, prefix: prefix, http: cluster.http,
-                    watchSilenceLimit: watchSilenceLimit)
+                    watchSilenceLimit: watchSilenceLimit, historyLimit: historyLimit)
             }, body)
     }
 
