@@ -37,8 +37,9 @@ extension EtcdClient {
 
     /// Watches `[key, rangeEnd)` from `startRevision`, calling `receive` for each message, until
     /// etcd closes the stream, `receive` returns `false`, or nothing at all arrives for
-    /// `silenceLimit`. Asks etcd for progress notifications, which keep a quiet watch busy when
-    /// the server sends them often enough. Throws if no endpoint answers with a watch within
+    /// `silenceLimit`. Starts at the endpoint that last answered, so that a member that went
+    /// silent is not waited for again at every new watch. Asks etcd for progress notifications,
+    /// which keep a quiet watch busy when the server sends them often enough. Throws if no endpoint answers with a watch within
     /// `silenceLimit` or the connection breaks; the caller watches again from the revision after
     /// the last one it received, and misses nothing.
     public func watch(
@@ -58,7 +59,10 @@ extension EtcdClient {
         let limit = TimeAmount.nanoseconds(
             silenceLimit.components.seconds * 1_000_000_000 + silenceLimit.components.attoseconds / 1_000_000_000)
         var failures: [String] = []
-        for endpoint in endpoints {
+        let first = preferred.withLock { $0 }
+        for offset in 0..<endpoints.count {
+            let index = (first + offset) % endpoints.count
+            let endpoint = endpoints[index]
             var request = HTTPClientRequest(url: endpoint.absoluteString + "/v3/watch")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -74,6 +78,7 @@ extension EtcdClient {
                 failures.append("\(endpoint.absoluteString) answered \(response.status.code)")
                 continue
             }
+            preferred.withLock { $0 = index }
             return try await follow(response, at: endpoint, silenceLimit: silenceLimit, receive: receive)
         }
         throw EtcdError(.unavailable, "no etcd endpoint accepted a watch: " + failures.joined(separator: "; "))

@@ -47,9 +47,10 @@ public final class EtcdClient: Sendable {
     public let endpoints: [URL]
     let http: HTTPClient
     let logger: Logger
-    /// How long one request may take; a watch has no such limit.
+    /// How long one request may take; a watch has a silence limit instead.
     let requestTimeout: TimeAmount
-    private let preferred = Mutex(0)
+    /// The index of the endpoint that last answered, where requests and watches start.
+    let preferred = Mutex(0)
 
     /// Creates a client over `http`, which the caller owns and shuts down.
     ///

@@ -80,4 +80,36 @@ import Testing
             }
         }
     }
+
+    @Test func aSilentMemberAmongThreeIsLeftForTheOthersAndNotWaitedForAgain() async throws {
+        try await EtcdCluster.with(members: 3) { cluster in
+            try cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
+            try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in
+                let endpoints = [proxy.url] + cluster.endpoints.dropFirst()
+                try await TestDaemon.onEtcd(cluster, endpoints: endpoints, watchSilenceLimit: .milliseconds(500)) {
+                    daemon in
+                    #expect(try await TestDaemon.eventually { try await daemon.bundleETag() != nil })
+                    let before = try await daemon.bundleETag()
+                    proxy.set(.silent)
+                    // The watch moves to another member; the daemon never reports itself stale.
+                    for _ in 0..<15 {
+                        #expect(try await daemon.http.get("/readyz").status == 200)
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    let connections = proxy.accepted
+                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    #expect(
+                        try await TestDaemon.eventually(timeout: .seconds(2)) {
+                            try await daemon.bundleETag() != before
+                        })
+                    // Four silence limits of a quiet watch later, no new watch went to the silent member.
+                    for _ in 0..<20 {
+                        #expect(try await daemon.http.get("/readyz").status == 200)
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(proxy.accepted == connections)
+                }
+            }
+        }
+    }
 }

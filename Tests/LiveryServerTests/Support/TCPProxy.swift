@@ -56,6 +56,9 @@ final class TCPProxy: Sendable {
     func set(_ mode: Mode) {
         switchboard.set(mode)
     }
+
+    /// How many connections the proxy has accepted so far.
+    var accepted: Int { switchboard.accepted }
 }
 
 /// The proxy's mode and its open connections (both ends of each).
@@ -63,6 +66,7 @@ private final class Switchboard: Sendable {
     private struct State {
         var mode = TCPProxy.Mode.forward
         var connections: [ObjectIdentifier: any Channel] = [:]
+        var accepted = 0
     }
 
     private let state = Mutex(State())
@@ -88,8 +92,14 @@ private final class Switchboard: Sendable {
         for channel in closing { channel.close(promise: nil) }
     }
 
+    var accepted: Int { state.withLock { $0.accepted } }
+
     func accept(_ inbound: any Channel) -> EventLoopFuture<Void> {
-        if state.withLock({ $0.mode }) == .cut { return inbound.close() }
+        let mode = state.withLock { state in
+            state.accepted += 1
+            return state.mode
+        }
+        if mode == .cut { return inbound.close() }
         return ClientBootstrap(group: inbound.eventLoop)
             .channelOption(.autoRead, value: false)
             .connect(host: "127.0.0.1", port: upstreamPort)
