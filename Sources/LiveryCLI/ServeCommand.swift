@@ -25,6 +25,12 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "With --etcd: how many publishes the history keeps; each publish removes the oldest beyond it.")
     var historyLimit = 1000
 
+    @Option(
+        help:
+            "With --etcd: seconds the watch may receive nothing before it is made again; etcd counts as unreachable when the new one is not confirmed in as long."
+    )
+    var etcdWatchSilence = 10
+
     @OptionGroup var options: DaemonOptions
 
     @OptionGroup var includes: IncludeOptions
@@ -57,6 +63,9 @@ struct ServeCommand: RegistryCommand {
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
         _ = try etcdEndpoints()
+        guard etcdWatchSilence > 0 else {
+            throw ValidationError("--etcd-watch-silence \(etcdWatchSilence) must be at least 1 second")
+        }
         guard historyLimit > 0 else {
             throw ValidationError("--history-limit \(historyLimit) must be at least 1")
         }
@@ -98,7 +107,8 @@ struct ServeCommand: RegistryCommand {
         let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
         if let http {
             configuration.etcd = EtcdStoreConfiguration(
-                endpoints: endpoints, prefix: etcdPrefix, http: http, historyLimit: historyLimit)
+                endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
+                historyLimit: historyLimit)
         }
         let served =
             http == nil

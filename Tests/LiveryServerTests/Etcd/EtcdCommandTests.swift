@@ -13,7 +13,7 @@ import Testing
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
             let serve = try Subprocess([
                 "serve", "--etcd", cluster.endpoints.map(\.absoluteString).joined(separator: ","), "--etcd-prefix",
-                "/cli", "--history-limit", "2",
+                "/cli", "--history-limit", "2", "--etcd-watch-silence", "3",
                 "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
             ])
             defer { if serve.process.isRunning { serve.process.interrupt() } }
@@ -65,10 +65,14 @@ import Testing
         }
     }
 
-    @Test func aHistoryLimitBelowOneIsRefused() async throws {
-        let serve = try await Subprocess.run(["serve", "--etcd", "http://127.0.0.1:1", "--history-limit", "0"])
+    @Test(arguments: [
+        (["--history-limit", "0"], "--history-limit 0 must be at least 1"),
+        (["--etcd-watch-silence", "0"], "--etcd-watch-silence 0 must be at least 1 second"),
+    ])
+    func etcdLimitsBelowOneAreRefused(_ arguments: [String], message: String) async throws {
+        let serve = try await Subprocess.run(["serve", "--etcd", "http://127.0.0.1:1"] + arguments)
         #expect(serve.status == 64, "stderr: \(serve.stderr)")
-        #expect(serve.stderr.contains("--history-limit 0 must be at least 1"), "\(serve.stderr)")
+        #expect(serve.stderr.contains(message), "\(serve.stderr)")
     }
 
     @Test func historyOnAFolderDaemonSaysItNeedsEtcd() async throws {
