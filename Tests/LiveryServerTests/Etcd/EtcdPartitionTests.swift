@@ -112,4 +112,24 @@ import Testing
             }
         }
     }
+
+    @Test func progressNotificationsKeepAQuietWatchFromBeingMadeAgain() async throws {
+        try await EtcdCluster.with(options: ["--experimental-watch-progress-notify-interval", "200ms"]) { cluster in
+            try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in
+                try await TestDaemon.onEtcd(cluster, endpoints: [proxy.url], watchSilenceLimit: .milliseconds(500)) {
+                    daemon in
+                    let before = try await daemon.publishAndWait(TestDaemon.exampleFiles())
+                    let connections = proxy.accepted
+                    // Four silence limits of quiet: the notifications alone keep the watch alive.
+                    for _ in 0..<20 {
+                        #expect(try await daemon.http.get("/readyz").status == 200)
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(proxy.accepted == connections)
+                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    #expect(try await TestDaemon.eventually { try await daemon.bundleETag() != before })
+                }
+            }
+        }
+    }
 }
