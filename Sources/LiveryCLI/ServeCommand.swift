@@ -22,6 +22,15 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
     var etcdPrefix = "/livery/"
 
+    @Option(help: "With --etcd: how many publishes the history keeps; each publish removes the oldest beyond it.")
+    var historyLimit = 1000
+
+    @Option(
+        help:
+            "With --etcd: seconds the watch may receive nothing before it is made again; etcd counts as unreachable when the new one is not confirmed in as long."
+    )
+    var etcdWatchSilence = 10
+
     @OptionGroup var options: DaemonOptions
 
     @OptionGroup var includes: IncludeOptions
@@ -54,6 +63,12 @@ struct ServeCommand: RegistryCommand {
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
         _ = try etcdEndpoints()
+        guard etcdWatchSilence > 0 else {
+            throw ValidationError("--etcd-watch-silence \(etcdWatchSilence) must be at least 1 second")
+        }
+        guard historyLimit > 0 else {
+            throw ValidationError("--history-limit \(historyLimit) must be at least 1")
+        }
         guard etcdPrefix.hasPrefix("/") else {
             throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
         }
@@ -91,7 +106,9 @@ struct ServeCommand: RegistryCommand {
         let endpoints = try etcdEndpoints()
         let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
         if let http {
-            configuration.etcd = EtcdStoreConfiguration(endpoints: endpoints, prefix: etcdPrefix, http: http)
+            configuration.etcd = EtcdStoreConfiguration(
+                endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
+                historyLimit: historyLimit)
         }
         let served =
             http == nil

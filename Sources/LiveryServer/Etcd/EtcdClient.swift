@@ -47,9 +47,10 @@ public final class EtcdClient: Sendable {
     public let endpoints: [URL]
     let http: HTTPClient
     let logger: Logger
-    /// How long one request may take; a watch has no such limit.
+    /// How long one request may take; a watch has a silence limit instead.
     let requestTimeout: TimeAmount
-    private let preferred = Mutex(0)
+    /// The index of the endpoint that last answered, where requests and watches start.
+    let preferred = Mutex(0)
 
     /// Creates a client over `http`, which the caller owns and shuts down.
     ///
@@ -73,14 +74,16 @@ public final class EtcdClient: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
-    /// The keys in `[key, rangeEnd)` at `revision` (the newest by default), and the revision read.
+    /// The keys in `[key, rangeEnd)` at `revision` (the newest by default), and the revision read;
+    /// with `keysOnly`, every value is left empty.
     public func range(
-        key: String, rangeEnd: String, revision: Int64? = nil
+        key: String, rangeEnd: String, revision: Int64? = nil, keysOnly: Bool = false
     ) async throws(EtcdError) -> (
         [KeyValue], revision: Int64
     ) {
         let request = EtcdWireRangeRequest(
-            key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init))
+            key: key.etcdBase64, range_end: rangeEnd.etcdBase64, revision: revision.map(String.init),
+            keys_only: keysOnly ? true : nil)
         let response: EtcdWireRangeResponse = try await call("/v3/kv/range", request, idempotent: true)
         let kvs = try (response.kvs ?? []).map { wire throws(EtcdError) in try Self.keyValue(wire) }
         return (kvs, Int64(response.header?.revision ?? "") ?? 0)

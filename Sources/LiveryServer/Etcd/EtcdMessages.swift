@@ -22,6 +22,7 @@ struct EtcdWireRangeRequest: Encodable, Sendable {
     var key: String
     var range_end: String?
     var revision: String?
+    var keys_only: Bool?
 }
 
 /// The answer to a range.
@@ -71,6 +72,7 @@ struct EtcdWireWatchRequest: Encodable, Sendable {
         var key: String
         var range_end: String
         var start_revision: String
+        var progress_notify: Bool
     }
     var create_request: Create
 }

@@ -18,7 +18,9 @@ extension EtcdSpecStore {
     ///
     /// A broken watch resumes from the revision after the last change received, so nothing is
     /// missed; a watch cancelled because its revision was compacted reads the prefix again.
-    /// Retries back off from 100 ms to 2 s.
+    /// A watch silent for ``EtcdStoreConfiguration/watchSilenceLimit`` is made again at once: a
+    /// partition that keeps the connection open but lets nothing through shows as a new watch
+    /// that is not confirmed in time, and so as unreachable. Retries back off from 100 ms to 2 s.
     func follow() -> AsyncStream<FollowEvent> {
         AsyncStream { continuation in
             let task = Task { await self.follow(into: continuation) }
@@ -41,7 +43,9 @@ extension EtcdSpecStore {
                     revision = readRevision
                     out.yield(.files(Result { () throws(SpecError) in try sources(files ?? [:]) }, revision: revision))
                 }
-                try await client.watch(key: specs, rangeEnd: end, from: revision + 1) { message in
+                let ended = try await client.watch(
+                    key: specs, rangeEnd: end, from: revision + 1, silenceLimit: configuration.watchSilenceLimit
+                ) { message in
                     switch message {
                     case .created:
                         delay = .milliseconds(100)
@@ -64,7 +68,9 @@ extension EtcdSpecStore {
                         return false
                     }
                 }
-                if files != nil, !Task.isCancelled {
+                if ended == .silent {
+                    logger.debug("watch silent; watching again", metadata: ["revision": "\(revision)"])
+                } else if ended == .closed, files != nil, !Task.isCancelled {
                     out.yield(.unreachable("etcd closed the watch"))
                     try await Task.sleep(for: delay)
                 }

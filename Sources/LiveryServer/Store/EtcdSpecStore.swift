@@ -68,12 +68,32 @@ final class EtcdSpecStore: SpecStore {
             time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
         operations.append(.put(key: history + Self.recordName(at: now), value: record.encoded))
         do {
+            operations += try await recordsToPrune().map { .delete(key: $0) }
             let (succeeded, newRevision) = try await client.transaction(if: compares, then: operations)
             return succeeded ? .committed(revision: newRevision) : .raced
         } catch {
             throw Self.pushError(error)
         }
     }
+
+    /// The oldest publish records beyond what ``EtcdStoreConfiguration/historyLimit`` keeps
+    /// once one more is written, at most ``maxPrunedPerCommit`` of them.
+    ///
+    /// Read at the newest revision, not the one the change was validated at: the commit also
+    /// requires that no record changed since that one, so a list that differs only fails the
+    /// transaction, and the writer starts again.
+    private func recordsToPrune() async throws(EtcdError) -> [String] {
+        let history = configuration.historyPrefix
+        let records = try await client.range(key: history, rangeEnd: EtcdClient.prefixEnd(history), keysOnly: true).0
+        let excess = records.count + 1 - configuration.historyLimit
+        guard excess > 0 else { return [] }
+        return records.sorted { $0.createRevision < $1.createRevision }.prefix(min(excess, Self.maxPrunedPerCommit))
+            .map(\.key)
+    }
+
+    /// How many old records one publish removes at most, so that its transaction stays well
+    /// under etcd's limit of operations (`--max-txn-ops`, 128 by default) after a lowered limit.
+    static let maxPrunedPerCommit = 32
 
     func history(limit: Int) async throws(PushError) -> [HistoryEntry] {
         let history = configuration.historyPrefix

@@ -14,12 +14,26 @@ public struct EtcdStoreConfiguration: Sendable {
     /// The HTTP client to reach etcd with, owned (and shut down) by the caller; see
     /// ``EtcdClient/makeHTTPClient()``.
     public var http: HTTPClient
+    /// How long the watch may send nothing at all before the daemon watches again. A new watch
+    /// that etcd does not confirm within this time means etcd cannot be reached: the daemon
+    /// reports itself stale and not ready. etcd sends progress notifications on a quiet watch
+    /// every `--experimental-watch-progress-notify-interval` (10 minutes unless set); below
+    /// this limit they keep the watch from being made again.
+    public var watchSilenceLimit: Duration
+    /// How many publish records the history keeps; each publish removes the oldest beyond it
+    /// in its own transaction, never the one it writes (so a limit below 1 acts as 1).
+    public var historyLimit: Int
 
     /// Creates a configuration; a prefix without a trailing `/` gets one.
-    public init(endpoints: [URL], prefix: String = "/livery/", http: HTTPClient) {
+    public init(
+        endpoints: [URL], prefix: String = "/livery/", http: HTTPClient, watchSilenceLimit: Duration = .seconds(10),
+        historyLimit: Int = 1000
+    ) {
         self.endpoints = endpoints
         self.prefix = prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.http = http
+        self.watchSilenceLimit = watchSilenceLimit
+        self.historyLimit = historyLimit
     }
 
     /// The prefix of the spec files' keys.

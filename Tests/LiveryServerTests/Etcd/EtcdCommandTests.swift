@@ -13,7 +13,7 @@ import Testing
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
             let serve = try Subprocess([
                 "serve", "--etcd", cluster.endpoints.map(\.absoluteString).joined(separator: ","), "--etcd-prefix",
-                "/cli",
+                "/cli", "--history-limit", "2", "--etcd-watch-silence", "3",
                 "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
             ])
             defer { if serve.process.isRunning { serve.process.interrupt() } }
@@ -57,9 +57,22 @@ import Testing
             #expect(
                 try cluster.etcdctl(["get", "/cli/specs/card.yaml", "--print-value-only"]).contains("BackgroundColor"))
             #expect(try cluster.etcdctl(["get", "/cli/specs/extra.yaml"]).isEmpty)
+            // Three publishes, --history-limit 2: the oldest record went with the rollback.
+            let records = try cluster.etcdctl(["get", "--prefix", "--keys-only", "/cli/history/"])
+            #expect(records.split(separator: "\n").count == 2, "\(records)")
             serve.process.terminate()
             #expect(try await serve.exitStatus() == 0, "stderr: \(serve.stderr)")
         }
+    }
+
+    @Test(arguments: [
+        (["--history-limit", "0"], "--history-limit 0 must be at least 1"),
+        (["--etcd-watch-silence", "0"], "--etcd-watch-silence 0 must be at least 1 second"),
+    ])
+    func etcdLimitsBelowOneAreRefused(_ arguments: [String], message: String) async throws {
+        let serve = try await Subprocess.run(["serve", "--etcd", "http://127.0.0.1:1"] + arguments)
+        #expect(serve.status == 64, "stderr: \(serve.stderr)")
+        #expect(serve.stderr.contains(message), "\(serve.stderr)")
     }
 
     @Test func historyOnAFolderDaemonSaysItNeedsEtcd() async throws {

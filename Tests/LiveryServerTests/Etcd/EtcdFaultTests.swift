@@ -54,8 +54,11 @@ import Testing
                     #expect(try await b.serves(first))
                     let acknowledged = Mutex<[String]>([])
                     let statuses = Mutex<[Int]>([])
+                    let stopped = Mutex(false)
+                    // One push at a time, alternating daemons, until a second after the new leader.
                     let pushes = Task {
-                        for index in 0..<60 {
+                        var index = 0
+                        while !stopped.withLock({ $0 }) {
                             let daemon = index % 2 == 0 ? a : b
                             let reply = try await daemon.http.put(
                                 "/v1/specs/push\(index).yaml", "specs:\n  push\(index): []\n")
@@ -63,37 +66,61 @@ import Testing
                             if (200..<300).contains(reply.status) {
                                 acknowledged.withLock { $0.append("push\(index).yaml") }
                             }
+                            index += 1
                             try await Task.sleep(for: .milliseconds(20))
                         }
                     }
                     try await Task.sleep(for: .milliseconds(300))
-                    let leader = try #require(try await cluster.leader())
-                    cluster.kill(leader)
+                    // The leader is the member both daemons watch (their first endpoint), so the
+                    // kill breaks their watches too.
+                    try await cluster.makeLeader(0)
+                    cluster.kill(0)
                     let killed = ContinuousClock.now
+                    // The new leader exists once a surviving member says it leads.
                     let newLeader = try await TestDaemon.eventually(timeout: .seconds(10)) {
                         try await cluster.leader() != nil
                     }
-                    #expect(newLeader)
                     let elected = ContinuousClock.now
+                    #expect(newLeader)
+                    // Pushes go on through both daemons for a second under the new leader.
+                    try await Task.sleep(until: elected + .seconds(1), clock: .continuous)
+                    stopped.withLock { $0 = true }
                     try await pushes.value
 
                     let seen = statuses.withLock { $0 }
                     #expect(seen.allSatisfy { (200..<300).contains($0) || $0 == 503 }, "\(seen)")
-                    let files = Set(
-                        (try await a.http.get("/v1/specs").json()["files"] as? [[String: Any]] ?? []).compactMap {
-                            $0["path"] as? String
-                        })
-                    for path in acknowledged.withLock({ $0 }) {
-                        #expect(files.contains(path), "\(path) was acknowledged but is missing")
-                    }
+                    let stored = Set(
+                        try await cluster.client().range(
+                            key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/")
+                        ).0.map { String($0.key.dropFirst("/livery/specs/".count)) })
+                    let acknowledgedPaths = acknowledged.withLock { $0 }
+                    let lost = acknowledgedPaths.filter { !stored.contains($0) }
+                    #expect(lost.isEmpty, "acknowledged but missing: \(lost)")
 
-                    // Both daemons serve one ETag within 2 s of the new leader.
-                    let agreed = try await TestDaemon.eventually(timeout: .seconds(2)) {
-                        let etagA = try await a.bundleETag()
-                        let etagB = try await b.bundleETag()
-                        return etagA != nil && etagA == etagB
+                    // Both daemons serve one ETag within 2 s of the new leader, and their bundle
+                    // holds every acknowledged push (a daemon whose watch died with the old
+                    // leader would miss those acknowledged through the other one).
+                    var agreed: (etag: String, after: Duration)?
+                    while agreed == nil, ContinuousClock.now < elected + .seconds(2) {
+                        let bundleA = try await a.http.get("/v1/spec")
+                        let bundleB = try await b.http.get("/v1/spec")
+                        if bundleA.status == 200, let etag = bundleA.header("ETag"), bundleB.header("ETag") == etag,
+                            acknowledgedPaths.allSatisfy({ bundleA.text.contains("\"\($0.dropLast(5))\"") })
+                        {
+                            agreed = (etag, ContinuousClock.now - elected)
+                        }
+                        try await Task.sleep(for: .milliseconds(10))
                     }
-                    #expect(agreed, "no common ETag 2 s after the election (\(elected - killed) after the kill)")
+                    #expect(
+                        agreed != nil,
+                        "no common ETag within 2 s of the new leader (elected \(elected - killed) after the kill)")
+
+                    // That ETag is the final state's, as a daemon that reads it afresh serves it.
+                    let final = try await TestDaemon.onEtcd(cluster) { fresh in
+                        _ = try await TestDaemon.eventually { try await fresh.bundleETag() != nil }
+                        return try await fresh.bundleETag()
+                    }
+                    #expect(agreed?.etag == final)
                 }
             }
         }

@@ -140,6 +140,33 @@ import Testing
         }
     }
 
+    @Test func theHistoryKeepsTheNewestPublishesUpToItsLimit() async throws {
+        try await EtcdCluster.with { cluster in
+            try await TestDaemon.onEtcd(cluster, historyLimit: 3) { daemon in
+                for index in 1...5 {
+                    let reply = try await daemon.http.publish(
+                        ["n.yaml": "specs:\n  n\(index): []\n"], message: "m\(index)")
+                    #expect(reply.status == 200, "\(reply.text)")
+                }
+                #expect(try await historyMessages(daemon) == ["m5", "m4", "m3"])
+                let keys = try cluster.etcdctl(["get", "--prefix", "--keys-only", "/livery/history/"])
+                #expect(keys.split(separator: "\n").count == 3, "\(keys)")
+            }
+            // A daemon with a lower limit removes the surplus with its first publish.
+            let messages = try await TestDaemon.onEtcd(cluster, historyLimit: 1) { daemon in
+                let reply = try await daemon.http.publish(["n.yaml": "specs:\n  n6: []\n"], message: "m6")
+                #expect(reply.status == 200, "\(reply.text)")
+                return try await historyMessages(daemon)
+            }
+            #expect(messages == ["m6"])
+        }
+    }
+
+    private func historyMessages(_ daemon: TestDaemon) async throws -> [String?]? {
+        let entries = try await daemon.http.get("/v1/history").json()["entries"] as? [[String: Any]]
+        return entries?.map { $0["message"] as? String }
+    }
+
     @Test func aBadValuePutWithEtcdctlIsALocatedErrorAndTheLastGoodBundleStays() async throws {
         try await EtcdCluster.with { cluster in
             try await TestDaemon.onEtcd(cluster) { daemon in
@@ -214,8 +241,10 @@ import Testing
 
     private func firstMessage(_ client: EtcdClient, from revision: Int64) async throws -> EtcdClient.WatchMessage? {
         var first: EtcdClient.WatchMessage?
-        try await client.watch(key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision)
-        { message in
+        _ = try await client.watch(
+            key: "/livery/specs/", rangeEnd: EtcdClient.prefixEnd("/livery/specs/"), from: revision,
+            silenceLimit: .seconds(10)
+        ) { message in
             if case .created = message { return true }
             first = message
             return false

@@ -22,18 +22,23 @@ final class EtcdCluster: Sendable {
     let http: HTTPClient
     private let processes: Mutex<[Int32?]>
     private let token: String
+    private let options: [String]
 
     var endpoints: [URL] { members.compactMap { URL(string: $0.clientURL) } }
 
-    private init(members: [Member], token: String) {
+    private init(members: [Member], token: String, options: [String]) {
         self.members = members
         self.token = token
+        self.options = options
         self.http = EtcdClient.makeHTTPClient()
         self.processes = Mutex(Array(repeating: nil, count: members.count))
     }
 
-    /// Starts `size` members, runs `body`, then kills them and removes their data.
-    static func with<T>(members size: Int = 1, _ body: (EtcdCluster) async throws -> T) async throws -> T {
+    /// Starts `size` members, each with `options` added to its command line, runs `body`, then
+    /// kills them and removes their data.
+    static func with<T>(
+        members size: Int = 1, options: [String] = [], _ body: (EtcdCluster) async throws -> T
+    ) async throws -> T {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HTTPTestError("\(binary) is missing: install Debian's etcd-server (scripts/test does)")
         }
@@ -43,7 +48,7 @@ final class EtcdCluster: Sendable {
             members.append(
                 Member(name: "m\(index)", clientPort: try freePort(), peerPort: try freePort(), dataDirectory: data))
         }
-        let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))")
+        let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))", options: options)
         let result: Result<T, any Error>
         do {
             for index in members.indices { try cluster.start(index) }
@@ -75,7 +80,7 @@ final class EtcdCluster: Sendable {
                 "--initial-cluster-state", "new", "--initial-cluster-token", token,
             ]
         }
-        process.arguments = arguments
+        process.arguments = arguments + options
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -126,6 +131,20 @@ final class EtcdCluster: Sendable {
             if id == leader { return index }
         }
         return nil
+    }
+
+    /// Makes member `index` the leader (`etcdctl move-leader`), unless it leads already.
+    func makeLeader(_ index: Int) async throws {
+        guard try await leader() != index else { return }
+        let reply = try await HTTP(base: members[index].clientURL, token: "").send(
+            .POST, "/v3/maintenance/status", body: Data("{}".utf8))
+        guard let header = try reply.json()["header"] as? [String: Any],
+            let id = (header["member_id"] as? String).flatMap({ UInt64($0) })
+        else { throw HTTPTestError("member \(index) did not say its id: \(reply.text)") }
+        try etcdctl(["move-leader", String(id, radix: 16)])
+        guard try await TestDaemon.eventually(timeout: .seconds(5), { try await leader() == index }) else {
+            throw HTTPTestError("member \(index) did not become the leader")
+        }
     }
 
     /// A client for the tests' own reads and writes.

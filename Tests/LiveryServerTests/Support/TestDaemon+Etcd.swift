@@ -3,13 +3,16 @@ import LiveryServer
 
 extension TestDaemon {
     /// Starts a daemon whose specs are in `cluster` under `prefix`, runs `body`, then shuts it down.
+    /// `endpoints` replace the cluster's own (a proxy in front of it, say).
     static func onEtcd<T>(
-        _ cluster: EtcdCluster, prefix: String = "/livery/", _ body: (TestDaemon) async throws -> T
+        _ cluster: EtcdCluster, prefix: String = "/livery/", endpoints: [URL]? = nil,
+        watchSilenceLimit: Duration = .seconds(10), historyLimit: Int = 1000, _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         try await with(
             configure: { configuration in
                 configuration.etcd = EtcdStoreConfiguration(
-                    endpoints: cluster.endpoints, prefix: prefix, http: cluster.http)
+                    endpoints: endpoints ?? cluster.endpoints, prefix: prefix, http: cluster.http,
+                    watchSilenceLimit: watchSilenceLimit, historyLimit: historyLimit)
             }, body)
     }
 
