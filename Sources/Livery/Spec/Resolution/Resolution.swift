@@ -5,10 +5,19 @@ struct Resolution: Sendable {
         var traits: [ResolvedTrait]
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
         var digest: ContentDigest
+        /// Boxed, so a list stays small: lists are copied on every load, and almost none has one.
+        private let skippedBox: SkippedBox?
+
+        init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
+            self.traits = traits
+            self.digest = digest
+            self.skippedBox = skipped.map(SkippedBox.init)
+        }
+
         /// Set when the identifier uses a trait type the registry does not know (only a spec
         /// read with ``UnknownTraitPolicy/skipIdentifier`` has such lists): `traits` then lacks
         /// it, and a provider keeps the identifier as it is.
-        var skipped: SkippedIdentifier? = nil
+        var skipped: SkippedIdentifier? { skippedBox?.value }
 
         /// Whether both lists come from the same resolved entries, wherever they were written.
         func hasSameContent(as other: List) -> Bool {
@@ -60,6 +69,13 @@ struct Resolution: Sendable {
         }
         return (Resolution(order: order, lists: kept), skipped)
     }
+}
+
+/// A ``SkippedIdentifier`` behind one reference.
+final class SkippedBox: Sendable {
+    let value: SkippedIdentifier
+
+    init(_ value: SkippedIdentifier) { self.value = value }
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider
