@@ -39,7 +39,8 @@ struct RemoteCacheTests {
         let second = try Data(contentsOf: file)
 
         // The daemon serves it (no trait reads the variable); the provider refuses it.
-        try folder.atomicSave("values.yaml", LiveValuesTests.values(timeout: "45", accent: "\"~alpha(@colors.none, 0.5)\""))
+        try folder.atomicSave(
+            "values.yaml", LiveValuesTests.values(timeout: "45", accent: "\"~alpha(@colors.none, 0.5)\""))
         try await eventually { provider.lastError != nil }
         try await Task.sleep(for: .milliseconds(100))
         #expect(try Data(contentsOf: file) == second, "the refused spec did not replace the cache")

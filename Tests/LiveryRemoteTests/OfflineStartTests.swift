@@ -187,7 +187,8 @@ struct OfflineCacheAppliedTests {
 
         try specs.atomicSave(
             "box.yaml",
-            "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n  plain:\n    - { type: CornerRadius, radius: 1 }\n")
+            "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n  plain:\n    - { type: CornerRadius, radius: 1 }\n"
+        )
         try await eventually { refusals == 1 }
         try await Task.sleep(for: .milliseconds(200))
         follow.cancel()

@@ -124,7 +124,8 @@ private struct Sparkle: Livery.Trait {
         let knowing = TraitRegistry()
         try knowing.register(Sparkle.self)
         // Read where Sparkle is known, loaded by a provider that lacks it: skipped there.
-        let spec = try Spec(yaml: Self.withSparkle, source: "card.yaml", registry: knowing, unknownTraits: .skipIdentifier)
+        let spec = try Spec(
+            yaml: Self.withSparkle, source: "card.yaml", registry: knowing, unknownTraits: .skipIdentifier)
         #expect(spec.skippedIdentifiers().isEmpty)
         let old = TraitsProvider()
         #expect(try old.load(spec).skippedIdentifiers.map(\.identifier) == ["badge", "shiny"])

@@ -17,9 +17,10 @@ import Testing
     }
 
     private static func yaml(_ lists: [String: [String]]) -> String {
-        "specs:\n" + identifiers.compactMap { id in
-            lists[id].map { "  \(id):\n" + $0.map { "    - \($0)\n" }.joined() + ($0.isEmpty ? "    []\n" : "") }
-        }.joined()
+        "specs:\n"
+            + identifiers.compactMap { id in
+                lists[id].map { "  \(id):\n" + $0.map { "    - \($0)\n" }.joined() + ($0.isEmpty ? "    []\n" : "") }
+            }.joined()
     }
 
     @Test func skippedIdentifiersKeepTheirLastUnderstoodTraits() async {

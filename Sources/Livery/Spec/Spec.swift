@@ -130,9 +130,9 @@ public struct Spec: Sendable {
         return (merger.document, errors)
     }
 
-    init(document: SpecDocument, registry: TraitRegistry, errors: [SpecError], unknownTraits: UnknownTraitPolicy)
-        throws
-    {
+    init(
+        document: SpecDocument, registry: TraitRegistry, errors: [SpecError], unknownTraits: UnknownTraitPolicy
+    ) throws {
         let resolved = SpecResolver.resolveAll(document, registry: registry)
         if let first = unknownTraits.blocking(errors + resolved.errors).first { throw first }
         self.document = document
