@@ -28,19 +28,25 @@ extension SpecConfigProvider: Service {
         case .remote(let remote):
             for await update in remote.cancelOnGracefulShutdown() {
                 switch update {
-                case .loaded(let spec, _): apply(spec)
+                case .loaded(let spec, let version):
+                    // Recorded once loaded: the Livery-Client header and the offline cache follow what applied.
+                    if apply(spec) { remote.appliedVersion.record(version) }
                 case .failed(let error): reject(error)
                 }
             }
         }
     }
 
-    /// Loads a spec that arrived; the error, if any, is logged and kept by ``load(_:)``.
-    private func apply(_ spec: Spec) {
+    /// Loads a spec that arrived, and says whether it loaded; the error, if any, is logged and
+    /// kept by ``load(_:)``.
+    @discardableResult
+    private func apply(_ spec: Spec) -> Bool {
         do {
             try load(spec)
+            return true
         } catch {
             // load(_:) has logged it and kept it in lastError; the last good values stay.
+            return false
         }
     }
 }

@@ -43,15 +43,16 @@ extension SpecConfigProvider {
     ) async throws {
         let source = RemoteSpecSource(
             url: url, mode: mode, configuration: configuration, registry: registry, logger: logger)
-        let spec = try await Self.first(of: source)
+        let (spec, version) = try await Self.first(of: source)
         try self.init(spec: spec, theme: theme, providerName: providerName, source: .remote(source), logger: logger)
+        source.appliedVersion.record(version)
     }
 
-    /// The first spec `source` yields, or its first failure.
-    static func first(of source: RemoteSpecSource) async throws -> Spec {
+    /// The first spec `source` yields and its version, or its first failure.
+    static func first(of source: RemoteSpecSource) async throws -> (Spec, RemoteVersion) {
         for await update in source {
             switch update {
-            case .loaded(let spec, _): return spec
+            case .loaded(let spec, let version): return (spec, version)
             case .failed(let error): throw error
             }
         }
@@ -62,16 +63,22 @@ extension SpecConfigProvider {
     /// when it is good; otherwise records and throws the error, and the last good values stay.
     func refresh() async throws {
         let spec: Spec
+        var applied: (source: RemoteSpecSource, version: RemoteVersion)?
         do {
             switch source {
             case .fixed: return
             case .folder(let directory, let loader, _): spec = try await loader.complete(try loader.read(directory))
-            case .remote(let remote): spec = try await Self.first(of: remote)
+            case .remote(let remote):
+                let version: RemoteVersion
+                (spec, version) = try await Self.first(of: remote)
+                applied = (remote, version)
             }
         } catch {
             reject(error)
             throw error
         }
         try load(spec)
+        // Recorded once loaded: the Livery-Client header and the offline cache follow what applied.
+        if let applied { applied.source.appliedVersion.record(applied.version) }
     }
 }

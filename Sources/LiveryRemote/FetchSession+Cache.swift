@@ -31,21 +31,12 @@ extension FetchSession {
             logger.info("loaded the offline cache", metadata: ["livery.remote.version": "\(version)"])
             output.yield(update)
         case .failed(let error):
-            // The file was written from a spec that parsed: the registry or the limits changed.
+            // The file was written from a spec that applied: the registry, the limits or the
+            // unknown-trait policy changed.
             gate = fresh  // nothing of the refused file may hide the network's answer
             logger.error("offline cache ignored", metadata: ["livery.remote.error": "\(error)"])
             output.yield(.failed(error))
         }
     }
 
-    /// Keeps `entry` as the offline cache; a failure to write is published, the spec stays loaded.
-    func store(_ entry: BundleCache.Entry) {
-        guard let cache else { return }
-        do {
-            try cache.store(entry)
-        } catch {
-            logger.error("offline cache not written", metadata: ["livery.remote.error": "\(error)"])
-            output.yield(.failed(error))
-        }
-    }
 }

@@ -22,6 +22,8 @@ final class FetchSession {
     let output: AsyncStream<RemoteUpdate>.Continuation
     let appliedVersion: AppliedVersion
     let cache: BundleCache?
+    /// Writes the cache when the consumer records a bundle as applied.
+    let keeper: AppliedBundleKeeper?
     var gate: UpdateGate
     /// Failures in a row, on any endpoint; the backoff grows with the rounds of them (each
     /// endpoint failed once) and a success resets it.
@@ -43,8 +45,11 @@ final class FetchSession {
         cache = source.configuration.cacheDirectory.map {
             BundleCache(folder: $0, maxBytes: source.configuration.limits.maxBytes)
         }
+        keeper = cache.map { AppliedBundleKeeper(cache: $0, output: output, logger: source.logger) }
         self.output = output
-        gate = UpdateGate(registry: source.registry, limits: source.configuration.limits)
+        gate = UpdateGate(
+            registry: source.registry, limits: source.configuration.limits,
+            unknownTraits: source.configuration.unknownTraits)
         var http = HTTPClient.Configuration()
         http.timeout = HTTPClient.Configuration.Timeout(
             connect: TimeAmount(source.configuration.connectTimeout),
@@ -60,6 +65,8 @@ final class FetchSession {
     /// Fetches until the task is cancelled, then shuts the client down and ends the updates.
     func run() async {
         logger.info("following a remote spec", metadata: metadata.merging(["livery.remote.mode": "\(mode)"]) { $1 })
+        if let keeper { appliedVersion.attach(keeper) }
+        defer { if let keeper { appliedVersion.detach(keeper) } }
         startFromCache()
         while !Task.isCancelled {
             let delay: Duration
@@ -158,8 +165,8 @@ final class FetchSession {
             "the server answered \(response.status.code) \(response.status.reasonPhrase)")
     }
 
-    /// Publishes what the gate makes of a body, logs it, and keeps a spec that parsed in the
-    /// offline cache.
+    /// Publishes what the gate makes of a body, logs it, and offers a spec that parsed to the
+    /// offline cache, which keeps it once the consumer records it as applied.
     func publish(
         _ body: Data, etag: String?, lastModified: String? = nil, format: SpecFormat, source: URL
     ) {
@@ -174,8 +181,10 @@ final class FetchSession {
         switch update {
         case .loaded(_, let version):
             logger.info("loaded spec", metadata: metadata.merging(["livery.remote.version": "\(version)"]) { $1 })
+            keeper?.offer(
+                BundleCache.Entry(body: body, etag: etag, lastModified: lastModified, format: format),
+                digest: version.digest)
             output.yield(update)
-            store(BundleCache.Entry(body: body, etag: etag, lastModified: lastModified, format: format))
         case .failed(let error):
             logger.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
             output.yield(update)

@@ -23,11 +23,18 @@ extension RemoteSpecSource {
         /// Who this client is, sent in the `Livery-Client` header of every request together with
         /// the version applied (``RemoteSpecSource/appliedVersion``); this process by default.
         public var identity: ClientIdentity
-        /// The folder of the offline cache: each spec that parses is kept there (atomically) with
-        /// its validators, and the next start applies it before the network answers and sends its
-        /// ETag, so an unchanged bundle is a 304. `nil` (the default) keeps no cache. One source
-        /// per folder.
+        /// The folder of the offline cache: each spec the consumer applies (records in
+        /// ``RemoteSpecSource/appliedVersion``) is kept there (atomically) with its validators,
+        /// and the next start applies it before the network answers and sends its ETag, so an
+        /// unchanged bundle is a 304. A spec that parses but is not applied never replaces it.
+        /// `nil` (the default) keeps no cache. One source per folder.
         public var cacheDirectory: URL?
+        /// Whether a spec with a trait type the ``RemoteSpecSource/registry`` does not know is
+        /// rejected whole (``Livery/UnknownTraitPolicy/rejectSpec``, the default) or published
+        /// with the identifiers that use it skipped (``Livery/UnknownTraitPolicy/skipIdentifier``),
+        /// which a provider then keeps on their last good traits. Every other error rejects the
+        /// spec under both.
+        public var unknownTraits: UnknownTraitPolicy
         /// A PEM file of the certificate authorities to trust for `https` (like curl's
         /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
         /// default, trusts the system's. The file is read when a session starts.
@@ -46,6 +53,7 @@ extension RemoteSpecSource {
             headers: [String: String] = [:],
             identity: ClientIdentity = .currentProcess(),
             cacheDirectory: URL? = nil,
+            unknownTraits: UnknownTraitPolicy = .rejectSpec,
             trustedCertificatesPath: String? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
@@ -57,6 +65,7 @@ extension RemoteSpecSource {
             self.headers = headers
             self.identity = identity
             self.cacheDirectory = cacheDirectory
+            self.unknownTraits = unknownTraits
             self.trustedCertificatesPath = trustedCertificatesPath
             self.sleep = sleep
         }

@@ -30,11 +30,16 @@ import Logging
 ///   request moves on to the next one at once, keeping the validators, so an unchanged bundle
 ///   is a 304 there, not a second download; the backoff applies once every endpoint has failed
 ///   in a row. ``RemoteVersion/endpoint`` says which one served each spec.
-/// - With a ``Configuration/cacheDirectory``, the last spec that parsed is kept there and
-///   published first at the next start, before the network answers. A corrupt or truncated
+/// - With a ``Configuration/cacheDirectory``, the last spec the consumer applied (recorded in
+///   ``appliedVersion``) is kept there and published first at the next start, before the
+///   network answers; one that parses but is not applied never replaces it. A corrupt or truncated
 ///   file is published as a failure (a ``BundleCacheError``) and never applied.
 /// - Every request carries a `Livery-Client` header (``LiveryClientHeader``): the
-///   ``Configuration/identity`` and what ``appliedVersion`` records.
+///   ``Configuration/identity`` and what ``appliedVersion`` records, with the identifiers the
+///   consumer skipped.
+/// - A trait type the ``registry`` does not know rejects the spec, unless
+///   ``Configuration/unknownTraits`` is ``Livery/UnknownTraitPolicy/skipIdentifier``: then the
+///   spec is published with the identifiers that use it skipped.
 ///
 /// Each iteration starts its own session with one `HTTPClient`. Cancelling the iterating task
 /// (or dropping the iterator) cancels the request in flight, shuts the client down and ends the

@@ -17,6 +17,11 @@ extension TraitsProvider {
     /// (a target lacks a capability, a trait throws) is rolled back by the provider and logged; a
     /// fetch or parse failure is logged. Either way the last good spec stays applied.
     ///
+    /// With ``RemoteSpecSource/Configuration/unknownTraits`` set to
+    /// ``Livery/UnknownTraitPolicy/skipIdentifier``, a spec that uses trait types this provider's
+    /// registry lacks is applied to every other identifier; the skipped ones keep their traits,
+    /// are in the report, logged, and sent to the daemon in the `Livery-Client` header.
+    ///
     /// - Parameters:
     ///   - url: The daemon's base URL, or for ``RemoteSpecSource/Mode/poll(interval:)`` the spec file's URL.
     ///   - mode: How to learn about changes; the version signal of `livery serve` by default.
@@ -63,8 +68,11 @@ extension TraitsProvider {
                 ]
                 do {
                     let report = try load(spec)
-                    source.appliedVersion.record(version)
-                    logger.info("applied spec", metadata: metadata)
+                    let skipped = report.skippedIdentifiers.map(\.identifier)
+                    source.appliedVersion.record(version, skipped: skipped)
+                    var applied = metadata
+                    if !skipped.isEmpty { applied["livery.skipped"] = "\(skipped.joined(separator: ", "))" }
+                    logger.info("applied spec", metadata: applied)
                     onUpdate?(.success(report))
                 } catch {
                     logger.error(

@@ -11,12 +11,14 @@ import Livery
 struct UpdateGate {
     let registry: TraitRegistry
     let limits: ReaderLimits
+    let unknownTraits: UnknownTraitPolicy
     private var lastETag: String?
     private var lastDigest: BodyDigest?
 
-    init(registry: TraitRegistry, limits: ReaderLimits) {
+    init(registry: TraitRegistry, limits: ReaderLimits, unknownTraits: UnknownTraitPolicy = .rejectSpec) {
         self.registry = registry
         self.limits = limits
+        self.unknownTraits = unknownTraits
     }
 
     /// What to publish for `body`, or `nil` when it is what was published last.
@@ -36,7 +38,9 @@ struct UpdateGate {
         lastETag = etag
         lastDigest = digest
         do {
-            let spec = try Spec(data: body, format: format, source: source, registry: registry, limits: limits)
+            let spec = try Spec(
+                data: body, format: format, source: source, registry: registry, limits: limits,
+                unknownTraits: unknownTraits)
             return .loaded(
                 spec, RemoteVersion(etag: etag, lastModified: lastModified, digest: digest, endpoint: endpoint))
         } catch {

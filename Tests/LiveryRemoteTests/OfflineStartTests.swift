@@ -23,11 +23,13 @@ struct OfflineStartTests {
         get throws { URL(string: "http://127.0.0.1:\(try FreePort.closed())")! }
     }
 
-    /// Follows `daemon` with a cache in `cache` until the first spec is kept there; its version.
+    /// Follows `daemon` with a cache in `cache`, applying what comes, until the first spec is
+    /// kept there; its version.
     private static func fillCache(_ cache: URL, from daemon: RunningDaemon) async throws -> RemoteVersion {
         let client = UpdateCollector(
             RemoteSpecSource(
-                url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: configuration(cache: cache)))
+                url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: configuration(cache: cache)),
+            recordingApplied: true)
         try await client.waitForLoaded(1)
         let file = cache.appending(component: BundleCache.fileName)
         try await eventually { FileManager.default.fileExists(atPath: file.path) }
@@ -121,7 +123,7 @@ struct OfflineStartTests {
         let client = UpdateCollector(
             RemoteSpecSource(
                 url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: Self.configuration(cache: cache.url)
-            ))
+            ), recordingApplied: true)
         try await client.waitForLoaded(1)
         await client.cancel()
         await daemon.stop()
@@ -144,12 +146,65 @@ struct OfflineStartTests {
         let client = UpdateCollector(
             RemoteSpecSource(
                 url: daemon.url, mode: .longPoll(wait: .seconds(1)),
-                configuration: Self.configuration(cache: other.url("not-a-folder/cache"))))
+                configuration: Self.configuration(cache: other.url("not-a-folder/cache"))), recordingApplied: true)
         try await client.wait { $0.count >= 2 }
         await client.cancel()
         await daemon.stop()
         #expect(client.loaded.map(radius) == [3])
         let error = try #require(client.updates.last?.error as? BundleCacheError)
         #expect(error.code == .unwritable)
+    }
+}
+
+/// The offline cache holds what the provider applied, not merely what parsed.
+@Suite(.timeLimit(.minutes(1)), .inotifyShared)
+struct OfflineCacheAppliedTests {
+    @Test("a bundle that parses but the provider refuses never replaces the cache; a restart applies the last applied")
+    @MainActor func keepsTheLastAppliedBundle() async throws {
+        final class Plain {}  // no capability: a CornerRadius for it fails to apply
+        let specs = try TemporarySpecFolder(prefix: "livery-offline")
+        let cacheFolder = try TemporarySpecFolder(prefix: "livery-cache")
+        try specs.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 5 }\n")
+        let daemon = try await RunningDaemon.start(folder: specs)
+        let configuration = RemoteSpecSource.Configuration(
+            connectTimeout: .milliseconds(500), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)),
+            cacheDirectory: cacheFolder.url)
+        let cache = BundleCache(folder: cacheFolder.url, maxBytes: configuration.limits.maxBytes)
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        let plain = Plain()
+        provider.register(box, as: "box")
+        provider.register(plain, as: "plain")
+        var refusals = 0
+        let follow = Task {
+            await provider.follow(url: daemon.url, mode: .longPoll(wait: .seconds(1)), configuration: configuration) {
+                if case .failure = $0 { refusals += 1 }
+            }
+        }
+        try await eventually { box.cornerRadius == 5 }
+        try await eventually { FileManager.default.fileExists(atPath: cache.file.path) }
+        let applied = try #require(try cache.load())
+
+        try specs.atomicSave(
+            "box.yaml",
+            "specs:\n  box:\n    - { type: CornerRadius, radius: 6 }\n  plain:\n    - { type: CornerRadius, radius: 1 }\n"
+        )
+        try await eventually { refusals == 1 }
+        try await Task.sleep(for: .milliseconds(200))
+        follow.cancel()
+        await follow.value
+        await daemon.stop()
+        #expect(box.cornerRadius == 5)
+        #expect(try cache.load() == applied, "the refused bundle did not replace the applied one")
+
+        // No network: a new provider starts from the cache, with the bundle applied last.
+        let restarted = TraitsProvider()
+        let again = StyledBox()
+        restarted.register(again, as: "box")
+        let offline = URL(string: "http://127.0.0.1:\(try FreePort.closed())")!
+        let start = Task { await restarted.follow(url: offline, configuration: configuration) }
+        try await eventually { again.cornerRadius == 5 }
+        start.cancel()
+        await start.value
     }
 }

@@ -6,6 +6,11 @@ import Logging
 /// or nothing: if anything fails, every target is left exactly as before and the previous spec
 /// stays current. Only identifiers whose resolved traits changed are touched.
 ///
+/// A spec read with ``UnknownTraitPolicy/skipIdentifier`` may leave out identifiers that use a
+/// trait type this provider's registry does not know: those keep exactly the traits they have,
+/// every other identifier is loaded all or nothing as usual, and each skipped one is in the
+/// ``LoadReport`` and logged as a warning.
+///
 /// ## Isolation
 ///
 /// A provider is not `Sendable`. Like the objects it styles, it belongs to the isolation
@@ -134,7 +139,7 @@ public final class TraitsProvider {
                 "the active theme is not in the new spec; using no theme", metadata: ["livery.theme": "\(active)"])
             theme = nil
         }
-        let report = try transition(to: spec.resolution(for: theme) ?? .empty, theme: theme)
+        let report = try transition(keepingSkippedOf: spec.resolution(for: theme) ?? .empty, theme: theme)
         self.spec = spec
         self.theme = theme
         notify(report)
@@ -159,9 +164,26 @@ public final class TraitsProvider {
                 .unknownTheme, at: SourceLocation(file: file, line: line, column: column),
                 "unknown theme '\(name ?? "")'; \(hint)")
         }
-        let report = try transition(to: next, theme: name)
+        let report = try transition(keepingSkippedOf: next, theme: name)
         theme = name
         notify(report)
+        return report
+    }
+
+    /// Moves to `next`, where identifiers that use an unknown trait type keep their current
+    /// traits; reports and logs each of them.
+    private func transition(keepingSkippedOf next: Resolution, theme: String?) throws -> LoadReport {
+        let (kept, skipped) = next.keepingSkipped(from: currentResolution)
+        var report = try transition(to: kept, theme: theme)
+        report.skippedIdentifiers = skipped
+        for skip in skipped {
+            logger.warning(
+                "identifier kept on its last good traits: unknown trait type",
+                metadata: [
+                    "livery.identifier": "\(skip.identifier)", "livery.traitType": "\(skip.traitType)",
+                    "livery.location": "\(skip.location)",
+                ])
+        }
         return report
     }
 

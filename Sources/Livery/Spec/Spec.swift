@@ -6,27 +6,44 @@ import Foundation
 /// Every initialiser reads, merges and resolves everything (for every theme) before it returns,
 /// so a `Spec` that exists is known to be good: a provider can apply it without meeting a
 /// parse or reference error half-way. Initialisers throw the first ``SpecError`` found;
-/// ``validate(_:roots:registry:limits:)`` returns all of them.
+/// ``validate(_:roots:registry:limits:remoteIncludes:)`` returns all of them.
+///
+/// Read with ``UnknownTraitPolicy/skipIdentifier``, a spec whose only errors are unknown trait
+/// types exists too: the identifiers that use them are ``skippedIdentifiers(theme:)``, and a
+/// provider keeps those on their last good traits.
 public struct Spec: Sendable {
     let document: SpecDocument
     let registry: TraitRegistry
+    /// What this spec was read with, so that decoding it with another registry reads it alike.
+    public let unknownTraits: UnknownTraitPolicy
     private let resolutions: [String: Resolution]
     private let base: Resolution
 
     /// Reads a JSON spec from a string.
-    public init(json: String, source: String = "<json>", registry: TraitRegistry = .standard) throws {
-        try self.init(data: Data(json.utf8), format: .json, source: source, registry: registry)
+    public init(
+        json: String, source: String = "<json>", registry: TraitRegistry = .standard,
+        unknownTraits: UnknownTraitPolicy = .rejectSpec
+    ) throws {
+        try self.init(
+            data: Data(json.utf8), format: .json, source: source, registry: registry, unknownTraits: unknownTraits)
     }
 
     /// Reads a YAML spec from a string.
-    public init(yaml: String, source: String = "<yaml>", registry: TraitRegistry = .standard) throws {
-        try self.init(data: Data(yaml.utf8), format: .yaml, source: source, registry: registry)
+    public init(
+        yaml: String, source: String = "<yaml>", registry: TraitRegistry = .standard,
+        unknownTraits: UnknownTraitPolicy = .rejectSpec
+    ) throws {
+        try self.init(
+            data: Data(yaml.utf8), format: .yaml, source: source, registry: registry, unknownTraits: unknownTraits)
     }
 
     /// Reads one spec document. It cannot include other files: it has no folder.
+    ///
+    /// - Parameter unknownTraits: whether a trait type `registry` does not know rejects the
+    ///   spec (the default) or skips the identifiers that use it.
     public init(
         data: Data, format: SpecFormat, source: String, registry: TraitRegistry = .standard,
-        limits: ReaderLimits = .default
+        limits: ReaderLimits = .default, unknownTraits: UnknownTraitPolicy = .rejectSpec
     ) throws {
         let root = try SpecReader.read(data, format: format, source: source, limits: limits)
         var errors: [SpecError] = []
@@ -40,24 +57,30 @@ public struct Spec: Sendable {
         }
         var merger = DocumentMerger()
         merger.add(file, errors: &errors)
-        try self.init(document: merger.document, registry: registry, errors: errors)
+        try self.init(document: merger.document, registry: registry, errors: errors, unknownTraits: unknownTraits)
     }
 
     /// Reads every spec file in `directory` (recursively, skipping hidden ones) and merges them.
-    public init(directory: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default) throws {
+    public init(
+        directory: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default,
+        unknownTraits: UnknownTraitPolicy = .rejectSpec
+    ) throws {
         let set = try SpecSourceSet(directory: directory, limits: limits)
-        try self.init(sources: set, registry: registry, limits: limits)
+        try self.init(sources: set, registry: registry, limits: limits, unknownTraits: unknownTraits)
     }
 
     /// Reads one spec file and the files it includes, from the folder it is in.
-    public init(file: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default) throws {
+    public init(
+        file: URL, registry: TraitRegistry = .standard, limits: ReaderLimits = .default,
+        unknownTraits: UnknownTraitPolicy = .rejectSpec
+    ) throws {
         let folder = file.deletingLastPathComponent()
         let set = try SpecSourceSet(directory: folder, limits: limits)
         let name = file.lastPathComponent
         guard set.files[name] != nil else {
             throw SpecError(.io, at: .start(of: name), "'\(file.path)' is not a readable spec file")
         }
-        try self.init(sources: set, roots: [name], registry: registry, limits: limits)
+        try self.init(sources: set, roots: [name], registry: registry, limits: limits, unknownTraits: unknownTraits)
     }
 
     /// Builds a spec from files already in memory: all of them, or `roots` and what they include.
@@ -66,10 +89,11 @@ public struct Spec: Sendable {
     ///   off by default, so a URL include is an error (see ``RemoteIncludes``).
     public init(
         sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
-        limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off
+        limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off,
+        unknownTraits: UnknownTraitPolicy = .rejectSpec
     ) throws {
         let (document, errors) = Self.merge(sources, roots: roots, limits: limits, remote: remoteIncludes)
-        try self.init(document: document, registry: registry, errors: errors)
+        try self.init(document: document, registry: registry, errors: errors, unknownTraits: unknownTraits)
     }
 
     /// Every error in a set of files, in the order found; empty when the files make a good spec.
@@ -106,11 +130,14 @@ public struct Spec: Sendable {
         return (merger.document, errors)
     }
 
-    init(document: SpecDocument, registry: TraitRegistry, errors: [SpecError]) throws {
+    init(
+        document: SpecDocument, registry: TraitRegistry, errors: [SpecError], unknownTraits: UnknownTraitPolicy
+    ) throws {
         let resolved = SpecResolver.resolveAll(document, registry: registry)
-        if let first = (errors + resolved.errors).first { throw first }
+        if let first = unknownTraits.blocking(errors + resolved.errors).first { throw first }
         self.document = document
         self.registry = registry
+        self.unknownTraits = unknownTraits
         self.base = resolved.base
         self.resolutions = resolved.themes
     }
@@ -124,7 +151,15 @@ public struct Spec: Sendable {
     /// The files the spec was read from, in merge order.
     public var files: [String] { document.files }
 
+    /// The identifiers that use a trait type the registry does not know under `theme` (nil: no
+    /// theme), directly or through `Inherit`, in document order; empty unless the spec was read
+    /// with ``UnknownTraitPolicy/skipIdentifier``.
+    public func skippedIdentifiers(theme: String? = nil) -> [SkippedIdentifier] {
+        resolution(for: theme)?.skipped ?? []
+    }
+
     /// The traits for `identifier` under `theme` (nil: no theme), after `Inherit` is flattened.
+    /// For a skipped identifier, the traits it uses that are known.
     public func traits(for identifier: String, theme: String? = nil) -> [any Trait] {
         resolution(for: theme)?.list(for: identifier)?.traits.map(\.trait) ?? []
     }
@@ -138,8 +173,10 @@ public struct Spec: Sendable {
         return resolutions[theme]
     }
 
-    /// The same spec decoded through another registry, as a provider with its own registry needs.
+    /// The same spec decoded through another registry, as a provider with its own registry
+    /// needs, under the same ``UnknownTraitPolicy``.
     func decoded(with other: TraitRegistry) throws -> Spec {
-        other === registry ? self : try Spec(document: document, registry: other, errors: [])
+        other === registry
+            ? self : try Spec(document: document, registry: other, errors: [], unknownTraits: unknownTraits)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import LiveryServer
 import LiveryTesting
 import Logging
@@ -12,9 +13,12 @@ struct RunningDaemon {
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    static func start(folder: TemporarySpecFolder, port: Int = 0) async throws -> RunningDaemon {
+    static func start(
+        folder: TemporarySpecFolder, port: Int = 0, registry: TraitRegistry = .standard
+    ) async throws -> RunningDaemon {
         let configuration = DaemonConfiguration(
-            directory: folder.url, port: port, heartbeatInterval: .milliseconds(300), retryHint: .milliseconds(100))
+            directory: folder.url, port: port, heartbeatInterval: .milliseconds(300),
+            retryHint: .milliseconds(100), registry: registry)
         let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
         let token = try BearerToken("test-token-0123456789abcdef")
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)

@@ -4,14 +4,18 @@ import Synchronization
 import Testing
 
 /// Iterates a source in a task of its own and keeps every update, so a test can wait for some
-/// and check that no others came.
+/// and check that no others came. With `recordingApplied`, it acts as a consumer that applies
+/// every spec: it records each one's version in the source's `appliedVersion`.
 final class UpdateCollector: Sendable {
     private let storage = Mutex<[RemoteUpdate]>([])
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    init(_ source: RemoteSpecSource) {
+    init(_ source: RemoteSpecSource, recordingApplied: Bool = false) {
         let task = Task { [self] in
-            for await update in source { storage.withLock { $0.append(update) } }
+            for await update in source {
+                if recordingApplied, case .loaded(_, let version) = update { source.appliedVersion.record(version) }
+                storage.withLock { $0.append(update) }
+            }
         }
         self.task.withLock { $0 = task }
     }

@@ -5,6 +5,19 @@ struct Resolution: Sendable {
         var traits: [ResolvedTrait]
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
         var digest: ContentDigest
+        /// Boxed, so a list stays small: lists are copied on every load, and almost none has one.
+        private let skippedBox: SkippedBox?
+
+        init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
+            self.traits = traits
+            self.digest = digest
+            self.skippedBox = skipped.map(SkippedBox.init)
+        }
+
+        /// Set when the identifier uses a trait type the registry does not know (only a spec
+        /// read with ``UnknownTraitPolicy/skipIdentifier`` has such lists): `traits` then lacks
+        /// it, and a provider keeps the identifier as it is.
+        var skipped: SkippedIdentifier? { skippedBox?.value }
 
         /// Whether both lists come from the same resolved entries, wherever they were written.
         func hasSameContent(as other: List) -> Bool {
@@ -31,6 +44,38 @@ struct Resolution: Sendable {
     func list(for identifier: String) -> List? {
         positions[identifier].map { lists[$0] }
     }
+
+    /// The identifiers that use an unknown trait type, in document order.
+    var skipped: [SkippedIdentifier] { lists.compactMap(\.skipped) }
+
+    /// This resolution with every skipped identifier kept as it is in `current`: its list
+    /// there, or left out where `current` has none, so its targets are not touched. Also the
+    /// skipped identifiers. The one place where a load decides what a skipped identifier gets.
+    func keepingSkipped(from current: Resolution) -> (resolution: Resolution, skipped: [SkippedIdentifier]) {
+        let skipped = self.skipped
+        guard !skipped.isEmpty else { return (self, []) }
+        var order: [String] = []
+        var kept: [List] = []
+        order.reserveCapacity(self.order.count)
+        kept.reserveCapacity(lists.count)
+        for (identifier, list) in zip(self.order, lists) {
+            if list.skipped == nil {
+                order.append(identifier)
+                kept.append(list)
+            } else if let old = current.list(for: identifier) {
+                order.append(identifier)
+                kept.append(old)
+            }
+        }
+        return (Resolution(order: order, lists: kept), skipped)
+    }
+}
+
+/// A ``SkippedIdentifier`` behind one reference.
+final class SkippedBox: Sendable {
+    let value: SkippedIdentifier
+
+    init(_ value: SkippedIdentifier) { self.value = value }
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider

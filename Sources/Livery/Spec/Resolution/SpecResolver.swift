@@ -10,6 +10,9 @@ struct SpecResolver {
     private enum Item {
         case trait(ResolvedTrait, content: ContentDigest)
         case inherit([String], location: SourceLocation)
+        /// A trait type the registry does not know; its error is reported too, and
+        /// ``UnknownTraitPolicy`` decides whether it rejects the spec or skips the identifier.
+        case unknown(type: String, location: SourceLocation)
     }
 
     /// What a theme reuses of the base resolution.
@@ -26,6 +29,8 @@ struct SpecResolver {
     /// The variable paths each entry reads directly, entry by entry.
     private var reads: [String: [[String]]] = [:]
     private var flattened: [String: [(ResolvedTrait, ContentDigest)]] = [:]
+    /// For each flattened identifier, the first unknown trait type it reaches, if any.
+    private var unknownReached: [String: (type: String, location: SourceLocation)] = [:]
     private var errors: [SpecError] = []
 
     /// Resolves the base variables and every theme; each error is reported once.
@@ -112,7 +117,12 @@ struct SpecResolver {
             }
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
-            lists.append(Resolution.List(traits: traits.map(\.0), digest: ContentDigest(combining: traits.map(\.1))))
+            let skipped = unknownReached[identifier.name].map {
+                SkippedIdentifier(identifier: identifier.name, traitType: $0.type, location: $0.location)
+            }
+            lists.append(
+                Resolution.List(
+                    traits: traits.map(\.0), digest: ContentDigest(combining: traits.map(\.1)), skipped: skipped))
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
@@ -131,6 +141,7 @@ struct SpecResolver {
     }
 
     private mutating func decode(_ entry: SpecNode) -> Item? {
+        var unknownType: String?
         do throws(SpecError) {
             let resolved = try scope.substitute(entry)
             guard let members = resolved.members else {
@@ -149,6 +160,7 @@ struct SpecResolver {
             guard let type = registry.type(named: typeName) else {
                 let hint =
                     Suggestion.closest(to: typeName, in: registry.typeNames).map { "; did you mean '\($0)'?" } ?? ""
+                unknownType = typeName
                 throw SpecError(.unknownTrait, at: typeNode.location, "unknown trait type '\(typeName)'\(hint)")
             }
             let trait = try type.decode(resolved)
@@ -159,7 +171,7 @@ struct SpecResolver {
                 ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
         } catch {
             errors.append(error)
-            return nil
+            return unknownType.map { .unknown(type: $0, location: error.location) }
         }
     }
 
@@ -174,10 +186,14 @@ struct SpecResolver {
         stack.append(name)
         defer { stack.removeLast() }
         var result: [(ResolvedTrait, ContentDigest)] = []
+        var unknown: (type: String, location: SourceLocation)?
+        defer { unknownReached[name] = unknown }
         for case let item? in items[name] ?? [] {
             switch item {
             case .trait(let trait, let content):
                 result.append((trait, content))
+            case .unknown(let type, let location):
+                unknown = unknown ?? (type, location)
             case .inherit(let names, let location):
                 for inherited in names {
                     if let start = stack.firstIndex(of: inherited) {
@@ -199,6 +215,7 @@ struct SpecResolver {
                             ))
                     } else {
                         result += flatten(inherited, stack: &stack)
+                        unknown = unknown ?? unknownReached[inherited]
                     }
                 }
             }
