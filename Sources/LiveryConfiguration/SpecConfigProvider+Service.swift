@@ -30,7 +30,11 @@ extension SpecConfigProvider: Service {
                 switch update {
                 case .loaded(let spec, let version):
                     // Recorded once loaded: the Livery-Client header and the offline cache follow what applied.
-                    if apply(spec) { remote.appliedVersion.record(version) }
+                    if apply(spec) {
+                        remote.appliedVersion.record(version)
+                    } else {
+                        remote.appliedVersion.recordRefused(version)
+                    }
                 case .failed(let error): reject(error)
                 }
             }

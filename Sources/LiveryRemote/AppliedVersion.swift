@@ -4,7 +4,12 @@ import Synchronization
 /// server in its `Livery-Client` header (``LiveryClientHeader``).
 ///
 /// The source fetches; only the consumer knows whether a spec was applied. Record each
-/// successful load here (`TraitsProvider.follow(urls:…)` does), and the next request says so.
+/// successful load here with ``record(_:skipped:)`` and each refused one with
+/// ``recordRefused(_:)`` (`TraitsProvider.follow(urls:…)` does both), and the next request says
+/// so. After handing over a new version the source waits for that record, for at most
+/// ``settleLimit``, before its next request: a long-poll sent at once would report the old
+/// version to the server's fleet status until the wait ends. A consumer that records nothing
+/// only delays each request after a new version by that limit.
 /// Shared by every copy of the source and every iteration of it. With a
 /// ``RemoteSpecSource/Configuration/cacheDirectory``, recording a version is also what writes
 /// its bundle to the offline cache, so the cache holds the last bundle applied.
@@ -13,7 +18,19 @@ public final class AppliedVersion: Sendable {
         var etag: String?
         var skipped: [String] = []
         var keeper: AppliedBundleKeeper?
+        /// The version the consumer recorded last, applied or refused.
+        var settled: BodyDigest?
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
     }
+
+    private struct Waiter {
+        var digest: BodyDigest
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    /// How long the source waits for the consumer to record a version it handed over.
+    public static let settleLimit: Duration = .seconds(1)
 
     private let state = Mutex(State())
 
@@ -30,12 +47,62 @@ public final class AppliedVersion: Sendable {
     /// traits (see ``Livery/LoadReport/skippedIdentifiers``). With an offline cache, its bundle
     /// is written there now, atomically; a failure to write is published by the source.
     public func record(_ version: RemoteVersion, skipped: [String] = []) {
-        let keeper = state.withLock {
-            $0.etag = version.etag
-            $0.skipped = skipped
-            return $0.keeper
+        let (keeper, waiters) = state.withLock { state in
+            state.etag = version.etag
+            state.skipped = skipped
+            return (state.keeper, Self.settle(version.digest, in: &state))
         }
         keeper?.applied(version)
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Records that the consumer did not apply `version` (its provider refused it): what was
+    /// applied before stays what the header reports, and the source stops waiting.
+    public func recordRefused(_ version: RemoteVersion) {
+        let waiters = state.withLock { state in Self.settle(version.digest, in: &state) }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Marks `digest` settled and takes the waiters for it, to be resumed outside the lock.
+    private static func settle(_ digest: BodyDigest, in state: inout State) -> [CheckedContinuation<Void, Never>] {
+        state.settled = digest
+        let ready = state.waiters.filter { $0.value.digest == digest }
+        for id in ready.keys { state.waiters[id] = nil }
+        return ready.values.map(\.continuation)
+    }
+
+    /// Returns once the consumer has recorded the version of `digest` (applied or refused), after
+    /// `limit`, or when the task is cancelled.
+    func waitUntilSettled(_ digest: BodyDigest, limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitUntilSettled(digest) }
+            group.addTask {
+                do { try await Task.sleep(for: limit) } catch {}  // cancelled: the record came first
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func waitUntilSettled(_ digest: BodyDigest) async {
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Checked under the lock the cancellation handler takes, so a cancellation is
+                // either seen here or finds the waiter to resume.
+                let now = state.withLock { state in
+                    guard state.settled != digest, !Task.isCancelled else { return true }
+                    state.waiters[id] = Waiter(digest: digest, continuation: continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+        }
     }
 
     /// Makes `keeper` the one that writes recorded versions to the cache, for a session's life.

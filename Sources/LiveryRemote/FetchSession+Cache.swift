@@ -29,6 +29,7 @@ extension FetchSession {
             lastModified = entry.lastModified
             lastEventID = entry.etag ?? ""
             logger.info("loaded the offline cache", metadata: ["livery.remote.version": "\(version)"])
+            unsettled = version.digest
             output.yield(update)
         case .failed(let error):
             // The file was written from a spec that applied: the registry, the limits or the

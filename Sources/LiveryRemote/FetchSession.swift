@@ -35,6 +35,9 @@ final class FetchSession {
     var lastEventID = ""
     /// The reconnection time an event stream asked for with `retry:`.
     var reconnectionTime: Duration?
+    /// A version handed over whose outcome the consumer has not recorded yet: the next request
+    /// waits for it, so its `Livery-Client` header reports what is applied.
+    var unsettled: BodyDigest?
 
     init(source: RemoteSpecSource, output: AsyncStream<RemoteUpdate>.Continuation) {
         endpoints = source.endpoints
@@ -69,6 +72,10 @@ final class FetchSession {
         defer { if let keeper { appliedVersion.detach(keeper) } }
         startFromCache()
         while !Task.isCancelled {
+            if let digest = unsettled {
+                unsettled = nil
+                await appliedVersion.waitUntilSettled(digest, limit: AppliedVersion.settleLimit)
+            }
             let delay: Duration
             do {
                 delay = try await attempt()
@@ -184,6 +191,7 @@ final class FetchSession {
             keeper?.offer(
                 BundleCache.Entry(body: body, etag: etag, lastModified: lastModified, format: format),
                 digest: version.digest)
+            unsettled = version.digest
             output.yield(update)
         case .failed(let error):
             logger.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })

@@ -75,6 +75,7 @@ extension TraitsProvider {
                     logger.info("applied spec", metadata: applied)
                     onUpdate?(.success(report))
                 } catch {
+                    source.appliedVersion.recordRefused(version)
                     logger.error(
                         "spec not applied, keeping the last good one",
                         metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
