@@ -168,7 +168,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // Helpers shared by the test targets (not a product: users get LiveryTesting).
-        .target(name: "LiveryTestSupport", dependencies: ["Livery"], path: "Tests/Support", swiftSettings: strict),
+        .target(
+            name: "LiveryTestSupport", dependencies: ["Livery", "LiveryTesting"], path: "Tests/Support",
+            swiftSettings: strict),
         // The benchmarks (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
         // --debug` on it); `scripts/bench` builds them in release mode for the real figures.
@@ -253,6 +255,7 @@ let package = Package(
                 "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
+                "LiveryTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

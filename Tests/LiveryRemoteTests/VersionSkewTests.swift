@@ -2,24 +2,13 @@ import AsyncHTTPClient
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import Synchronization
 import Testing
 
 @testable import LiveryRemote
-
-/// A trait of a newer program: the daemon's registry has it, the followers' does not.
-private struct Sparkle: Livery.Trait {
-    static let typeName = "Sparkle"
-    var level: Double
-
-    func apply(to box: StyledBox) throws -> Reversal<StyledBox> {
-        let old = box.opacity
-        box.opacity = level
-        return Reversal { $0.opacity = old }
-    }
-}
 
 /// Keeps every log message with its metadata, to check what a follower logged.
 private final class LogRecorder: Sendable {
@@ -76,12 +65,6 @@ struct VersionSkewTests {
             - { type: CornerRadius, radius: 11 }
         """
 
-    private static func daemonRegistry() throws -> TraitRegistry {
-        let registry = TraitRegistry()
-        try registry.register(Sparkle.self)
-        return registry
-    }
-
     private static func configuration(_ policy: UnknownTraitPolicy) throws -> RemoteSpecSource.Configuration {
         RemoteSpecSource.Configuration(
             connectTimeout: .seconds(2), backoff: Backoff(base: .milliseconds(50), cap: .milliseconds(300)),
@@ -105,7 +88,7 @@ struct VersionSkewTests {
     @MainActor func skipsTheIdentifierAndAppliesTheRest() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-skew")
         try folder.write("card.yaml", Self.first)
-        let daemon = try await RunningDaemon.start(folder: folder, registry: try Self.daemonRegistry())
+        let daemon = try await RunningDaemon.start(folder: folder, registry: try Sparkle.registry())
         let logs = LogRecorder()
         let provider = TraitsProvider(logger: logs.logger)
         let box = StyledBox()
@@ -169,7 +152,7 @@ struct VersionSkewTests {
     @MainActor func rejectsTheWholeSpecByDefault() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-skew")
         try folder.write("card.yaml", Self.first)
-        let daemon = try await RunningDaemon.start(folder: folder, registry: try Self.daemonRegistry())
+        let daemon = try await RunningDaemon.start(folder: folder, registry: try Sparkle.registry())
         let provider = TraitsProvider()
         let box = StyledBox()
         let badge = StyledBox()

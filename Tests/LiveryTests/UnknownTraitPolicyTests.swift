@@ -1,19 +1,8 @@
 import Foundation
 import Livery
+import LiveryTestSupport
 import LiveryTesting
 import Testing
-
-/// A trait type of a newer program, for a provider whose registry knows it.
-private struct Sparkle: Livery.Trait {
-    static let typeName = "Sparkle"
-    var level: Double
-
-    func apply(to box: StyledBox) throws -> Reversal<StyledBox> {
-        let old = box.opacity
-        box.opacity = level
-        return Reversal { $0.opacity = old }
-    }
-}
 
 /// ``UnknownTraitPolicy``: what reading and loading do with a trait type the registry lacks.
 @Suite struct UnknownTraitPolicyTests {
