@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Synchronization
@@ -22,6 +23,7 @@ final class AppliedBundleKeeper: Sendable {
     private let output: AsyncStream<RemoteUpdate>.Continuation
     private let logger: Logger
     private let offered = Mutex<[Offered]>([])
+    private let writer = DispatchQueue(label: "livery.remote.offline-cache")
 
     init(cache: BundleCache, output: AsyncStream<RemoteUpdate>.Continuation, logger: Logger) {
         self.cache = cache
@@ -39,24 +41,24 @@ final class AppliedBundleKeeper: Sendable {
     }
 
     /// Writes the bundle of `version` to the cache if it is one offered (the bundle read from the
-    /// cache itself is not), and forgets it and older ones. A failure to write is published as a
-    /// failure; what is applied stays applied.
+    /// cache itself is not), and forgets it and older ones. The write (with its fsyncs) runs on
+    /// the keeper's own queue, never on the caller's thread, which is often the main actor. A
+    /// failure to write is published as a failure; what is applied stays applied.
     func applied(_ version: RemoteVersion) {
-        // Written under the lock: two versions recorded at once from two threads must reach the
-        // file in the order they were recorded.
-        let failure = offered.withLock { (offered: inout [Offered]) -> BundleCacheError? in
-            guard let index = offered.lastIndex(where: { $0.digest == version.digest }) else { return nil }
+        // Queued under the lock: two versions recorded at once from two threads must reach the
+        // file in the order they were recorded, and the queue is serial.
+        offered.withLock { (offered: inout [Offered]) in
+            guard let index = offered.lastIndex(where: { $0.digest == version.digest }) else { return }
             let entry = offered[index].entry
             offered.removeFirst(index + 1)
-            do throws(BundleCacheError) {
-                try cache.store(entry)
-                return nil
-            } catch {
-                return error
+            writer.async { [cache, output, logger] in
+                do throws(BundleCacheError) {
+                    try cache.store(entry)
+                } catch {
+                    logger.error("offline cache not written", metadata: ["livery.remote.error": "\(error)"])
+                    output.yield(.failed(error))
+                }
             }
         }
-        guard let failure else { return }
-        logger.error("offline cache not written", metadata: ["livery.remote.error": "\(failure)"])
-        output.yield(.failed(failure))
     }
 }

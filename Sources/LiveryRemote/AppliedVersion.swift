@@ -45,7 +45,7 @@ public final class AppliedVersion: Sendable {
 
     /// Records that the spec of `version` is applied, leaving `skipped` identifiers on older
     /// traits (see ``Livery/LoadReport/skippedIdentifiers``). With an offline cache, its bundle
-    /// is written there now, atomically; a failure to write is published by the source.
+    /// is written there atomically, off the calling thread; a failure to write is published by the source.
     public func record(_ version: RemoteVersion, skipped: [String] = []) {
         let (keeper, waiters) = state.withLock { state in
             state.etag = version.etag

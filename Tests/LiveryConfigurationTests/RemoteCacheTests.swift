@@ -28,6 +28,8 @@ struct RemoteCacheTests {
         let provider = try await SpecConfigProvider(
             url: url, mode: .longPoll(wait: .seconds(5)),
             configuration: RemoteSpecSource.Configuration(cacheDirectory: cacheFolder.url))
+        // Written off the caller's thread, once the first version is recorded as applied.
+        try await eventually { FileManager.default.fileExists(atPath: file.path) }
         let first = try Data(contentsOf: file)
         let (service, watch, seen) = LiveValuesTests.follow(provider)
         try await eventually { seen.all == [30] }
