@@ -77,7 +77,8 @@ import Testing
     }
 
     @Test func aTrickledBodyIsCutByTheRequestDeadline() async throws {
-        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(1) }) { server in
+        // 600 ms of pauses inside a 2 s deadline: room for a loaded machine's late wake-ups.
+        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(2) }) { server in
             let before = try await server.http.get("/v1/spec")
             let onDisk = try String(contentsOf: server.folder.url.appending(path: "card.yaml"), encoding: .utf8)
             let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
@@ -108,7 +109,8 @@ import Testing
     }
 
     @Test func aBodyThatArrivesInTimeEndsTheDeadline() async throws {
-        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(1) }) { server in
+        // 600 ms of pauses inside a 2 s deadline: room for a loaded machine's late wake-ups.
+        try await TestDaemon.with(configure: { $0.requestTimeout = .seconds(2) }) { server in
             let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
             let connection = try RawConnection(port: server.port)
             try await connection.send(
@@ -121,7 +123,7 @@ import Testing
             let pushed = try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5))
             #expect(pushed.hasPrefix("HTTP/1.1 2"), "\(pushed)")
             // Well past the first request's deadline, the connection still serves the next one.
-            try await Task.sleep(for: .milliseconds(1500))
+            try await Task.sleep(for: .milliseconds(2500))
             // The rest of the push's answer.
             _ = try await connection.receive(until: "\u{0}", timeout: .milliseconds(50))
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
