@@ -37,26 +37,30 @@ import Testing
         }
     }
 
-    /// Every variant in turn on one connection's raw path, whose kept heads then hold several
-    /// answers at once, then each again on a connection of its own through the event-loop
-    /// handler: each raw answer is the one its own request asked for.
+    /// Every variant in turn, as `GET` and as `HEAD`, on one connection's raw path, whose kept
+    /// heads then hold several answers at once (a small body kept with its head, the same head
+    /// without it for `HEAD`), then each again on a connection of its own through the
+    /// event-loop handler: each raw answer is the one its own request asked for.
     @Test func keptHeadsAnswerTheRequestTheyWereKeptFor() async throws {
         try await TestDaemon.with { server in
             let tags = try await Self.tags(port: server.port)
-            let requests = Self.variants.map { Self.request("GET", "/v1/spec", Self.fields($0, tags)) }
-            let raw = try await Self.exchange(
-                requests + requests + [Self.request("GET", "/healthz", close: true)], port: server.port, isHead: false)
-            try #require(raw.count == 2 * requests.count + 1, "\(raw)")
-            for (index, variant) in Self.variants.enumerated() {
-                let fields = Self.fields(variant, tags)
+            let cases = Self.variants.flatMap { variant in ["GET", "HEAD"].map { (method: $0, variant: variant) } }
+            let requests = cases.map { Self.request($0.method, "/v1/spec", Self.fields($0.variant, tags)) }
+            let connection = try RawConnection(port: server.port)
+            try await connection.send(
+                (requests + requests + [Self.request("GET", "/healthz", close: true)]).joined())
+            let (data, closed) = try await connection.receiveDataUntilClosed(timeout: .seconds(10))
+            #expect(closed)
+            let raw = try Self.split(data) { $0 < 2 * cases.count && cases[$0 % cases.count].method == "HEAD" }
+            try #require(raw.count == 2 * cases.count + 1, "\(raw)")
+            for (index, (method, variant)) in cases.enumerated() {
                 let routed = try await RawResponse.exchange(
-                    Self.request("GET", "/v1/spec?x=1", fields, close: true), port: server.port)
-                for answer in [raw[index], raw[index + requests.count]] {
-                    #expect(answer.status == routed.status, "\(variant.debugDescription)")
-                    #expect(
-                        answer.fieldLines() == routed.fieldLines(except: ["date", "connection"]),
-                        "\(variant.debugDescription)")
-                    #expect(answer.body == routed.body, "\(variant.debugDescription)")
+                    Self.request(method, "/v1/spec?x=1", Self.fields(variant, tags), close: true), port: server.port)
+                for answer in [raw[index], raw[index + cases.count]] {
+                    let label = "\(method) \(variant.debugDescription)"
+                    #expect(answer.status == routed.status, "\(label)")
+                    #expect(answer.fieldLines() == routed.fieldLines(except: ["date", "connection"]), "\(label)")
+                    #expect(answer.body == routed.body, "\(label)")
                 }
             }
         }
@@ -81,7 +85,7 @@ import Testing
         try await connection.send(requests.joined())
         let (data, closed) = try await connection.receiveDataUntilClosed(timeout: .seconds(10))
         #expect(closed)
-        return try split(data, isHead: isHead)
+        return try split(data) { _ in isHead }
     }
 
     private static func request(
@@ -92,14 +96,14 @@ import Testing
         "\(method) \(target) HTTP/1.1\r\nHost: x\r\n\(fields)\(close ? "Connection: close\r\n" : "")\r\n"
     }
 
-    /// The responses in `data`, each body as long as its `Content-Length` says (none for `HEAD`
-    /// and `304`).
-    private static func split(_ data: Data, isHead: Bool) throws -> [RawResponse] {
+    /// The responses in `data`, each body as long as its `Content-Length` says (none for `304`
+    /// and for the answers `isHead` names by their index).
+    private static func split(_ data: Data, isHead: (Int) -> Bool) throws -> [RawResponse] {
         var rest = data[...]
         var answers: [RawResponse] = []
         while let end = rest.range(of: Data("\r\n\r\n".utf8)) {
             let head = try RawResponse(Data(rest[..<end.upperBound]))
-            let length = isHead || head.status == 304 ? 0 : Int(head.field("Content-Length") ?? "") ?? 0
+            let length = isHead(answers.count) || head.status == 304 ? 0 : Int(head.field("Content-Length") ?? "") ?? 0
             let bodyEnd = end.upperBound + length
             guard bodyEnd <= rest.endIndex else { throw HTTPTestError("a body cut short: \(head)") }
             answers.append(try RawResponse(Data(rest[..<bodyEnd])))

@@ -63,9 +63,9 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered = true
-            let head = heads.head(of: answer, closing: closes)
+            let (head, body) = heads.bytes(of: answer, closing: closes)
             context.write(wrapInboundOut(head), promise: nil)
-            if let body = answer.body { context.write(wrapInboundOut(body), promise: nil) }
+            if let body { context.write(wrapInboundOut(body), promise: nil) }
             record(answer.status, isHead: isHead, since: start)
             if closes {
                 context.flush()
@@ -121,34 +121,48 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// The heads of the answers a connection sent during one second (the second is in the `Date`
-/// header): each answer's ``ResponseHead`` with the `Date` added once and reused while the
-/// bundle and the second stay the same.
+/// header): each answer's ``ResponseHead`` with the `Date` added once, and a small body (a gzip
+/// bundle, usually) added to it so that the answer leaves as one buffer; reused while the bundle
+/// and the second stay the same. A head made once per version always goes with the same body
+/// (``BundleRepresentation``), so the head and whether the body is in the bytes are the key.
 struct RenderedHeads {
+    /// Bodies up to this size are kept with their head; a larger bundle is written as it is
+    /// rather than copied for every connection.
+    static let keptBodyBytes = 16 * 1024
+
     private var second = -1
-    private var heads: [Entry] = []
+    private var entries: [Entry] = []
 
     private struct Entry {
         let head: ResponseHead
+        let holdsBody: Bool
         let bytes: ByteBuffer
     }
 
-    /// The whole head of `answer`, completed now if it was not yet this second.
-    mutating func head(of answer: BundleResponse, closing: Bool) -> ByteBuffer {
+    /// The bytes of `answer`: its whole head, completed now if it was not yet this second, with
+    /// the body in it when small, and the body still to write after it otherwise.
+    mutating func bytes(of answer: BundleResponse, closing: Bool) -> (head: ByteBuffer, body: ByteBuffer?) {
         let now = HTTPDateText.currentSecond()
         guard let head = answer.head, !closing else {
             let head = answer.head ?? ResponseHead(status: answer.status, fields: answer.fields)
-            return head.complete(second: now, closing: closing)
+            return (head.complete(second: now, closing: closing), answer.body)
         }
         if now != second {
             second = now
-            heads.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
         }
-        if let found = heads.first(where: { $0.head === head }) { return found.bytes }
-        let bytes = head.complete(second: now, closing: false)
-        // A few answers a second at most (200 and 304 of each representation of the current
-        // bundle); more means the bundle changed within the second, and the old ones can go.
-        if heads.count >= 4 { heads.removeFirst() }
-        heads.append(Entry(head: head, bytes: bytes))
-        return bytes
+        let holdsBody = answer.body.map { $0.readableBytes <= Self.keptBodyBytes } ?? false
+        let rest = holdsBody ? nil : answer.body
+        if let found = entries.first(where: { $0.head === head && $0.holdsBody == holdsBody }) {
+            return (found.bytes, rest)
+        }
+        var bytes = head.complete(second: now, closing: false)
+        if holdsBody, var body = answer.body { bytes.writeBuffer(&body) }
+        // A few answers a second at most (200, HEAD and 304 of each representation of the
+        // current bundle); more means the bundle changed within the second, and the old ones
+        // can go.
+        if entries.count >= 6 { entries.removeFirst() }
+        entries.append(Entry(head: head, holdsBody: holdsBody, bytes: bytes))
+        return (bytes, rest)
     }
 }
