@@ -35,7 +35,9 @@ public enum BundleRequestScan {
         guard limit >= requestLine.count else {
             return bytes.count < requestLine.count && requestLine.starts(with: bytes) ? .incomplete : .other
         }
-        guard requestLine.elementsEqual(bytes[0..<requestLine.count]) else { return .other }
+        guard RawBytes.equal(UnsafeRawBufferPointer(rebasing: bytes[0..<requestLine.count]), requestLine) else {
+            return .other
+        }
         var ifNoneMatch: Range<Int>?
         var acceptEncoding: Range<Int>?
         var closes = false
@@ -114,7 +116,10 @@ public enum BundleRequestScan {
         func named(_ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
             let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            return zip(bytes[range], expected).allSatisfy { lowercased($0) == $1 }
+            for offset in 0..<range.count where lowercased(bytes[range.lowerBound + offset]) != expected[offset] {
+                return false
+            }
+            return true
         }
         switch range.count {
         case 14: return named("content-length") ? .contentLength : .ignored
@@ -138,14 +143,16 @@ public enum BundleRequestScan {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    /// RFC 9110 §5.6.2 tchar.
+    /// RFC 9110 §5.6.2 tchar: a letter, a digit or one of ``!#$%&'*+-.^_`|~``.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#")...UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5]`: runs the figures of
-/// issue 6, prints a table and writes the results as JSON.
+/// issue 6, prints a table and writes the results as JSON. `LiveryBench --serve SECONDS`
+/// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``).
 @main
 struct LiveryBench {
     static func main() {
@@ -16,11 +17,21 @@ struct LiveryBench {
             case "--smoke": config = .smoke
             case "--json" where !arguments.isEmpty: jsonPath = arguments.removeFirst()
             case "--markdown" where !arguments.isEmpty: markdownPath = arguments.removeFirst()
+            case "--serve" where arguments.count == 1 && Int(arguments[0]) != nil:
+                do {
+                    try ProfiledDaemon.serve(seconds: Int(arguments[0]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not serve: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--only" where !arguments.isEmpty:
                 only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…]\n".utf8))
+                    Data(
+                        "usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS\n"
+                            .utf8))
                 exit(2)
             }
         }

@@ -4,23 +4,26 @@ import Hummingbird
 import Livery
 
 /// One published bundle: the merged spec as canonical JSON, its entity tag, and its
-/// Server-Sent Events frame, encoded once and shared by every client.
+/// Server-Sent Events frame, encoded once and shared by every client. Its fields live in one
+/// object, so that every request handed the current bundle takes one reference.
 public struct BundleSnapshot: Sendable {
+    private let storage: Storage
+
     /// The bundle as sent without `Content-Encoding`: `spec.bundleJSON` as UTF-8.
-    public let identity: BundleRepresentation
+    public var identity: BundleRepresentation { storage.identity }
     /// The bundle gzip-compressed once, when it is published (like nginx's `gzip_static`), for
     /// the clients that accept it. `nil` only if zlib failed, and then every client gets
     /// ``identity``, which is always a correct answer.
-    public let gzip: BundleRepresentation?
+    public var gzip: BundleRepresentation? { storage.gzip }
     /// The files the bundle was merged from, in merge order.
-    public let files: [String]
+    public var files: [String] { storage.files }
     /// The spec itself, with the places its bundle no longer carries (for `GET /v1/resolved`);
     /// `nil` for a bundle wrapped from text.
-    public let spec: Spec?
+    public var spec: Spec? { storage.spec }
     /// When the watcher published it.
-    public let loadedAt: Date
+    public var loadedAt: Date { storage.loadedAt }
     /// The `id:` / `event:` / `data:` frame of this bundle.
-    let eventFrame: ByteBuffer
+    var eventFrame: ByteBuffer { storage.eventFrame }
 
     /// `spec.bundleJSON` as UTF-8 bytes.
     public var bytes: ByteBuffer { identity.bytes }
@@ -37,12 +40,33 @@ public struct BundleSnapshot: Sendable {
     /// Wraps a bundle that is already JSON text, as `Spec.bundleJSON` makes it (or, in tests,
     /// any text a client must cope with, with no parsed spec behind it).
     package init(bundleJSON json: String, files: [String] = [], spec: Spec? = nil, loadedAt: Date = Date()) {
-        self.identity = BundleRepresentation(bytes: ByteBuffer(string: json), contentEncoding: nil)
-        self.gzip = Self.compressed(identity.bytes).map { BundleRepresentation(bytes: $0, contentEncoding: "gzip") }
-        self.files = files
-        self.spec = spec
-        self.loadedAt = loadedAt
-        self.eventFrame = ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text)
+        let identity = BundleRepresentation(bytes: ByteBuffer(string: json), contentEncoding: nil)
+        storage = Storage(
+            identity: identity,
+            gzip: Self.compressed(identity.bytes).map { BundleRepresentation(bytes: $0, contentEncoding: "gzip") },
+            files: files, spec: spec, loadedAt: loadedAt,
+            eventFrame: ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text))
+    }
+
+    private final class Storage: Sendable {
+        let identity: BundleRepresentation
+        let gzip: BundleRepresentation?
+        let files: [String]
+        let spec: Spec?
+        let loadedAt: Date
+        let eventFrame: ByteBuffer
+
+        init(
+            identity: BundleRepresentation, gzip: BundleRepresentation?, files: [String], spec: Spec?, loadedAt: Date,
+            eventFrame: ByteBuffer
+        ) {
+            self.identity = identity
+            self.gzip = gzip
+            self.files = files
+            self.spec = spec
+            self.loadedAt = loadedAt
+            self.eventFrame = eventFrame
+        }
     }
 
     /// `bytes` gzip-compressed at the best level: done once per version, so the time is spent

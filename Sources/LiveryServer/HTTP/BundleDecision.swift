@@ -15,6 +15,27 @@ package struct BundleResponse: Sendable {
     package let fields: HTTPFields
     /// `nil` for `304` and for every answer to `HEAD`.
     package let body: ByteBuffer?
+    /// `status` and `fields` as bytes, for the answers made once per published bundle
+    /// (``BundleRepresentation``); `nil` for answers made per request, whose fields may differ.
+    let head: ResponseHead?
+
+    /// An answer made for one request.
+    init(status: HTTPResponse.Status, fields: HTTPFields, body: ByteBuffer?) {
+        self.init(status: status, fields: fields, body: body, head: nil)
+    }
+
+    /// An answer made once per published bundle, its head rendered with it.
+    init(prebuilt status: HTTPResponse.Status, fields: HTTPFields, body: ByteBuffer?) {
+        self.init(status: status, fields: fields, body: body, head: ResponseHead(status: status, fields: fields))
+    }
+
+    /// `head` must be `status` and `fields` rendered, or `nil`.
+    init(status: HTTPResponse.Status, fields: HTTPFields, body: ByteBuffer?, head: ResponseHead?) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+        self.head = head
+    }
 
     /// The answer as the router sends it.
     package var response: Response {
@@ -87,10 +108,9 @@ package enum BundleDecision {
     private static func bundle(_ snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
         guard let held = held(by: query, in: snapshot) else {
             let representation = selected(for: query, in: snapshot)
-            return BundleResponse(
-                status: .ok, fields: representation.okFields, body: query.isHead ? nil : representation.bytes)
+            return query.isHead ? representation.okToHead : representation.ok
         }
-        return BundleResponse(status: .notModified, fields: held.notModifiedFields, body: nil)
+        return held.notModified
     }
 
     /// `/v1/spec/{etag}` when a bundle is at hand: it if it is that version (by the same rules

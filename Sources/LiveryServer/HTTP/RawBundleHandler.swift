@@ -9,8 +9,10 @@ import NIOCore
 /// and through NIO's parser, the HTTP types and the handlers each one costs more than twice
 /// what the kernel spends on its two system calls (Benchmarks/README.md, figure 3). Here a
 /// request is recognised by ``BundleRequestScan``, which accepts only the plainest heads, and
-/// answered by ``BundleDecision`` like every other request for the bundle; only the bytes of
-/// each answer's head are kept, made once a second per connection.
+/// answered by ``BundleDecision`` like every other request for the bundle. Its answers about a
+/// published bundle come with their heads already rendered (``ResponseHead``, once per
+/// version); this handler adds the `Date` once a second per connection, so a request costs
+/// the scan, the decision and the writes, with nothing rendered, parsed or allocated for it.
 ///
 /// The connection's idle timeout still sees these requests: each batch answered is reported
 /// to the connection's ``IdleTimeoutHandler`` (a direct call: both live on the connection's
@@ -61,9 +63,9 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered = true
-            let head = closes ? RenderedHead.bytes(of: answer, closing: true) : heads.head(of: answer)
+            let (head, body) = heads.bytes(of: answer, closing: closes)
             context.write(wrapInboundOut(head), promise: nil)
-            if let body = answer.body { context.write(wrapInboundOut(body), promise: nil) }
+            if let body { context.write(wrapInboundOut(body), promise: nil) }
             record(answer.status, isHead: isHead, since: start)
             if closes {
                 context.flush()
@@ -102,7 +104,7 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Whether an `Accept-Encoding` value takes gzip. A client sends the same value with every
     /// request, so the last one read is kept with its verdict and compared as bytes.
     private func takesGzip(_ value: UnsafeRawBufferPointer) -> Bool {
-        if let last = lastAcceptEncoding, last.bytes.elementsEqual(value) { return last.acceptsGzip }
+        if let last = lastAcceptEncoding, RawBytes.equal(value, last.bytes) { return last.acceptsGzip }
         let verdict = AcceptEncoding.acceptsGzip(headerValues: [String(decoding: value, as: UTF8.self)])
         lastAcceptEncoding = (Array(value), verdict)
         return verdict
@@ -112,47 +114,55 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
     private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition?
     {
-        if value.elementsEqual(snapshot.etagText.utf8) { return snapshot.identity.echoedCondition }
-        if let gzip = snapshot.gzip, value.elementsEqual(gzip.etagText.utf8) { return gzip.echoedCondition }
+        if RawBytes.equal(value, snapshot.identity.etagBytes) { return snapshot.identity.echoedCondition }
+        if let gzip = snapshot.gzip, RawBytes.equal(value, gzip.etagBytes) { return gzip.echoedCondition }
         return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
     }
 }
 
 /// The heads of the answers a connection sent during one second (the second is in the `Date`
-/// header), each rendered once from ``BundleResponse`` fields and reused while the bundle and
-/// the second stay the same.
+/// header): each answer's ``ResponseHead`` with the `Date` added once, and a small body (a gzip
+/// bundle, usually) added to it so that the answer leaves as one buffer; reused while the bundle
+/// and the second stay the same. A head made once per version always goes with the same body
+/// (``BundleRepresentation``), so the head and whether the body is in the bytes are the key.
 struct RenderedHeads {
-    private var second = -1
-    private var heads: [(status: Int, etag: String?, bytes: ByteBuffer)] = []
+    /// Bodies up to this size are kept with their head; a larger bundle is written as it is
+    /// rather than copied for every connection.
+    static let keptBodyBytes = 16 * 1024
 
-    /// The head of `answer`, rendered now if it was not yet this second.
-    mutating func head(of answer: BundleResponse) -> ByteBuffer {
+    private var second = -1
+    private var entries: [Entry] = []
+
+    private struct Entry {
+        let head: ResponseHead
+        let holdsBody: Bool
+        let bytes: ByteBuffer
+    }
+
+    /// The bytes of `answer`: its whole head, completed now if it was not yet this second, with
+    /// the body in it when small, and the body still to write after it otherwise.
+    mutating func bytes(of answer: BundleResponse, closing: Bool) -> (head: ByteBuffer, body: ByteBuffer?) {
         let now = HTTPDateText.currentSecond()
+        guard let head = answer.head, !closing else {
+            let head = answer.head ?? ResponseHead(status: answer.status, fields: answer.fields)
+            return (head.complete(second: now, closing: closing), answer.body)
+        }
         if now != second {
             second = now
-            heads.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
         }
-        let etag = answer.fields[.eTag]
-        if let found = heads.first(where: { $0.status == answer.status.code && $0.etag == etag }) { return found.bytes }
-        let bytes = RenderedHead.bytes(of: answer, second: now, closing: false)
-        // A few answers a second at most (200 and 304 of the current bundle); more means the
-        // bundle changed within the second, and the old ones can go.
-        if heads.count >= 4 { heads.removeFirst() }
-        heads.append((answer.status.code, etag, bytes))
-        return bytes
-    }
-}
-
-/// A response head as bytes, the way NIO's encoder writes the same fields.
-enum RenderedHead {
-    static func bytes(
-        of answer: BundleResponse, second: Int = HTTPDateText.currentSecond(), closing: Bool
-    ) -> ByteBuffer {
-        var text = "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n"
-        for field in answer.fields { text += "\(field.name.rawName): \(field.value)\r\n" }
-        text += "Date: \(HTTPDateText.format(secondsSince1970: second))\r\n"
-        if closing { text += "Connection: close\r\n" }
-        text += "\r\n"
-        return ByteBuffer(string: text)
+        let holdsBody = answer.body.map { $0.readableBytes <= Self.keptBodyBytes } ?? false
+        let rest = holdsBody ? nil : answer.body
+        if let found = entries.first(where: { $0.head === head && $0.holdsBody == holdsBody }) {
+            return (found.bytes, rest)
+        }
+        var bytes = head.complete(second: now, closing: false)
+        if holdsBody, var body = answer.body { bytes.writeBuffer(&body) }
+        // A few answers a second at most (200, HEAD and 304 of each representation of the
+        // current bundle); more means the bundle changed within the second, and the old ones
+        // can go.
+        if entries.count >= 6 { entries.removeFirst() }
+        entries.append(Entry(head: head, holdsBody: holdsBody, bytes: bytes))
+        return (bytes, rest)
     }
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Instructions per request of the daemon's serving path, by callgrind: figure 3's daemon
+# (`LiveryBench --serve`) under valgrind answers N keep-alive GETs of /v1/spec (8 connections,
+# one request in flight on each) after 400 of warm-up; only those N are counted. Instruction
+# counts do not depend on what else the machine runs, so two builds compare on a loaded machine.
+#
+#   Benchmarks/profile-serving.sh BINARY MODE N OUT
+#     BINARY  a release LiveryBench (e.g. .build-release/release/LiveryBench)
+#     MODE    304 | 200 | gzip200 | gzip304
+#     OUT     callgrind output file; prints the instructions per request
+set -euo pipefail
+[ $# -eq 4 ] || { echo "usage: $0 BINARY 304|200|gzip200|gzip304 N OUT" >&2; exit 2; }
+binary=$1 mode=$2 count=$3 out=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF of Swift 6.3 binaries; symbols stay.
+strip --strip-debug -o "$work/LiveryBench" "$binary"
+rm -f "$out" "$out".*
+valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" \
+    "$work/LiveryBench" --serve 3600 >"$work/serve.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q '^port ' "$work/serve.log" && break; sleep 0.5; done
+port=$(grep '^port ' "$work/serve.log" | cut -d' ' -f2)
+[ -n "$port" ] || { cat "$work/serve.log" >&2; kill -9 $pid; exit 1; }
+
+client() {
+    python3 - "$port" "$1" "$mode" <<'PY'
+import socket, sys
+port, n, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+
+def read_answer(s, buf):
+    while b"\r\n\r\n" not in buf:
+        chunk = s.recv(65536)
+        if not chunk: sys.exit("the daemon closed the connection")
+        buf += chunk
+    head, _, rest = buf.partition(b"\r\n\r\n")
+    fields = dict((k.strip().lower(), v.strip()) for k, _, v in (l.partition(b":") for l in head.split(b"\r\n")[1:]))
+    length = 0 if head[9:12] == b"304" else int(fields.get(b"content-length", b"0"))
+    while len(rest) < length:
+        chunk = s.recv(65536)
+        if not chunk: sys.exit("the daemon closed the connection in a body")
+        rest += chunk
+    return int(head[9:12]), fields, rest[length:]
+
+gzip = mode.startswith("gzip")
+first = socket.create_connection(("127.0.0.1", port))
+first.sendall(b"GET /v1/spec HTTP/1.1\r\nHost: x\r\n" + (b"Accept-Encoding: gzip\r\n" if gzip else b"") + b"\r\n")
+_, fields, _ = read_answer(first, b"")
+extra = b"Accept-Encoding: gzip\r\n" if gzip else b""
+if mode.endswith("304"): extra += b"If-None-Match: " + fields[b"etag"] + b"\r\n"
+request = b"GET /v1/spec HTTP/1.1\r\nHost: x\r\n" + extra + b"\r\n"
+expected = 304 if mode.endswith("304") else 200
+sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
+buffers = [b""] * 8
+done = 0
+while done < n:
+    batch = min(8, n - done)
+    for s in sockets[:batch]: s.sendall(request)
+    for i in range(batch):
+        status, _, buffers[i] = read_answer(sockets[i], buffers[i])
+        if status != expected: sys.exit(f"expected {expected}, got {status}")
+    done += batch
+PY
+}
+
+client 400
+callgrind_control -i on $pid >/dev/null
+client "$count"
+callgrind_control -i off $pid >/dev/null
+callgrind_control -d $pid >/dev/null
+kill -9 $pid
+wait $pid 2>/dev/null || true
+instructions=$(callgrind_annotate "$out".1 | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
+echo "$mode: $((instructions / count)) instructions per request ($instructions for $count; $out.1)"
