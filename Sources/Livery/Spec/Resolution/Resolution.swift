@@ -2,9 +2,21 @@
 struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
-        var traits: [ResolvedTrait]
+        let traits: [ResolvedTrait]
+        /// Each trait's type and the value it sets, side by side in one buffer: what the provider
+        /// reads for every target it restyles, without visiting each resolved trait.
+        let settings: [ResolvedSetting]
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
-        var digest: ContentDigest
+        let digest: ContentDigest
+
+        init(traits: [ResolvedTrait], digest: ContentDigest) {
+            self.traits = traits
+            self.settings = traits.map { ResolvedSetting(type: $0.typeID, value: $0.setting) }
+            self.digest = digest
+        }
+
+        /// No traits: what a removed identifier gets.
+        static let empty = List(traits: [], digest: ContentDigest(combining: []))
 
         /// Whether both lists come from the same resolved entries, wherever they were written.
         func hasSameContent(as other: List) -> Bool {
@@ -31,6 +43,12 @@ struct Resolution: Sendable {
     func list(for identifier: String) -> List? {
         positions[identifier].map { lists[$0] }
     }
+}
+
+/// A resolved trait's registered type and, for a ``PropertyTrait``, the value it sets.
+struct ResolvedSetting: Sendable {
+    let type: ObjectIdentifier
+    let value: PropertyValue?
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider
