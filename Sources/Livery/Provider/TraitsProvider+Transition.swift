@@ -147,6 +147,9 @@ extension TraitsProvider {
     /// The live targets of the changed identifiers; forgets entries whose objects are gone.
     private func liveTargets(of changes: [Change]) -> Work {
         var work = Work()
+        // Sized once: grown by doubling, a large load would copy its arrays several times.
+        work.groups.reserveCapacity(changes.count)
+        work.targets.reserveCapacity(changes.count)
         // Consecutive targets are mostly of one class: its capabilities are looked up once.
         var last: (objectClass: ObjectIdentifier, capabilities: ClassCapabilities)?
         // Read once: each access to a class's stored property is checked for exclusivity.
