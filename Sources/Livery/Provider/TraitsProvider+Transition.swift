@@ -43,11 +43,14 @@ extension TraitsProvider {
         // Capabilities are known before anything is touched: check them all first, so the
         // common mistake costs no rollback. A plan depends only on the class and the trait types,
         // which consecutive targets mostly share, so a repeat of both reuses the last one.
-        var last: (capabilities: ClassCapabilities, list: Resolution.List)?
+        // The last plan's class and list, compared in place: binding them to a local would
+        // retain (and release) both for every target.
+        var lastCapabilities: ClassCapabilities?
+        var lastList = Resolution.List.empty
         for group in work.groups {
             for index in group.range {
                 let capabilities = work.targets[index].capabilities
-                if let last, last.capabilities === capabilities, Self.sameTypes(last.list, group.list) {
+                if lastCapabilities === capabilities, Self.sameTypes(lastList, group.list) {
                     work.targets[index].plan = work.plans.count - 1
                     continue
                 }
@@ -55,7 +58,8 @@ extension TraitsProvider {
                 work.plans.append(
                     try plan(group.list.traits, entry: entry, object: work.targets[index].object, capabilities))
                 work.targets[index].plan = work.plans.count - 1
-                last = (capabilities, group.list)
+                lastCapabilities = capabilities
+                lastList = group.list
             }
         }
 
