@@ -24,7 +24,7 @@ import Testing
     /// `apply(to:)`, returning the reversal as a closure.
     struct Step: CustomStringConvertible {
         var yaml: String
-        var apply: (StyledBox) throws -> (StyledBox) -> Void
+        var apply: (AnyObject) throws -> (AnyObject) -> Void
         var description: String { yaml }
     }
 
@@ -53,11 +53,11 @@ import Testing
     }
 
     private static func step<T: Livery.Trait>(_ yaml: String, _ trait: T) -> Step {
-        Step(yaml: yaml) { box in
-            guard let target = box as? T.Target else { throw NotATarget(trait: T.typeName) }
+        Step(yaml: yaml) { object in
+            guard let target = object as? T.Target else { throw NotATarget(trait: T.typeName) }
             let reversal = try trait.apply(to: target)
-            return { box in
-                if let target = box as? T.Target { reversal.revert(target) }
+            return { object in
+                if let target = object as? T.Target { reversal.revert(target) }
             }
         }
     }
@@ -87,7 +87,7 @@ import Testing
             let yaml = "specs:\n  box:\n" + steps.map { "    - \($0.yaml)\n" }.joined()
             do {
                 try provider.load(Spec(yaml: yaml, registry: registry))
-                var reversals: [(StyledBox) -> Void] = []
+                var reversals: [(AnyObject) -> Void] = []
                 for step in steps { reversals.append(try step.apply(handBox)) }
                 #expect(engineBox.snapshot == handBox.snapshot, "applied:\n\(yaml)")
                 #expect(engineBox.changes == handBox.changes, "properties set while applying:\n\(yaml)")

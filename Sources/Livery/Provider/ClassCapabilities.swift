@@ -12,22 +12,33 @@ final class ClassCapabilities {
         let binding: PropertyBinding?
     }
 
+    /// How the provider applies one trait to objects of this class, once its verdict allows it.
+    ///
+    /// Holds no reference it counts, so a load copies steps for free: the binding is kept alive by
+    /// the verdict that made it, which this object keeps for as long as the provider lives.
+    enum Step {
+        /// Through the class's binding for the trait type (a ``PropertyTrait``).
+        case bound(Unmanaged<PropertyBinding>)
+        /// Through the trait's own `apply(to:)`.
+        case general
+
+        init(_ verdict: Verdict) {
+            self = verdict.binding.map { .bound(.passUnretained($0)) } ?? .general
+        }
+    }
+
     /// Trait types checked so far. A program uses a handful of trait types, so a short array
     /// searched by identity beats hashing.
     private var verdicts: [(trait: ObjectIdentifier, verdict: Verdict)] = []
 
     /// What traits of `trait`'s type can do with objects of this class, `object` being one.
     func verdict(for trait: ResolvedTrait, object: AnyObject) -> Verdict {
-        for (type, verdict) in verdicts where type == trait.typeID {
-            return verdict
+        // By index: iterating the pairs would copy (and retain) every binding passed over.
+        for index in verdicts.indices where verdicts[index].trait == trait.typeID {
+            return verdicts[index].verdict
         }
         let verdict = trait.type.verdict(for: object)
         verdicts.append((trait.typeID, verdict))
         return verdict
-    }
-
-    /// Whether `trait` applies to objects of this class, `object` being one.
-    func accepts(_ trait: ResolvedTrait, object: AnyObject) -> Bool {
-        verdict(for: trait, object: object).capable
     }
 }

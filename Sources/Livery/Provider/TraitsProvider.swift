@@ -66,10 +66,9 @@ public final class TraitsProvider {
             targetsByIdentifier[identifier]?.insert(entry)
         }
         do throws(SpecError) {
-            let list = currentResolution.list(for: identifier)?.traits ?? []
-            let capabilities = capabilities(of: target)
-            try checkCapabilities(list, entry: entry, object: target, capabilities)
-            try apply(list, to: entry, object: target, capabilities)
+            let list = currentResolution.list(for: identifier) ?? .empty
+            let plan = try plan(list.traits, entry: entry, object: target, capabilities(of: target))
+            try apply(list, plan, to: entry, object: target)
             return nil
         } catch {
             logger.error("traits not applied", metadata: ["livery.identifier": "\(identifier)", "error": "\(error)"])

@@ -2,14 +2,19 @@
 /// is reused from load to load.
 enum Undo {
     /// A ``PropertyTrait``: put `old` back through the binding of the target's class.
-    case restore(PropertyBinding, old: PropertyValue)
+    ///
+    /// The binding is not retained: the provider keeps every binding it made (in the
+    /// ``ClassCapabilities`` of its class) for as long as it lives, and undo records live only in
+    /// its own entries. A retain and a release per applied trait, on objects every target of the
+    /// class shares, were a sizeable part of a load.
+    case restore(Unmanaged<PropertyBinding>, old: PropertyValue)
     /// Any other trait: run its reversal.
     case reversal(ErasedReversal)
 
     /// Undoes the trait on `object`, the object it was applied to.
     func run(on object: AnyObject) {
         switch self {
-        case .restore(let binding, let old): _ = binding.exchange(object, old)
+        case .restore(let binding, let old): _ = binding._withUnsafeGuaranteedRef { $0.exchange(object, old) }
         case .reversal(let reversal): reversal.revert(object)
         }
     }

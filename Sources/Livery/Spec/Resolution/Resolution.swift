@@ -2,17 +2,24 @@
 struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
-        var traits: [ResolvedTrait]
+        let traits: [ResolvedTrait]
+        /// Each trait's type and the value it sets, side by side in one buffer: what the provider
+        /// reads for every target it restyles, without visiting each resolved trait.
+        let settings: [ResolvedSetting]
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
-        var digest: ContentDigest
+        let digest: ContentDigest
         /// Boxed, so a list stays small: lists are copied on every load, and almost none has one.
         private let skippedBox: SkippedBox?
 
         init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
             self.traits = traits
+            self.settings = traits.map { ResolvedSetting(type: $0.typeID, value: $0.setting) }
             self.digest = digest
             self.skippedBox = skipped.map(SkippedBox.init)
         }
+
+        /// No traits: what a removed identifier gets.
+        static let empty = List(traits: [], digest: ContentDigest(combining: []))
 
         /// Set when the identifier uses a trait type the registry does not know (only a spec
         /// read with ``UnknownTraitPolicy/skipIdentifier`` has such lists): `traits` then lacks
@@ -76,6 +83,12 @@ final class SkippedBox: Sendable {
     let value: SkippedIdentifier
 
     init(_ value: SkippedIdentifier) { self.value = value }
+}
+
+/// A resolved trait's registered type and, for a ``PropertyTrait``, the value it sets.
+struct ResolvedSetting: Sendable {
+    let type: ObjectIdentifier
+    let value: PropertyValue?
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider
