@@ -252,6 +252,7 @@ let package = Package(
                 "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
+                "LiveryTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
