@@ -166,7 +166,7 @@ let package = Package(
             path: "Tests/StudioFollower",
             swiftSettings: strict
         ),
-        // Helpers shared by the test targets (not a product: users get LiveryTesting).
+        // Helpers shared by the test targets and the benchmarks (not a product: users get LiveryTesting).
         .target(name: "LiveryTestSupport", dependencies: ["Livery"], path: "Tests/Support", swiftSettings: strict),
         // The benchmarks (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke
@@ -180,6 +180,7 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
+                "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,9 +2,10 @@ import Dispatch
 import Synchronization
 
 /// When each reload finished, recorded from the provider's isolation domain, awaited by the
-/// harness thread.
+/// harness thread; and how many updates failed (fetch, parse or load), which are retried.
 final class AppliedLog: Sendable {
     private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
+    private let failed = Mutex(0)
     private let signal = DispatchSemaphore(value: 0)
 
     func record(targetsTouched: Int) {
@@ -15,6 +16,13 @@ final class AppliedLog: Sendable {
         }
         signal.signal()
     }
+
+    func recordFailure() {
+        failed.withLock { $0 += 1 }
+    }
+
+    /// Updates that were failures, so far.
+    var failures: Int { failed.withLock { $0 } }
 
     var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
     var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }
