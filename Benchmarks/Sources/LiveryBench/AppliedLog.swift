@@ -5,7 +5,7 @@ import Synchronization
 /// harness thread; and how many updates failed (fetch, parse or load), which are retried.
 final class AppliedLog: Sendable {
     private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
-    private let failed = Mutex(0)
+    private let failed = Mutex<(count: Int, first: String?)>((0, nil))
     private let signal = DispatchSemaphore(value: 0)
 
     func record(targetsTouched: Int) {
@@ -17,12 +17,17 @@ final class AppliedLog: Sendable {
         signal.signal()
     }
 
-    func recordFailure() {
-        failed.withLock { $0 += 1 }
+    func recordFailure(_ error: any Error) {
+        failed.withLock {
+            $0.count += 1
+            $0.first = $0.first ?? "\(error)"
+        }
     }
 
     /// Updates that were failures, so far.
-    var failures: Int { failed.withLock { $0 } }
+    var failures: Int { failed.withLock { $0.count } }
+    /// The first failure, as it describes itself.
+    var firstFailure: String? { failed.withLock { $0.first } }
 
     var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
     var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }

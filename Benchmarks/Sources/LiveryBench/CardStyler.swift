@@ -25,7 +25,7 @@ actor CardStyler {
     private static func record(_ outcome: Result<LoadReport, any Error>, in log: AppliedLog) {
         switch outcome {
         case .success(let report): log.record(targetsTouched: report.targetsTouched)
-        case .failure: log.recordFailure()
+        case .failure(let error): log.recordFailure(error)
         }
     }
 }

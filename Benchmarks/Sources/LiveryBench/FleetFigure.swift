@@ -65,7 +65,9 @@ enum FleetFigure {
                 ratio: throughNginx.all.median / direct.all.median, cpuRatio: nil, target: "", verdict: .info,
                 notes: "the median client applied after \(Format.number(throughNginx.half.median / 1e6)) ms "
                     + "(direct: \(Format.number(direct.half.median / 1e6)) ms); failed updates, retried: "
-                    + "\(throughNginx.failures) through nginx, \(direct.failures) direct; \(common)"),
+                    + "\(throughNginx.failures) through nginx, \(direct.failures) direct"
+                    + [throughNginx.firstFailure, direct.firstFailure].compactMap { $0.map { " (\($0))" } }.joined()
+                    + "; \(common)"),
         ]
     }
 
@@ -76,6 +78,7 @@ enum FleetFigure {
         var all = Samples(nanoseconds: [])
         var half = Samples(nanoseconds: [])
         var failures = 0
+        var firstFailure: String?
     }
 
     private static func measure(
@@ -96,7 +99,7 @@ enum FleetFigure {
             guard applied.wait(for: started, timeout: .seconds(60)) else {
                 throw BenchError(
                     "\(mode): \(applied.times.count) of \(started) clients had applied the first spec after 60 s "
-                        + "(\(applied.failures) failed updates)")
+                        + "(\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
             }
         }
         var measured = Measured()
@@ -110,7 +113,7 @@ enum FleetFigure {
             guard applied.wait(for: clients * (push + 1), timeout: .seconds(120)) else {
                 throw BenchError(
                     "\(mode): push \(push) reached \(applied.times.count - clients * push) of \(clients) clients "
-                        + "in 120 s (\(applied.failures) failed updates)")
+                        + "in 120 s (\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
             }
             let times = applied.times.suffix(clients).map { ($0 - start).nanoseconds }.sorted()
             measured.all.nanoseconds.append(times[times.count - 1])
@@ -119,6 +122,7 @@ enum FleetFigure {
             measured.requests.append(Double(try daemon.requestsAnswered() - before - 1))
         }
         measured.failures = applied.failures
+        measured.firstFailure = applied.firstFailure
         let following = tasks
         for task in following { task.cancel() }
         try Blocking.run { for task in following { await task.value } }
