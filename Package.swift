@@ -167,7 +167,7 @@ let package = Package(
             path: "Tests/StudioFollower",
             swiftSettings: strict
         ),
-        // Helpers shared by the test targets (not a product: users get LiveryTesting).
+        // Helpers shared by the test targets and the benchmarks (not a product: users get LiveryTesting).
         .target(
             name: "LiveryTestSupport", dependencies: ["Livery", "LiveryTesting"], path: "Tests/Support",
             swiftSettings: strict),
@@ -183,6 +183,7 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
+                "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,9 +2,10 @@ import Dispatch
 import Synchronization
 
 /// When each reload finished, recorded from the provider's isolation domain, awaited by the
-/// harness thread.
+/// harness thread; and how many updates failed (fetch, parse or load), which are retried.
 final class AppliedLog: Sendable {
     private let state = Mutex<(times: [ContinuousClock.Instant], touched: [Int])>(([], []))
+    private let failed = Mutex<(count: Int, first: String?)>((0, nil))
     private let signal = DispatchSemaphore(value: 0)
 
     func record(targetsTouched: Int) {
@@ -15,6 +16,18 @@ final class AppliedLog: Sendable {
         }
         signal.signal()
     }
+
+    func recordFailure(_ error: any Error) {
+        failed.withLock {
+            $0.count += 1
+            $0.first = $0.first ?? "\(error)"
+        }
+    }
+
+    /// Updates that were failures, so far.
+    var failures: Int { failed.withLock { $0.count } }
+    /// The first failure, as it describes itself.
+    var firstFailure: String? { failed.withLock { $0.first } }
 
     var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
     var targetsTouched: [Int] { state.withLock { Array($0.touched.dropFirst()) } }

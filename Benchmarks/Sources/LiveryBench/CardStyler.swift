@@ -23,7 +23,10 @@ actor CardStyler {
     }
 
     private static func record(_ outcome: Result<LoadReport, any Error>, in log: AppliedLog) {
-        if case .success(let report) = outcome { log.record(targetsTouched: report.targetsTouched) }
+        switch outcome {
+        case .success(let report): log.record(targetsTouched: report.targetsTouched)
+        case .failure(let error): log.recordFailure(error)
+        }
     }
 }
 

@@ -1,0 +1,140 @@
+import Foundation
+import LiveryRemote
+import LiveryServer
+
+/// Figure 9: a fleet of clients through the shipped nginx front (`deploy/nginx/livery.conf`) in
+/// front of one `livery serve` process, beside the same clients long-polling that daemon
+/// directly, in the same run: the requests the daemon answers per change, and the time from a
+/// push until every client has applied it.
+///
+/// Each client is real: a `TraitsProvider` with one target, following with
+/// `provider.follow(url:mode:)`, so a `RemoteSpecSource` with its own `HTTPClient` (on the
+/// shared event loop group), fetching, parsing and loading each version. Through nginx they use
+/// the version signal (`.version`), directly the long-poll (`.longPoll`), both waiting 30 s.
+/// The daemon is a child process, so its work is its own; the clients share this process.
+enum FleetFigure {
+    static let figure = Figure(number: "9", title: "A fleet through nginx") { config in try run(config) }
+
+    static let wait = Duration.seconds(30)
+
+    static func run(_ config: BenchConfig) throws -> [Row] {
+        let clients = config.smoke ? 50 : 5_000
+        let pushes = config.smoke ? 2 : 5
+        // The clients' sockets here, and the daemon's (it inherits the limit) when they go direct.
+        try RawClients.raiseFileLimit(to: clients + 1_024)
+        let folder = try TemporaryBenchFolder()
+        let specs = folder.url.appendingPathComponent("Specs")
+        try spec(step: 0).write(to: specs.appendingPathComponent("card.yaml"))
+        let token = BearerToken.random()
+        let tokenFile = folder.url.appendingPathComponent("token")
+        try Data(token.text.utf8).write(to: tokenFile)
+        let daemon = try DaemonProcess(directory: specs, tokenFile: tokenFile)
+        defer { daemon.stop() }
+        let front = try FleetFront(
+            root: folder.url.appendingPathComponent("nginx"), daemonPorts: [daemon.port], connections: clients + 1_024)
+        defer { front.stop() }
+        let pusher = Pusher(url: try url("http://127.0.0.1:\(daemon.port)/v1/specs/card.yaml"), token: token)
+
+        var step = 0
+        let direct = try measure(
+            clients: clients, pushes: pushes, following: try url("http://127.0.0.1:\(daemon.port)"),
+            mode: .longPoll(wait: wait), daemon: daemon, pusher: pusher, step: &step)
+        let throughNginx = try measure(
+            clients: clients, pushes: pushes, following: try url("http://127.0.0.1:\(front.port)"),
+            mode: .version(wait: wait), daemon: daemon, pusher: pusher, step: &step)
+
+        let size = config.smoke ? "\(Format.count(clients)) clients (smoke; issue: 5,000)" : "5,000 clients"
+        let baseline = "the same clients long-polling the daemon directly"
+        let perChange = Samples.percentile(50, of: throughNginx.requests)
+        let directPerChange = Samples.percentile(50, of: direct.requests)
+        let common =
+            "\(pushes) pushes; one livery serve process; nginx 1 worker, the shipped conf (ports and paths changed); "
+            + "clients: provider.follow(url:mode:) in this process, wait 30 s"
+        return [
+            Row(
+                figure: "9", metric: "daemon requests per change, \(size) following through nginx",
+                unit: "requests", value: perChange, p99: nil, baseline: baseline, baselineValue: directPerChange,
+                ratio: perChange / directPerChange, cpuRatio: nil, target: "a handful (≤ 25), not one per client",
+                verdict: perChange <= 25 ? .pass : .miss,
+                notes: "per push: \(throughNginx.requests.map { Format.count(Int($0)) }.joined(separator: ", ")) "
+                    + "(direct: \(direct.requests.map { Format.count(Int($0)) }.joined(separator: ", "))); \(common)"),
+            Row(
+                figure: "9", metric: "push → applied by every one of \(size) following through nginx",
+                unit: "ms", value: throughNginx.all.median / 1e6, p99: throughNginx.all.p99 / 1e6,
+                baseline: baseline, baselineValue: direct.all.median / 1e6,
+                ratio: throughNginx.all.median / direct.all.median, cpuRatio: nil, target: "", verdict: .info,
+                notes: "the median client applied after \(Format.number(throughNginx.half.median / 1e6)) ms "
+                    + "(direct: \(Format.number(direct.half.median / 1e6)) ms); failed updates, retried: "
+                    + "\(throughNginx.failures) through nginx, \(direct.failures) direct"
+                    + [throughNginx.firstFailure, direct.firstFailure].compactMap { $0.map { " (\($0))" } }.joined()
+                    + "; \(common)"),
+        ]
+    }
+
+    /// What one way of following measured: per push, the daemon's requests, the time until
+    /// every client and until half of them had applied it; and the failed updates.
+    struct Measured {
+        var requests: [Double] = []
+        var all = Samples(nanoseconds: [])
+        var half = Samples(nanoseconds: [])
+        var failures = 0
+        var firstFailure: String?
+    }
+
+    private static func measure(
+        clients: Int, pushes: Int, following base: URL, mode: RemoteSpecSource.Mode, daemon: DaemonProcess,
+        pusher: Pusher, step: inout Int
+    ) throws -> Measured {
+        let applied = AppliedLog()
+        var tasks: [Task<Void, Never>] = []
+        defer { for task in tasks { task.cancel() } }
+        // In steps, each applied before the next starts: so that the accept queues never
+        // overflow and no client starts in a backoff. The start is not what is measured.
+        for first in stride(from: 0, to: clients, by: 250) {
+            let started = min(first + 250, clients)
+            for _ in first..<started {
+                let styler = CardStyler(targets: 1)
+                tasks.append(Task { await styler.follow(base, mode: mode, log: applied) })
+            }
+            guard applied.wait(for: started, timeout: .seconds(60)) else {
+                throw BenchError(
+                    "\(mode): \(applied.times.count) of \(started) clients had applied the first spec after 60 s "
+                        + "(\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
+            }
+        }
+        var measured = Measured()
+        for push in 1...pushes {
+            Thread.sleep(forTimeInterval: 0.5)  // every client is waiting again
+            let before = try daemon.requestsAnswered()
+            step += 1
+            let body = spec(step: step)
+            let start = ContinuousClock.now
+            try Blocking.run { try await pusher.put(body) }
+            guard applied.wait(for: clients * (push + 1), timeout: .seconds(120)) else {
+                throw BenchError(
+                    "\(mode): push \(push) reached \(applied.times.count - clients * push) of \(clients) clients "
+                        + "in 120 s (\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
+            }
+            let times = applied.times.suffix(clients).map { ($0 - start).nanoseconds }.sorted()
+            measured.all.nanoseconds.append(times[times.count - 1])
+            measured.half.nanoseconds.append(times[times.count / 2])
+            // The push's own PUT is one request too.
+            measured.requests.append(Double(try daemon.requestsAnswered() - before - 1))
+        }
+        measured.failures = applied.failures
+        measured.firstFailure = applied.firstFailure
+        let following = tasks
+        for task in following { task.cancel() }
+        try Blocking.run { for task in following { await task.value } }
+        return measured
+    }
+
+    private static func spec(step: Int) -> Data {
+        Data("specs:\n  card:\n    - { type: CornerRadius, radius: \(step) }\n".utf8)
+    }
+
+    private static func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text) else { throw BenchError("bad URL \(text)") }
+        return url
+    }
+}

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryTestSupport
+
+/// nginx running the shipped front, `deploy/nginx/livery.conf`, in front of daemons on
+/// loopback, as a child process in the foreground with its own prefix under `root`; only the
+/// conf's places change (see `NginxFrontConf`), and its `worker_connections` fit `connections`.
+final class FleetFront {
+    let port: Int
+    private let process = Process()
+
+    /// Starts nginx and returns once a `GET /healthz` through it reaches a daemon.
+    init(root: URL, daemonPorts: [Int], connections: Int) throws {
+        let nginx = "/usr/sbin/nginx"
+        guard FileManager.default.isExecutableFile(atPath: nginx) else {
+            throw BenchError("nginx is not installed: scripts/bench installs it (apt-get install nginx)")
+        }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        port = try FreePort.find()
+        let config = root.appendingPathComponent("nginx.conf")
+        try Data(
+            NginxFrontConf.config(root: root.path, port: port, daemonPorts: daemonPorts, connections: connections)
+                .utf8
+        ).write(to: config)
+        process.executableURL = URL(filePath: nginx)
+        process.arguments = [
+            "-p", root.path, "-e", root.appendingPathComponent("error.log").path, "-c", config.path, "-g",
+            "daemon off;",
+        ]
+        try process.run()
+        let health = "http://127.0.0.1:\(port)/healthz"
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.answers(health) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw BenchError("nginx did not answer \(health) within 10 s (see \(root.path)/error.log)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// SIGTERM (nginx's fast shutdown), then waits for the exit.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    private static func answers(_ url: String) -> Bool {
+        let status = try? Blocking.run {  // not up yet: connection refused, or 502 from nginx
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            return response.status.code
+        }
+        return status == 200
+    }
+}
