@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryHTTP
 
 extension FetchSession {
     /// The answer of `GET /v1/version`.
@@ -10,16 +11,18 @@ extension FetchSession {
     /// The longest answer of `GET /v1/version` read: `{"etag": "…"}` and some room.
     static let maxVersionAnswerBytes = 4096
 
-    /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns`. The server answers
-    /// at once when its version differs from `since`, else when it changes (200, the new ETag)
-    /// or the wait ends (304). A new version is then fetched from `GET /v1/spec/{etag}`, which
-    /// never changes, so caches in between can keep it for good. A 404 there (the server no
-    /// longer keeps that version) is a failure like any other: the next request asks for the
-    /// current version again.
+    /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns&round=R`. The
+    /// server answers at once when its version differs from `since`, else when it changes (200,
+    /// the new ETag) or the wait ends (304, naming the next round, sent back as `round=` so that
+    /// each round is a new URL for caches in between: see ``LiveryHTTP/SignalRound``). A new
+    /// version is then fetched from `GET /v1/spec/{etag}`, which never changes, so caches can
+    /// keep it for good. A 404 there (the server no longer keeps that version) is a failure like
+    /// any other: the next request asks for the current version again.
     func followVersion(wait: Duration) async throws -> Duration {
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]
         if let etag { query.insert(URLQueryItem(name: "since", value: Self.urlForm(of: etag)), at: 0) }
+        if let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
         let target = url.appending(path: "v1/version").appending(queryItems: query)
         let clock = ContinuousClock()
         let start = clock.now
@@ -27,6 +30,10 @@ extension FetchSession {
         switch response.status.code {
         case 304:
             failures = 0
+            let sent = signalRound
+            signalRound = response.headers.first(name: SignalRound.fieldName)
+            // A new round is a new URL: ask at once, though a cache may have answered at once.
+            if let round = signalRound, round != sent { return .zero }
             // A server that does not hold requests would otherwise be asked again in a tight loop.
             return clock.now - start < wait / 2 ? configuration.backoff.base : .zero
         case 200:
@@ -43,6 +50,7 @@ extension FetchSession {
                 return configuration.backoff.base
             }
             try await fetchVersion(answer.etag)
+            signalRound = nil  // rounds are of the wait for one version
             return .zero
         default:
             throw statusError(response, url: target)

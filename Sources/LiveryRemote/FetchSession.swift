@@ -35,6 +35,8 @@ final class FetchSession {
     var lastEventID = ""
     /// The reconnection time an event stream asked for with `retry:`.
     var reconnectionTime: Duration?
+    /// The version signal's next round, from its last 304 (``LiveryHTTP/SignalRound``).
+    var signalRound: String?
     /// A version handed over whose outcome the consumer has not recorded yet: the next request
     /// waits for it, so its `Livery-Client` header reports what is applied.
     var unsettled: BodyDigest?

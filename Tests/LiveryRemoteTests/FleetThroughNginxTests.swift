@@ -101,4 +101,44 @@ struct FleetThroughNginxTests {
         survivor.stop()
         #expect(converged(on: last))
     }
+    @Test("waits that end without a change: one request per round at the daemon, one per round per client")
+    func roundsWithoutAChange() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-rounds")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-rounds-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let daemon = try ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
+        defer { daemon.kill() }
+        let front = try NginxFront(daemonPorts: [daemon.port])
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var pool = HTTPClient.Configuration.ConnectionPool()
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 150
+        let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
+        let followers = (0..<100).map { _ in VersionFollower() }
+        let base = front.baseURL
+        let tasks = followers.map { follower in
+            Task { await follower.follow(base, client: client, wait: 2) }
+        }
+        let initial = try await daemon.currentETag(client: client)
+        try await eventually { followers.allSatisfy { $0.etag == initial } }
+
+        // Three rounds of 2 s with nothing new.
+        let signalsBefore = followers.map(\.signals).reduce(0, +)
+        let daemonBefore = try await Self.daemonRequests([daemon], client: client)
+        try await Task.sleep(for: .seconds(6))
+        let signals = followers.map(\.signals).reduce(0, +) - signalsBefore
+        let atDaemon = try await Self.daemonRequests([daemon], client: client) - daemonBefore
+        print("fleet rounds: 100 clients, 6 s of 2 s waits: \(signals) signals at nginx, \(atDaemon) at the daemon")
+        // A round each (a fourth may begin), and one early answer where a wait started just
+        // before the grid's instant; not a request every 50 ms from a stale cached 304.
+        #expect(signals <= 100 * 5)
+        #expect(atDaemon <= 8, "one request per round at the daemon, not one per client")
+        #expect(followers.allSatisfy { $0.failures == 0 })
+
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        try await client.shutdown()
+        try await loop.shutdownGracefully()
+        try front.stop()
+        daemon.stop()
+    }
 }

@@ -36,13 +36,39 @@ import Testing
         #expect(named.status == .ok)
         #expect(named.body.map { String(buffer: $0) } == #"{"etag":"\"\#(snapshot.etag.opaque)\""}"#)
         let current = BundleQuery(wait: .duration(.seconds(30)), resource: .versionSignal(since: snapshot.etag.opaque))
-        guard case .wait(let wait) = BundleDecision.decide(current, state: .loaded(snapshot), mayWait: true) else {
+        // 12.5 s into a round of the 30 s grid: the wait lasts until the round ends.
+        let start = Date(timeIntervalSince1970: 30 * 40_000_000 + 12.5)
+        guard case .wait(let wait) = BundleDecision.decide(current, state: .loaded(snapshot), mayWait: true, now: start)
+        else {
             Issue.record("did not wait")
             return
         }
-        #expect(wait == .seconds(30))
-        let ended = try response(BundleDecision.decide(current, state: .loaded(snapshot), mayWait: false))
-        #expect(ended.status == .notModified && ended.fields[.cacheControl] == "public, max-age=1")
+        #expect(wait == .milliseconds(17_500))
+        // Ended a little early or late (the daemon spreads its wake-ups), it names the same next
+        // round: the wait that ends at the grid's following instant.
+        for end in [start + 17.3, start + 17.5, start + 18.4] {
+            let ended = try response(
+                BundleDecision.decide(current, state: .loaded(snapshot), mayWait: false, now: end))
+            #expect(ended.status == .notModified && ended.fields[.cacheControl] == "public, max-age=30")
+            #expect(ended.fields[HTTPField.Name("Livery-Round")!] == "40000002")
+        }
+        // Asked for early, that round still waits until its own instant (here: the whole wait);
+        // asked for late, a round waits until the grid's next instant.
+        func hold(round: Int64, at now: Date) -> Duration? {
+            let query = BundleQuery(
+                wait: .duration(.seconds(30)), resource: .versionSignal(since: snapshot.etag.opaque, round: round))
+            guard case .wait(let wait) = BundleDecision.decide(query, state: .loaded(snapshot), mayWait: true, now: now)
+            else { return nil }
+            return wait
+        }
+        #expect(hold(round: 40_000_002, at: start + 17.3) == .seconds(30))
+        #expect(hold(round: 40_000_002, at: start + 27.5) == .milliseconds(20_000))
+        #expect(hold(round: 40_000_001, at: start + 22.5) == .milliseconds(25_000))
+        // Without a wait there is no round, and the answer is fresh for a second only.
+        let asked = BundleQuery(resource: .versionSignal(since: snapshot.etag.opaque))
+        let now = BundleDecision.respond(to: asked, state: .loaded(snapshot))
+        #expect(now.status == .notModified && now.fields[.cacheControl] == "public, max-age=1")
+        #expect(now.fields[HTTPField.Name("Livery-Round")!] == nil)
         let head = BundleDecision.respond(
             to: BundleQuery(isHead: true, resource: .versionSignal(since: nil)), state: .loaded(snapshot))
         #expect(head.status == .ok && head.body == nil && head.fields[.contentLength] == named.fields[.contentLength])
@@ -56,6 +82,8 @@ import Testing
         #expect(resource("/v1/spec?wait=5s") == .current)
         #expect(resource("/v1/spec/abc") == .version("abc"))
         #expect(resource("/v1/version?since=abc&wait=1s") == .versionSignal(since: "abc"))
+        #expect(resource("/v1/version?since=abc&wait=1s&round=42") == .versionSignal(since: "abc", round: 42))
+        #expect(resource("/v1/version?since=abc&round=soon") == .versionSignal(since: "abc"))
         #expect(resource("/v1/version") == .versionSignal(since: nil))
         #expect(resource("/v1/spec/") == nil)
         #expect(resource("/v1/spec/a/b") == nil)

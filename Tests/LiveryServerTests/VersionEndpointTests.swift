@@ -80,7 +80,11 @@ import Testing
         try await TestDaemon.with { server in
             let old = try await currentTag(server)
             let http = server.http
-            let waiting = Task { try await http.get("/v1/version?since=\(old.bare)&wait=20s", timeout: .seconds(30)) }
+            // A round whose instant is more than the wait away: the whole 20 s, unless a change.
+            let round = Int64(Date().timeIntervalSince1970 / 20) + 2
+            let waiting = Task {
+                try await http.get("/v1/version?since=\(old.bare)&wait=20s&round=\(round)", timeout: .seconds(30))
+            }
             let held = try await TestDaemon.eventually { server.daemon.hub.waitingClients == 1 }
             #expect(held, "the signal waits in the hub like a long-poll")
             try await push("#ABCDEF", to: server)
@@ -96,12 +100,17 @@ import Testing
         try await TestDaemon.with { server in
             let current = try await currentTag(server)
             for since in [current.bare, current.header] {
-                let start = ContinuousClock.now
+                let start = Date()
                 let encoded = since.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? since
-                let reply = try await server.http.get("/v1/version?since=\(encoded)&wait=300ms")
+                let reply = try await server.http.get("/v1/version?since=\(encoded)&wait=2s&round=7")
                 #expect(reply.status == 304)
-                #expect(ContinuousClock.now - start >= .milliseconds(250))
-                #expect(reply.header("Cache-Control") == "public, max-age=1")
+                // The wait ends where the 2 s grid does, and names the round that starts there.
+                // (`round=7` is long past: the wait ends at the grid's next instant.)
+                let boundary = (start.timeIntervalSince1970 / 2).rounded(.down) + 1
+                #expect(reply.header("Livery-Round") == String(Int64(boundary) + 1))
+                // Not before the grid's instant, but for the spread of at most a tenth of the wait.
+                #expect(Date().timeIntervalSince1970 >= boundary * 2 - 0.2)
+                #expect(reply.header("Cache-Control") == "public, max-age=2")
             }
             #expect(try await server.http.get("/v1/version?wait=soon").status == 400)
         }

@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import LiveryHTTP
 import NIOCore
 
 /// What the daemon holds for `GET /v1/spec`: a bundle, or the errors that keep the folder from
@@ -64,25 +66,34 @@ package struct BundleResponse: Sendable {
 /// identity.
 /// - `/v1/spec/{etag}`: that version's bundle (either representation, by the same rule),
 ///   cacheable for a year, never waiting; 404 when the state's bundle is not that version.
-/// - `/v1/version?since=`: `{"etag": "…"}` when the current version is not `since`, else the
-///   wait as above, then 304; both cacheable for a second, so a shared cache answers the many
-///   clients asking the same question from one request.
+/// - `/v1/version?since=`: `{"etag": "…"}` when the current version is not `since`, cacheable
+///   for a second; else the wait as above, ending on the grid of ``LiveryHTTP/SignalRound``,
+///   then 304 naming the next round (`Livery-Round`) and cacheable for the wait's length: a
+///   shared cache answers the many clients asking the same question from one request, and the
+///   next round's URL is a new one (see ``LiveryHTTP/SignalRound`` for why).
 package enum BundleDecision {
     /// `Cache-Control` of a version's bundle: its bytes never change.
     static let immutable = "public, max-age=31536000, immutable"
     /// `Cache-Control` of the version signal: a shared cache may answer from it for a second.
     static let signalCaching = "public, max-age=1"
 
-    /// What to do now, or ``BundleAnswer/wait(_:)``.
-    package static func decide(_ query: BundleQuery, state: BundleState, mayWait: Bool) -> BundleAnswer {
+    /// What to do now, or ``BundleAnswer/wait(_:)``; `now` places a version signal's wait on its
+    /// grid.
+    package static func decide(
+        _ query: BundleQuery, state: BundleState, mayWait: Bool, now: Date = Date()
+    ) -> BundleAnswer {
         if mayWait, case .duration(let wait) = query.wait, wait > .zero, hasNothingNew(for: query, in: state) {
+            if case .versionSignal(_, let round) = query.resource, case .loaded = state {
+                return .wait(SignalRound.hold(wait, endingAt: round, now: now))
+            }
             return .wait(wait)
         }
-        return .respond(respond(to: query, state: state))
+        return .respond(respond(to: query, state: state, now: now))
     }
 
     /// The answer once waiting is over (or was never asked for): the same rules without the wait.
-    package static func respond(to query: BundleQuery, state: BundleState) -> BundleResponse {
+    /// `now` names the round a version signal's 304 leads to.
+    package static func respond(to query: BundleQuery, state: BundleState, now: Date = Date()) -> BundleResponse {
         if case .invalid(let text) = query.wait {
             return problem(
                 Problem(
@@ -95,8 +106,8 @@ package enum BundleDecision {
             return version(tag, of: snapshot, query: query)
         case (.version(let tag), .unavailable):
             return problem(.versionNotKept(tag), query: query)
-        case (.versionSignal(let since), .loaded(let snapshot)):
-            return signal(since: since, current: snapshot, query: query)
+        case (.versionSignal(let since, _), .loaded(let snapshot)):
+            return signal(since: since, current: snapshot, query: query, now: now)
         case (_, .loaded(let snapshot)):
             return bundle(snapshot, query: query)
         case (_, .unavailable(let errors)):
@@ -123,11 +134,20 @@ package enum BundleDecision {
         return BundleResponse(status: answer.status, fields: fields, body: answer.body)
     }
 
-    /// `/v1/version`: the current tag when the client's differs, else 304.
-    private static func signal(since: String?, current snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
+    /// `/v1/version`: the current tag when the client's differs, else 304 (after a wait, naming
+    /// the next round).
+    private static func signal(
+        since: String?, current snapshot: BundleSnapshot, query: BundleQuery, now: Date
+    ) -> BundleResponse {
         var fields = HTTPFields()
         fields[.cacheControl] = signalCaching
         if let since, snapshot.etag.isNamed(by: since) {
+            if case .duration(let wait) = query.wait, wait > .zero {
+                fields[.liveryRound] = String(SignalRound.next(after: wait, endedAt: now))
+                // Still true later: whoever reads it moves on to the next round's URL, which
+                // sees any change.
+                fields[.cacheControl] = "public, max-age=\(max(1, wait.components.seconds))"
+            }
             return BundleResponse(status: .notModified, fields: fields, body: nil)
         }
         let body = JSONBody.encode(["etag": snapshot.etagText])
@@ -141,7 +161,7 @@ package enum BundleDecision {
     private static func hasNothingNew(for query: BundleQuery, in state: BundleState) -> Bool {
         switch (query.resource, state) {
         case (.version, _): false
-        case (.versionSignal(let since), .loaded(let snapshot)): since.map(snapshot.etag.isNamed(by:)) == true
+        case (.versionSignal(let since, _), .loaded(let snapshot)): since.map(snapshot.etag.isNamed(by:)) == true
         case (.current, .loaded(let snapshot)): held(by: query, in: snapshot) != nil
         case (_, .unavailable): true
         }

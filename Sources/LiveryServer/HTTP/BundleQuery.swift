@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import LiveryHTTP
 import NIOCore
 
 /// What a `GET` or `HEAD` of the bundle asks, read from its head by whichever path reads it
@@ -11,8 +12,10 @@ package struct BundleQuery: Sendable {
         case current
         /// `/v1/spec/{etag}`: the bundle of one version, named by its tag without quotes.
         case version(String)
-        /// `/v1/version?since={etag}`: the current version's tag once it differs from `since`.
-        case versionSignal(since: String?)
+        /// `/v1/version?since={etag}&round=R`: the current version's tag once it differs from
+        /// `since`; `round` (see ``LiveryHTTP/SignalRound``) is where a wait without a change
+        /// ends, `nil` when it is absent or not an integer.
+        case versionSignal(since: String?, round: Int64? = nil)
 
         /// The route it is counted under in the metrics.
         package var route: String {
@@ -67,7 +70,9 @@ package struct BundleQuery: Sendable {
         if path == "/v1/spec" {
             resource = .current
         } else if path == "/v1/version" {
-            resource = .versionSignal(since: parameters["since"].map(String.init))
+            resource = .versionSignal(
+                since: parameters["since"].map(String.init),
+                round: parameters[Substring(SignalRound.parameterName)].flatMap { Int64(String($0)) })
         } else if path.hasPrefix("/v1/spec/"), case let tag = path.dropFirst("/v1/spec/".count),
             !tag.isEmpty, !tag.contains("/")
         {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import Synchronization
@@ -14,6 +15,10 @@ final class RecordingProxy: Sendable {
         var status: Int
         var etag: String?
         var client: String?
+        /// The query, `nil` when there is none.
+        var query: String? = nil
+        /// The answer's `Livery-Round`, if any.
+        var round: String? = nil
     }
 
     private final class Log: Sendable {
@@ -46,12 +51,18 @@ final class RecordingProxy: Sendable {
             let etag = answer.headers.first(name: "ETag")
             let header = request.headers.first { $0.name.canonicalName == "livery-client" }?.value
             log.seen.withLock {
-                $0.append(Seen(path: request.uri.path, status: Int(answer.status.code), etag: etag, client: header))
+                $0.append(
+                    Seen(
+                        path: request.uri.path, status: Int(answer.status.code), etag: etag, client: header,
+                        query: request.uri.query, round: answer.headers.first(name: "Livery-Round")))
             }
             var response = Response(
                 status: HTTPResponse.Status(code: Int(answer.status.code)), body: .init(byteBuffer: body))
             if let etag { response.headers[.eTag] = etag }
             if let type = answer.headers.first(name: "Content-Type") { response.headers[.contentType] = type }
+            if let round = answer.headers.first(name: "Livery-Round") {
+                response.headers[HTTPField.Name("Livery-Round")!] = round
+            }
             return response
         }
         do {

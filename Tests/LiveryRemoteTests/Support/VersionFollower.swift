@@ -4,13 +4,15 @@ import NIOCore
 import Synchronization
 
 /// A light client of the version protocol, many of which share one `HTTPClient`: `GET
-/// /v1/version?since=&wait=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
+/// /v1/version?since=&wait=&round=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
 /// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec.
 /// Failures are counted and retried after a short pause.
 final class VersionFollower: Sendable {
     private struct State {
         var etag: String?
+        var round: String?
         var failures = 0
+        var signals = 0
     }
 
     private let state = Mutex(State())
@@ -19,6 +21,8 @@ final class VersionFollower: Sendable {
     var etag: String? { state.withLock { $0.etag } }
     /// Requests that failed (transport errors and unexpected statuses).
     var failures: Int { state.withLock { $0.failures } }
+    /// Requests of the version signal sent.
+    var signals: Int { state.withLock { $0.signals } }
 
     /// Follows `base` until cancelled.
     func follow(_ base: URL, client: HTTPClient, wait: Int) async {
@@ -34,14 +38,22 @@ final class VersionFollower: Sendable {
     }
 
     private func step(_ base: URL, client: HTTPClient, wait: Int) async throws {
+        let (etag, round) = state.withLock { state in
+            state.signals += 1
+            return (state.etag, state.round)
+        }
         let since = etag.map { "since=\($0.dropFirst().dropLast())&" } ?? ""
+        let roundParameter = round.map { "&round=\($0)" } ?? ""
         let signal = try await client.execute(
-            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s"),
+            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s\(roundParameter)"),
             timeout: .seconds(Int64(wait) * 3))
         let body = try await signal.body.collect(upTo: 4096)
         switch signal.status.code {
         case 304:
-            try await Task.sleep(for: .milliseconds(50))  // a cached 304 answers at once
+            let next = signal.headers.first(name: "Livery-Round")
+            state.withLock { $0.round = next }
+            // A new round is a new URL; the same one again, from a cache, answers at once.
+            if next == nil || next == round { try await Task.sleep(for: .milliseconds(50)) }
         case 200:
             let named = try JSONDecoder().decode([String: String].self, from: Data(body.readableBytesView))
             guard let next = named["etag"], next != etag else {
@@ -53,7 +65,10 @@ final class VersionFollower: Sendable {
                 timeout: .seconds(10))
             _ = try await bundle.body.collect(upTo: 1 << 20)
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
-            state.withLock { $0.etag = bundle.headers.first(name: "ETag") ?? next }
+            state.withLock {
+                $0.etag = bundle.headers.first(name: "ETag") ?? next
+                $0.round = nil
+            }
         default:
             throw Unexpected(status: Int(signal.status.code))
         }
