@@ -192,11 +192,10 @@ import Testing
             })
         let path = "behind\(name).yaml"
         try cluster.etcdctl(["put", "/livery/specs/\(path)", "specs:\n  behind\(name): []\n"])
-        let reopening = ContinuousClock.now
-        try await Task.sleep(for: .milliseconds(100))
+        // A push through A lands while B is still cut off.
         #expect(
-            stream.writes.contains {
-                $0.sent > restarting && $0.answered < reopening && (200..<300).contains($0.status)
+            try await TestDaemon.eventually(timeout: .seconds(10)) {
+                stream.writes.contains { $0.sent > restarting && (200..<300).contains($0.status) }
             })
         b.proxy.set(.forward)
         for daemon in daemons {
