@@ -171,8 +171,10 @@ public final class EtcdClient: Sendable {
         throw EtcdError(.unavailable, "no etcd endpoint answered \(path): " + failures.joined(separator: "; "))
     }
 
-    /// The error a non-200 answer stands for: 503 is "try later" (no leader, timeouts), a
-    /// compacted or future revision is told apart, anything else is refused.
+    /// The error a non-200 answer stands for: 503 is "try later" (no leader, timeouts, and the
+    /// 408 "client connection is closing" a member answers while it shuts down: the gateway's
+    /// mapping of gRPC's Canceled), a compacted or future revision is told apart, anything else
+    /// is refused.
     private static func failure(status: UInt, body: Data, at place: String) throws(EtcdError) -> EtcdError {
         let wire: EtcdWireError?
         do {
@@ -187,7 +189,7 @@ public final class EtcdClient: Sendable {
         if message.contains("required revision is a future revision") {
             return EtcdError(.futureRevision, "\(place): \(message)")
         }
-        if status == 503 || status == 504 || status == 502 || wire?.code == 14 {
+        if [408, 502, 503, 504].contains(status) || wire?.code == 1 || wire?.code == 14 {
             return EtcdError(.unavailable, "\(place) answered \(status): \(message)")
         }
         return EtcdError(.protocolError, "\(place) answered \(status): \(message)")

@@ -6,7 +6,8 @@ import NIOCore
 import Synchronization
 
 /// A real HTTP server on a loopback port 0 that serves the documents of remote includes the
-/// tests set up, and records every request it gets (so a test can prove one was never made).
+/// tests set up (or stands in for another server's answers, to GET and POST alike), and records
+/// every request it gets (so a test can prove one was never made).
 final class IncludeServer: Sendable {
     /// What one path answers.
     struct Answer: Sendable {
@@ -67,6 +68,7 @@ final class IncludeServer: Sendable {
     private func start() async throws {
         let router = Router()
         router.get("**") { request, _ -> Response in self.answer(request) }
+        router.post("**") { request, _ -> Response in self.answer(request) }
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "include-server")
         logger.logLevel = .critical
