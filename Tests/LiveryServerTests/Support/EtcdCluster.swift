@@ -20,7 +20,9 @@ final class EtcdCluster: Sendable {
     let members: [Member]
     /// The client the tests' daemons and helpers reach etcd with.
     let http: HTTPClient
-    private let processes: Mutex<[Int32?]>
+    /// The running members' processes. Foundation's `Process` reaps its children itself: a
+    /// `waitpid` of ours could take the exit it waits for, and whatever waits on it then waits for ever.
+    private let processes: Mutex<[Process?]>
     private let token: String
     private let options: [String]
 
@@ -84,24 +86,22 @@ final class EtcdCluster: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        processes.withLock { $0[index] = process.processIdentifier }
+        processes.withLock { $0[index] = process }
     }
 
     /// `kill -9` of member `index`.
     func kill(_ index: Int) {
-        guard let pid = processes.withLock({ $0[index] }) else { return }
-        Foundation.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        guard let process = processes.withLock({ $0[index] }) else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
         processes.withLock { $0[index] = nil }
     }
 
     /// Stops member `index` gracefully (SIGTERM) and waits for it to exit.
     func stop(_ index: Int) {
-        guard let pid = processes.withLock({ $0[index] }) else { return }
-        Foundation.kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        guard let process = processes.withLock({ $0[index] }) else { return }
+        process.terminate()
+        process.waitUntilExit()
         processes.withLock { $0[index] = nil }
     }
 

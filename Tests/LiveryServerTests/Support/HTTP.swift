@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A tiny client for the daemon's endpoints over a real connection (AsyncHTTPClient).
 struct HTTP: Sendable {
@@ -87,9 +88,54 @@ struct HTTP: Sendable {
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
-        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+        let exchange = { @Sendable [request] in
+            let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
+            let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            return Reply(
+                status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+        }
+        // The client's timeout covers the answer's head, and under a whole parallel run one
+        // exchange was seen never to end at all, holding the run: this bound holds whatever
+        // the client does.
+        return try await Self.giveUp(after: timeout + .seconds(5), "\(method) \(base)\(path)", exchange)
+    }
+
+    /// `operation`'s result, or an error once `limit` has passed, without waiting for an
+    /// operation that does not end when it is cancelled (it is cancelled and left behind).
+    static func giveUp<T: Sendable>(
+        after limit: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let pending = Pending(continuation)
+            let work = Task {
+                do {
+                    let value = try await operation()
+                    pending.take()?.resume(returning: value)
+                } catch {
+                    pending.take()?.resume(throwing: error)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                guard let waiting = pending.take() else { return }
+                work.cancel()
+                waiting.resume(throwing: HTTPTestError("\(what): no answer within \(limit)"))
+            }
+        }
+    }
+
+    /// A continuation resumed once, by whichever of the work and the timer comes first.
+    private final class Pending<T: Sendable>: Sendable {
+        private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+
+        init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+
+        func take() -> CheckedContinuation<T, any Error>? {
+            continuation.withLock { stored in
+                defer { stored = nil }
+                return stored
+            }
+        }
     }
 }
 
