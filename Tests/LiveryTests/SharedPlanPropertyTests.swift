@@ -85,7 +85,9 @@ import Testing
                 let lists = spec.map { $0.map(\.yaml).joined(separator: "\n") }
                 // The hand-written model: only changed identifiers are restyled, and a load
                 // either applies to every target or changes nothing.
-                let changed = targets.indices.filter { lists[targets[$0].identifier] != current[targets[$0].identifier] }
+                let changed = targets.indices.filter {
+                    lists[targets[$0].identifier] != current[targets[$0].identifier]
+                }
                 let possible = changed.allSatisfy {
                     Self.applies(spec[targets[$0].identifier], toKind: targets[$0].kind)
                 }
@@ -95,7 +97,8 @@ import Testing
                         #expect(throws: SpecError.self, "\(yaml)") {
                             try provider.load(Spec(yaml: yaml, registry: registry))
                         }
-                        #expect(targets.map { Self.state($0.engine) } == before, "a failed load changed a target:\n\(yaml)")
+                        #expect(
+                            targets.map { Self.state($0.engine) } == before, "a failed load changed a target:\n\(yaml)")
                         continue
                     }
                     try provider.load(Spec(yaml: yaml, registry: registry))

@@ -228,7 +228,8 @@ extension TraitsProvider {
                         continue
                     }
                     do throws(SpecError) {
-                        kept.append(.reversal(try Self.reversal(applying: list.traits[index], to: object, entry: entry)))
+                        kept.append(
+                            .reversal(try Self.reversal(applying: list.traits[index], to: object, entry: entry)))
                     } catch {
                         return error
                     }
