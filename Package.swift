@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "Livery",
                 "LiveryTesting",
+                "LiveryTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")],
