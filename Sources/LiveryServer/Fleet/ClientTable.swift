@@ -84,10 +84,3 @@ public final class ClientTable: Sendable {
         state.entries = state.entries.filter { $0.value.lastSeen >= oldest }
     }
 }
-
-extension HTTPField.Name {
-    /// `Livery-Client`: who sends a request, and what it applied.
-    static let liveryClient = HTTPField.Name(LiveryClientHeader.fieldName)!  // a valid token
-    /// `Livery-Round`: the version signal's next round (``LiveryHTTP/SignalRound``).
-    static let liveryRound = HTTPField.Name(SignalRound.fieldName)!  // a valid token
-}

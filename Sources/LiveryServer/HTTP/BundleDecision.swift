@@ -77,14 +77,15 @@ package enum BundleDecision {
     /// `Cache-Control` of the version signal: a shared cache may answer from it for a second.
     static let signalCaching = "public, max-age=1"
 
-    /// What to do now, or ``BundleAnswer/wait(_:)``; `now` places a version signal's wait on its
-    /// grid.
+    /// What to do now, or ``BundleAnswer/wait(_:)``; `now` (the clock when `nil`, read only for
+    /// the version signal, so the bundle's own hot path never reads it) places a version signal's
+    /// wait on its grid.
     package static func decide(
-        _ query: BundleQuery, state: BundleState, mayWait: Bool, now: Date = Date()
+        _ query: BundleQuery, state: BundleState, mayWait: Bool, now: Date? = nil
     ) -> BundleAnswer {
         if mayWait, case .duration(let wait) = query.wait, wait > .zero, hasNothingNew(for: query, in: state) {
             if case .versionSignal(_, let round) = query.resource, case .loaded = state {
-                return .wait(SignalRound.hold(wait, endingAt: round, now: now))
+                return .wait(SignalRound.hold(wait, endingAt: round, now: now ?? Date()))
             }
             return .wait(wait)
         }
@@ -92,8 +93,8 @@ package enum BundleDecision {
     }
 
     /// The answer once waiting is over (or was never asked for): the same rules without the wait.
-    /// `now` names the round a version signal's 304 leads to.
-    package static func respond(to query: BundleQuery, state: BundleState, now: Date = Date()) -> BundleResponse {
+    /// `now` (the clock when `nil`) names the round a version signal's 304 leads to.
+    package static func respond(to query: BundleQuery, state: BundleState, now: Date? = nil) -> BundleResponse {
         if case .invalid(let text) = query.wait {
             return problem(
                 Problem(
@@ -107,7 +108,7 @@ package enum BundleDecision {
         case (.version(let tag), .unavailable):
             return problem(.versionNotKept(tag), query: query)
         case (.versionSignal(let since, _), .loaded(let snapshot)):
-            return signal(since: since, current: snapshot, query: query, now: now)
+            return signal(since: since, current: snapshot, query: query, now: now ?? Date())
         case (_, .loaded(let snapshot)):
             return bundle(snapshot, query: query)
         case (_, .unavailable(let errors)):
