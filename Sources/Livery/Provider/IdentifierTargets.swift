@@ -1,44 +1,43 @@
-/// The targets registered under one identifier.
+/// The slots of the targets registered under one identifier.
 ///
-/// Most identifiers name a single object, so one target is kept without storage of its own;
-/// a dictionary appears only when a second target shares the identifier.
+/// Most identifiers name a single object, so one slot is kept without storage of its own;
+/// a set appears only when a second target shares the identifier.
 enum IdentifierTargets {
-    case one(RegisteredTarget)
-    case many([ObjectIdentifier: RegisteredTarget])
+    case one(Int)
+    case many(Set<Int>)
 
-    /// Adds `entry`, or replaces the entry of the same object.
-    mutating func insert(_ entry: RegisteredTarget) {
+    /// Adds `slot`.
+    mutating func insert(_ slot: Int) {
         switch self {
-        case .one(let existing) where existing.id == entry.id:
-            self = .one(entry)
+        case .one(let existing) where existing == slot:
+            return
         case .one(let existing):
-            self = .many([existing.id: existing, entry.id: entry])
-        case .many(var entries):
-            self = .one(entry)  // drops this enum's reference so `entries` is mutated in place
-            entries[entry.id] = entry
-            self = .many(entries)
+            self = .many([existing, slot])
+        case .many(var slots):
+            self = .one(slot)  // drops this enum's reference so `slots` is mutated in place
+            slots.insert(slot)
+            self = .many(slots)
         }
     }
 
-    /// Removes `entry` if it is the one held for its object; returns whether none are left.
-    mutating func remove(_ entry: RegisteredTarget) -> Bool {
+    /// Removes `slot`; returns whether none are left.
+    mutating func remove(_ slot: Int) -> Bool {
         switch self {
         case .one(let existing):
-            return existing === entry
-        case .many(var entries):
-            guard entries[entry.id] === entry else { return false }
-            self = .one(entry)
-            entries[entry.id] = nil
-            self = .many(entries)
-            return entries.isEmpty
+            return existing == slot
+        case .many(var slots):
+            self = .one(slot)
+            slots.remove(slot)
+            self = .many(slots)
+            return slots.isEmpty
         }
     }
 
-    /// Calls `body` with each entry.
-    func forEach(_ body: (RegisteredTarget) -> Void) {
+    /// Calls `body` with each slot.
+    func forEach(_ body: (Int) -> Void) {
         switch self {
-        case .one(let entry): body(entry)
-        case .many(let entries): for entry in entries.values { body(entry) }
+        case .one(let slot): body(slot)
+        case .many(let slots): for slot in slots { body(slot) }
         }
     }
 }

@@ -1,220 +1,256 @@
 /// The all-or-nothing move from one resolution to another.
+///
+/// A load works on plain values: slot positions, plan offsets and flags, in a few flat arrays.
+/// Nothing a load makes per target holds a counted reference, because a retain and a release
+/// for every target a step passed along were most of a large load's time.
 extension TraitsProvider {
     /// A live target a load restyles.
     struct Touched {
-        let entry: RegisteredTarget
-        let object: AnyObject
-        let capabilities: ClassCapabilities
+        /// Its position in ``TraitsProvider/slots``.
+        let slot: Int
+        /// Where its plan starts in ``Work/steps``; the plan is as long as the group's list.
+        let plan: Int
         /// Whether it had traits applied before the load, so a rollback knows to re-apply them.
         let wasStyled: Bool
-        /// Which of the load's plans its traits apply by (set by the capability check).
-        var plan = 0
     }
 
-    /// The live targets of the changed identifiers, each group with the traits it gets. Kept
-    /// flat, with one trait list per identifier rather than one per target, because a load
-    /// may touch every registered object.
-    private struct Work {
-        var targets: [Touched] = []
-        var groups: [Group] = []
-        /// How each trait of a group applies to a class, shared by the targets of one class whose
-        /// groups have the same trait types in the same order.
-        var plans: [[ClassCapabilities.Step]] = []
-    }
-
-    /// The targets `range` of ``Work/targets`` and the traits they get. A struct, not a tuple:
-    /// an array of tuples is destroyed element by element through the runtime's generic code.
-    private struct Group {
-        let list: Resolution.List
+    /// The targets `touched[range]` of one changed identifier, and where its new list is.
+    struct Group {
+        /// The list's position in the next resolution; nil where it no longer names the identifier.
+        let position: Int?
         let range: Range<Int>
     }
 
-    /// An identifier whose traits differ, and its new traits.
-    private struct Change {
-        let identifier: String
-        let list: Resolution.List
+    /// What a load does, decided before anything is touched.
+    struct Work {
+        /// In document order, removed ones last.
+        var changedIdentifiers: [String] = []
+        var groups: [Group] = []
+        var touched: [Touched] = []
+        /// How each trait applies, for every plan one after the other. A plan depends only on the
+        /// class and the trait types, which consecutive targets mostly share, so they share it.
+        var steps: [ClassCapabilities.Step] = []
+        /// Slots whose objects are gone.
+        var gone: [Int] = []
     }
 
     func transition(to next: Resolution, theme: String?) throws -> LoadReport {
         let previous = currentResolution
-        let changes = Self.changes(from: previous, to: next)
-        var work = liveTargets(of: changes)
-
-        // Capabilities are known before anything is touched: check them all first, so the
-        // common mistake costs no rollback. A plan depends only on the class and the trait types,
-        // which consecutive targets mostly share, so a repeat of both reuses the last one.
-        // The last plan's class and list, compared in place: binding them to a local would
-        // retain (and release) both for every target.
-        var lastCapabilities: ClassCapabilities?
-        var lastList = Resolution.List.empty
-        for group in work.groups {
-            for index in group.range {
-                let capabilities = work.targets[index].capabilities
-                if lastCapabilities === capabilities, Self.sameTypes(lastList, group.list) {
-                    work.targets[index].plan = work.plans.count - 1
-                    continue
-                }
-                let entry = work.targets[index].entry
-                work.plans.append(
-                    try plan(group.list.traits, entry: entry, object: work.targets[index].object, capabilities))
-                work.targets[index].plan = work.plans.count - 1
-                lastCapabilities = capabilities
-                lastList = group.list
-            }
+        let sameOrder = previous.order == next.order
+        if !(placementIsCurrent && sameOrder) {
+            placement = Placement(order: next.order, targets: slotsByIdentifier)
         }
+        // The placement is now next's, and still the current resolution's if the order is the same.
+        placementIsCurrent = sameOrder
+        // Capabilities are known before anything is touched: check them all first, so the
+        // common mistake costs no rollback.
+        var work = try work(from: previous, to: next, sameOrder: sameOrder)
 
+        var touched = 0
         var applied = 0
         var reverted = 0
-        let failure: (index: Int, error: SpecError)? = work.targets.withUnsafeBufferPointer { targets in
-            // Through buffers: copying a `Touched` or a plan out of its array would retain (and
-            // release) everything it holds, the weakly referenced object through its side table.
-            work.plans.withUnsafeBufferPointer { plans in
-                work.groups.withUnsafeBufferPointer { groups in
-                    for group in groups.indices {
-                        for index in groups[group].range {
-                            do throws(SpecError) {
-                                let counts = try apply(
-                                    groups[group].list, plans[targets[index].plan], to: targets[index].entry,
-                                    object: targets[index].object, revertingFirst: true)
-                                applied += counts.applied
-                                reverted += counts.reverted
-                            } catch {
-                                return (index, error)
-                            }
-                        }
+        var failure: (index: Int, error: SpecError)?
+        isApplying = true
+        slots.withUnsafeMutableBufferPointer { slots in
+            let slots = slots.baseAddress!
+            next.lists.withUnsafeBufferPointer { lists in
+                for group in work.groups {
+                    // An identifier the next resolution no longer names gets no traits.
+                    let position = group.position ?? -1
+                    let result =
+                        position >= 0
+                        ? Self.apply(lists[position], group.range, work: &work, slots: slots)
+                        : Self.apply(.empty, group.range, work: &work, slots: slots)
+                    touched += result.touched
+                    applied += result.applied
+                    reverted += result.reverted
+                    if let error = result.failure {
+                        failure = error
+                        return
                     }
-                    return nil
                 }
             }
         }
+        isApplying = false
         if let failure {
-            rollBack(work.targets[...failure.index], to: previous)
+            rollBack(work.touched[...failure.index], to: previous)
+            forgetGone(work.gone)
             throw failure.error
         }
+        forgetGone(work.gone)
         currentResolution = next
+        placementIsCurrent = placementIsCurrent || work.gone.isEmpty
         return LoadReport(
-            changedIdentifiers: changes.map(\.identifier), targetsTouched: work.targets.count,
+            changedIdentifiers: work.changedIdentifiers, targetsTouched: touched,
             traitsApplied: applied, traitsReverted: reverted, theme: theme)
     }
 
+    /// Applies one group's list to its targets, each after reverting what it has; stops at the
+    /// first failure, with that target's own part already undone.
+    private static func apply(
+        _ list: Resolution.List, _ range: Range<Int>, work: inout Work, slots: UnsafeMutablePointer<TargetSlot>
+    ) -> (touched: Int, applied: Int, reverted: Int, failure: (index: Int, error: SpecError)?) {
+        var touched = 0
+        var applied = 0
+        var reverted = 0
+        let count = list.traits.count
+        for index in range {
+            let target = work.touched[index]
+            let slot = slots + target.slot
+            guard let object = slot.pointee.object else {
+                work.gone.append(target.slot)
+                continue
+            }
+            touched += 1
+            do throws(SpecError) {
+                let plan = work.steps[target.plan..<target.plan + count]
+                let counts = try apply(list, plan, to: slot, object: object, revertingFirst: true)
+                applied += counts.applied
+                reverted += counts.reverted
+            } catch {
+                return (touched, applied, reverted, (index, error))
+            }
+        }
+        return (touched, applied, reverted, nil)
+    }
+
+    /// The changed identifiers and, for each, its live targets with the plan each follows: every
+    /// capability checked. Throws for the first trait a target's class cannot take.
+    private func work(from previous: Resolution, to next: Resolution, sameOrder: Bool) throws(SpecError) -> Work {
+        var positions: [Int] = []
+        var removed: [String] = []
+        if sameOrder {
+            // The usual edit keeps the identifiers: compare side by side, without look-ups.
+            for position in next.lists.indices
+            where !next.lists[position].hasSameContent(as: previous.lists[position]) {
+                positions.append(position)
+            }
+        } else {
+            for position in next.lists.indices
+            where previous.list(for: next.order[position])?.hasSameContent(as: next.lists[position]) != true {
+                positions.append(position)
+            }
+            removed = previous.order.filter { next.list(for: $0) == nil }
+        }
+
+        var work = Work()
+        work.changedIdentifiers.reserveCapacity(positions.count + removed.count)
+        work.groups.reserveCapacity(positions.count + removed.count)
+        // Sized once: grown by doubling, a large load would copy its arrays several times.
+        work.touched.reserveCapacity(positions.reduce(0) { $0 + placement.range(at: $1).count })
+        var planner = Planner()
+        for position in positions {
+            work.changedIdentifiers.append(next.order[position])
+            try plan(next.lists[position], position: position, placement.slots[placement.range(at: position)], &work, &planner)
+        }
+        for identifier in removed {
+            work.changedIdentifiers.append(identifier)
+            var removedSlots: [Int] = []
+            slotsByIdentifier[identifier]?.forEach { removedSlots.append($0) }
+            try plan(.empty, position: nil, removedSlots[...], &work, &planner)
+        }
+        return work
+    }
+
+    /// The last plan made in a load, which the next target reuses if its class and trait types
+    /// are the same.
+    private struct Planner {
+        var capabilities: Unmanaged<ClassCapabilities>?
+        var types: [ResolvedSetting] = []
+        var start = 0
+    }
+
+    /// Adds one group: `list`'s targets in `targets` (slot positions), each with its plan.
+    private func plan(
+        _ list: Resolution.List, position: Int?, _ targets: ArraySlice<Int>, _ work: inout Work,
+        _ planner: inout Planner
+    ) throws(SpecError) {
+        let start = work.touched.count
+        for index in targets {
+            let capabilities = slots[index].capabilities
+            if planner.capabilities?.toOpaque() != capabilities.toOpaque() || !Self.sameTypes(planner.types, list.settings) {
+                // A new plan needs the object (a trait type's capability is a cast of it).
+                guard let object = slots[index].object else {
+                    work.gone.append(index)
+                    continue
+                }
+                let identifier = slots[index].identifier
+                planner.start = work.steps.count
+                work.steps += try plan(list.traits, identifier: identifier, object: object, capabilities.takeUnretainedValue())
+                planner.capabilities = capabilities
+                planner.types = list.settings
+            }
+            work.touched.append(Touched(slot: index, plan: planner.start, wasStyled: slots[index].isStyled))
+        }
+        work.groups.append(Group(position: position, range: start..<work.touched.count))
+    }
+
     /// Whether both lists have the same trait types in the same order.
-    private static func sameTypes(_ first: Resolution.List, _ second: Resolution.List) -> Bool {
-        first.settings.count == second.settings.count
-            && first.settings.indices.allSatisfy { first.settings[$0].type == second.settings[$0].type }
+    private static func sameTypes(_ first: [ResolvedSetting], _ second: [ResolvedSetting]) -> Bool {
+        first.count == second.count && first.indices.allSatisfy { first[$0].type == second[$0].type }
+    }
+
+    /// Frees the slots of objects found gone during a load.
+    private func forgetGone(_ gone: [Int]) {
+        for index in gone where slots[index].object == nil && !slots[index].identifier.isEmpty {
+            drop(index)
+        }
     }
 
     /// Puts back, newest first, the targets a failed load restyled (the last one already
     /// reverted its own part).
     private func rollBack(_ touched: ArraySlice<Touched>, to previous: Resolution) {
         for target in touched.reversed() {
-            target.entry.revertAll(on: target.object)
+            guard let object = slots[target.slot].object else { continue }
+            withSlot(target.slot) { slot in slot.pointee.revertAll(on: object) }
             guard target.wasStyled else { continue }
+            let identifier = slots[target.slot].identifier
             do {
-                let list = previous.list(for: target.entry.identifier) ?? .empty
-                let plan = try plan(list.traits, entry: target.entry, object: target.object, target.capabilities)
-                try apply(list, plan, to: target.entry, object: target.object)
+                let list = previous.list(for: identifier) ?? .empty
+                let plan = try plan(list.traits, identifier: identifier, object: object, capabilities(of: object))
+                try withSlot(target.slot) { slot throws(SpecError) in
+                    try Self.apply(list, plan[...], to: slot, object: object)
+                }
             } catch {
                 // These traits applied to this target before; one that fails now is not deterministic.
                 logger.critical(
                     "could not restore a target after a failed load",
                     metadata: [
-                        "livery.identifier": "\(target.entry.identifier)",
-                        "livery.type": "\(Self.typeName(of: target.object))", "error": "\(error)",
+                        "livery.identifier": "\(identifier)", "livery.type": "\(Self.typeName(of: object))",
+                        "error": "\(error)",
                     ])
             }
         }
-    }
-
-    /// The identifiers whose traits differ, in document order (removed ones last), each with
-    /// its new traits.
-    private static func changes(
-        from previous: Resolution, to next: Resolution
-    ) -> [Change] {
-        var changes: [Change] = []
-        if previous.order == next.order {
-            // The usual edit keeps the identifiers: compare side by side, without look-ups.
-            for (index, list) in next.lists.enumerated() where !list.hasSameContent(as: previous.lists[index]) {
-                changes.append(Change(identifier: next.order[index], list: list))
-            }
-            return changes
-        }
-        for (identifier, list) in zip(next.order, next.lists)
-        where previous.list(for: identifier)?.hasSameContent(as: list) != true {
-            changes.append(Change(identifier: identifier, list: list))
-        }
-        for identifier in previous.order where next.list(for: identifier) == nil {
-            changes.append(Change(identifier: identifier, list: .empty))
-        }
-        return changes
-    }
-
-    /// The live targets of the changed identifiers; forgets entries whose objects are gone.
-    private func liveTargets(of changes: [Change]) -> Work {
-        var work = Work()
-        // Sized once: grown by doubling, a large load would copy its arrays several times.
-        work.groups.reserveCapacity(changes.count)
-        work.targets.reserveCapacity(changes.count)
-        // Consecutive targets are mostly of one class: its capabilities are looked up once.
-        var last: (objectClass: ObjectIdentifier, capabilities: ClassCapabilities)?
-        // Read once: each access to a class's stored property is checked for exclusivity.
-        let targetsByIdentifier = self.targetsByIdentifier
-        for change in changes {
-            guard let entries = targetsByIdentifier[change.identifier] else { continue }
-            let start = work.targets.count
-            entries.forEach { entry in
-                guard let object = entry.object else { return drop(entry) }
-                let objectClass = ObjectIdentifier(type(of: object))
-                let capabilities: ClassCapabilities
-                if let last, last.objectClass == objectClass {
-                    capabilities = last.capabilities
-                } else {
-                    capabilities = self.capabilities(of: object)
-                    last = (objectClass, capabilities)
-                }
-                work.targets.append(
-                    Touched(entry: entry, object: object, capabilities: capabilities, wasStyled: entry.isStyled))
-            }
-            work.groups.append(Group(list: change.list, range: start..<work.targets.count))
-        }
-        return work
     }
 
     /// How each of `traits` applies to `object`, in order: the capability check before anything
     /// is touched, and what the apply then follows. Throws for the first trait the object's
     /// class cannot take.
     func plan(
-        _ traits: [ResolvedTrait], entry: RegisteredTarget, object: AnyObject, _ capabilities: ClassCapabilities
+        _ traits: [ResolvedTrait], identifier: String, object: AnyObject, _ capabilities: ClassCapabilities
     ) throws(SpecError) -> [ClassCapabilities.Step] {
         var plan: [ClassCapabilities.Step] = []
         plan.reserveCapacity(traits.count)
         for index in traits.indices {
             let verdict = capabilities.verdict(for: traits[index], object: object)
-            guard verdict.capable else { throw Self.missingCapability(traits[index], entry: entry, object: object) }
+            guard verdict.capable else {
+                throw Self.missingCapability(traits[index], identifier: identifier, object: object)
+            }
             plan.append(ClassCapabilities.Step(verdict))
         }
         return plan
     }
 
-    /// Applies `list`'s traits in order as `plan` (from ``plan(_:entry:object:_:)``) says,
-    /// recording how to undo each; on failure reverts this target's part. With `revertingFirst`,
-    /// the target's current traits are reverted first (newest first).
+    /// Applies `list`'s traits in order as `plan` (from ``plan(_:identifier:object:_:)``) says,
+    /// recording how to undo each in the slot; on failure reverts this target's part. With
+    /// `revertingFirst`, the target's current traits are reverted first (newest first).
     @discardableResult
-    func apply(
-        _ list: Resolution.List, _ plan: [ClassCapabilities.Step], to entry: RegisteredTarget,
+    static func apply(
+        _ list: Resolution.List, _ plan: ArraySlice<ClassCapabilities.Step>, to slot: UnsafeMutablePointer<TargetSlot>,
         object: AnyObject, revertingFirst: Bool = false
     ) throws(SpecError) -> (applied: Int, reverted: Int) {
-        // Worked on in a local array, taken and stored once: each access to a class's stored
-        // property is checked for exclusivity, which cost more than the traits' own work.
-        var kept: [Undo] = []
-        swap(&kept, &entry.undos)
-        var reverted = 0
-        if revertingFirst {
-            reverted = kept.count
-            while let undo = kept.popLast() {
-                undo.run(on: object)
-            }
-        }
-        kept.reserveCapacity(kept.count + plan.count)
+        let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
+        slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
         // Through buffers: `plan[index]` or `for step in plan` would copy each element (and
         // retain what it holds) before using it.
         let failure: SpecError? = list.settings.withUnsafeBufferPointer { settings in
@@ -224,12 +260,14 @@ extension TraitsProvider {
                     if case .bound(let binding) = plan[index], let setting = settings[index].value,
                         let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) })
                     {
-                        kept.append(.restore(binding, old: old))
+                        slot.pointee.undos.append(.restore(binding, old: old))
                         continue
                     }
                     do throws(SpecError) {
-                        kept.append(
-                            .reversal(try Self.reversal(applying: list.traits[index], to: object, entry: entry)))
+                        slot.pointee.undos.append(
+                            .reversal(
+                                try reversal(
+                                    applying: list.traits[index], to: object, identifier: slot.pointee.identifier)))
                     } catch {
                         return error
                     }
@@ -237,10 +275,9 @@ extension TraitsProvider {
                 return nil
             }
         }
-        entry.undos = kept
         if let failure {
             // This target's part is undone before the error goes up.
-            entry.revertAll(on: object)
+            slot.pointee.revertAll(on: object)
             throw failure
         }
         return (plan.count, reverted)
@@ -248,7 +285,7 @@ extension TraitsProvider {
 
     /// Applies one trait through its own `apply(to:)` and returns its reversal.
     private static func reversal(
-        applying resolved: ResolvedTrait, to object: AnyObject, entry: RegisteredTarget
+        applying resolved: ResolvedTrait, to object: AnyObject, identifier: String
     ) throws(SpecError) -> ErasedReversal {
         let reversal: ErasedReversal?
         do {
@@ -258,19 +295,19 @@ extension TraitsProvider {
         } catch {
             throw SpecError(
                 .applyFailed, at: resolved.location,
-                "trait \(resolved.typeName) failed on '\(entry.identifier)' (\(typeName(of: object))): \(error)")
+                "trait \(resolved.typeName) failed on '\(identifier)' (\(typeName(of: object))): \(error)")
         }
-        guard let reversal else { throw missingCapability(resolved, entry: entry, object: object) }
+        guard let reversal else { throw missingCapability(resolved, identifier: identifier, object: object) }
         return reversal
     }
 
     /// The error for a trait whose `Target` the object is not.
     private static func missingCapability(
-        _ resolved: ResolvedTrait, entry: RegisteredTarget, object: AnyObject
+        _ resolved: ResolvedTrait, identifier: String, object: AnyObject
     ) -> SpecError {
         SpecError(
             .missingCapability, at: resolved.location,
-            "trait \(resolved.typeName) cannot apply to '\(entry.identifier)': \(typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)"
+            "trait \(resolved.typeName) cannot apply to '\(identifier)': \(typeName(of: object)) is not \(type(of: resolved.trait).targetDescription)"
         )
     }
 

@@ -28,8 +28,18 @@ public final class TraitsProvider {
 
     let logger: Logger
     var currentResolution = Resolution.empty
-    private var targets: [ObjectIdentifier: RegisteredTarget] = [:]
-    var targetsByIdentifier: [String: IdentifierTargets] = [:]
+    /// Every registered target, by slot; a freed slot is reused by the next registration.
+    var slots: [TargetSlot] = []
+    private var freeSlots: [Int] = []
+    private var slotByObject: [ObjectIdentifier: Int] = [:]
+    var slotsByIdentifier: [String: IdentifierTargets] = [:]
+    /// The slots of `currentResolution`'s identifiers by position, when ``placementIsCurrent``.
+    var placement = Placement.empty
+    /// Whether ``placement`` was made for the current resolution's order and the registrations
+    /// as they are now.
+    var placementIsCurrent = false
+    /// Set while traits apply or revert: a trait must not call back into the provider then.
+    var isApplying = false
     private var capabilitiesByClass: [ObjectIdentifier: ClassCapabilities] = [:]
     private var observers: [Int: (LoadReport) -> Void] = [:]
     private var nextObserver = 0
@@ -53,22 +63,30 @@ public final class TraitsProvider {
     /// throws), the target is left untouched and the error is logged and returned.
     @discardableResult
     public func register(_ target: AnyObject, as identifier: String) -> SpecError? {
+        precondition(!isApplying, Self.reentrancy)
         let id = ObjectIdentifier(target)
-        if let existing = targets[id] {
-            if existing.object === target, existing.identifier == identifier { return nil }
+        if let existing = slotByObject[id] {
+            if slots[existing].object === target, slots[existing].identifier == identifier { return nil }
             forget(existing)
         }
-        let entry = RegisteredTarget(target, identifier: identifier)
-        targets[id] = entry
-        if targetsByIdentifier[identifier] == nil {
-            targetsByIdentifier[identifier] = .one(entry)
+        let slot = TargetSlot(target, identifier: identifier, capabilities: capabilities(of: target))
+        let index: Int
+        if let free = freeSlots.popLast() {
+            index = free
+            slots[index] = slot
         } else {
-            targetsByIdentifier[identifier]?.insert(entry)
+            index = slots.count
+            slots.append(slot)
         }
+        slotByObject[id] = index
+        slotsByIdentifier[identifier, default: .one(index)].insert(index)
+        placementIsCurrent = false
         do throws(SpecError) {
             let list = currentResolution.list(for: identifier) ?? .empty
-            let plan = try plan(list.traits, entry: entry, object: target, capabilities(of: target))
-            try apply(list, plan, to: entry, object: target)
+            let plan = try plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
+            try withSlot(index) { slot throws(SpecError) in
+                try Self.apply(list, plan[...], to: slot, object: target)
+            }
             return nil
         } catch {
             logger.error("traits not applied", metadata: ["livery.identifier": "\(identifier)", "error": "\(error)"])
@@ -87,23 +105,24 @@ public final class TraitsProvider {
 
     /// Reverts `target`'s traits and stops styling it.
     public func unregister(_ target: AnyObject) {
-        guard let entry = targets[ObjectIdentifier(target)], entry.object === target else { return }
-        forget(entry)
+        precondition(!isApplying, Self.reentrancy)
+        guard let index = slotByObject[ObjectIdentifier(target)], slots[index].object === target else { return }
+        forget(index)
     }
 
     /// The identifier `target` is registered under, if it is.
     public func identifier(of target: AnyObject) -> String? {
-        guard let entry = targets[ObjectIdentifier(target)], entry.object === target else { return nil }
-        return entry.identifier
+        guard let index = slotByObject[ObjectIdentifier(target)], slots[index].object === target else { return nil }
+        return slots[index].identifier
     }
 
     /// How many registered targets are still alive.
     public var targetCount: Int {
-        targets.values.count { $0.object != nil }
+        slotByObject.values.count { slots[$0].object != nil }
     }
 
-    /// Which trait types apply to `object`'s class. Looked up rather than kept on every entry: a
-    /// dictionary look-up per restyled target is cheap beside the traits it applies.
+    /// Which trait types apply to `object`'s class. Looked up once per registration and kept in
+    /// the target's slot; a class never changes.
     func capabilities(of object: AnyObject) -> ClassCapabilities {
         let type: any AnyObject.Type = Swift.type(of: object)
         if let known = capabilitiesByClass[ObjectIdentifier(type)] { return known }
@@ -112,16 +131,39 @@ public final class TraitsProvider {
         return created
     }
 
-    private func forget(_ entry: RegisteredTarget) {
-        if let object = entry.object { entry.revertAll(on: object) }
-        drop(entry)
+    /// Calls `body` with slot `index` in place, marked as applying.
+    @discardableResult
+    func withSlot<Result, Failure: Error>(
+        _ index: Int, _ body: (UnsafeMutablePointer<TargetSlot>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        isApplying = true
+        defer { isApplying = false }
+        return try slots.withUnsafeMutableBufferPointer { slots throws(Failure) in
+            try body(slots.baseAddress! + index)
+        }
     }
 
-    /// Removes an entry without reverting: its object is gone, or has just been reverted.
-    func drop(_ entry: RegisteredTarget) {
-        if targets[entry.id] === entry { targets[entry.id] = nil }
-        if targetsByIdentifier[entry.identifier]?.remove(entry) == true { targetsByIdentifier[entry.identifier] = nil }
+    private func forget(_ index: Int) {
+        if let object = slots[index].object {
+            withSlot(index) { slot in slot.pointee.revertAll(on: object) }
+        }
+        drop(index)
     }
+
+    /// Frees a slot without reverting: its object is gone, or has just been reverted.
+    func drop(_ index: Int) {
+        let id = slots[index].id
+        let identifier = slots[index].identifier
+        if slotByObject[id] == index { slotByObject[id] = nil }
+        if slotsByIdentifier[identifier]?.remove(index) == true { slotsByIdentifier[identifier] = nil }
+        slots[index].object = nil
+        slots[index].identifier = ""
+        slots[index].undos = []
+        freeSlots.append(index)
+        placementIsCurrent = false
+    }
+
+    static let reentrancy = "a trait's apply or reversal must not register, unregister or load on the provider applying it"
 
     // MARK: Specs and themes
 
@@ -131,6 +173,7 @@ public final class TraitsProvider {
     /// If the active theme is not in the new spec, the provider falls back to no theme.
     @discardableResult
     public func load(_ spec: Spec) throws -> LoadReport {
+        precondition(!isApplying, Self.reentrancy)
         let spec = try spec.decoded(with: registry)
         var theme = self.theme
         if let active = theme, !spec.themes.contains(active) {
@@ -151,6 +194,7 @@ public final class TraitsProvider {
     public func setTheme(
         _ name: String?, file: String = #filePath, line: Int = #line, column: Int = #column
     ) throws -> LoadReport {
+        precondition(!isApplying, Self.reentrancy)
         guard name != theme else { return LoadReport(theme: theme) }
         let known = spec?.themes ?? []
         guard let spec, let next = spec.resolution(for: name) else {

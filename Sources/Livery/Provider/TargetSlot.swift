@@ -1,0 +1,40 @@
+/// A registered target as the provider keeps it: one element of the provider's contiguous slot
+/// array, found by position rather than through a reference of its own.
+///
+/// A load walks thousands of these. Kept as values in one array, they cost no reference count
+/// and no exclusivity check each, and neighbours share cache lines, where an object per target
+/// cost a retain and a release for every step that passed it along.
+struct TargetSlot {
+    /// The object, held weakly; nil once it is gone, and in a free slot.
+    weak var object: AnyObject?
+    /// The object's identity, kept to find the slot again after the object is gone.
+    var id: ObjectIdentifier
+    var identifier: String
+    /// What the object's class can take. Not retained: the provider keeps every
+    /// ``ClassCapabilities`` it makes for as long as it lives, and slots live only in it.
+    var capabilities: Unmanaged<ClassCapabilities>
+    /// How to undo the applied traits, newest last. Its storage is reused from load to load.
+    var undos: [Undo] = []
+
+    init(_ object: AnyObject, identifier: String, capabilities: ClassCapabilities) {
+        self.object = object
+        self.id = ObjectIdentifier(object)
+        self.identifier = identifier
+        self.capabilities = .passUnretained(capabilities)
+    }
+
+    /// Whether traits are applied (false after a failed registration, so a rollback does not
+    /// re-apply what never was). Derived rather than stored: an identifier without traits has
+    /// nothing to re-apply anyway.
+    var isStyled: Bool { !undos.isEmpty }
+
+    /// Undoes the applied traits newest first and forgets them; returns how many it undid.
+    @discardableResult
+    mutating func revertAll(on object: AnyObject) -> Int {
+        let count = undos.count
+        while let undo = undos.popLast() {
+            undo.run(on: object)
+        }
+        return count
+    }
+}
