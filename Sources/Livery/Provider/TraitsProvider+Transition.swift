@@ -11,7 +11,8 @@ extension TraitsProvider {
         /// Where its plan starts in ``Work/steps``; the plan is as long as the group's list.
         let plan: Int
         /// Whether it had traits applied before the load, so a rollback knows to re-apply them.
-        let wasStyled: Bool
+        /// Recorded by the apply, which reads the target's undo records anyway.
+        var wasStyled = false
     }
 
     /// The targets `touched[range]` of one changed identifier, and where its new list is.
@@ -46,72 +47,93 @@ extension TraitsProvider {
         // common mistake costs no rollback.
         var work = try work(from: previous, to: next, sameOrder: sameOrder)
 
-        var touched = 0
-        var applied = 0
-        var reverted = 0
-        var failure: (index: Int, error: SpecError)?
         isApplying = true
-        slots.withUnsafeMutableBufferPointer { slots in
-            let slots = slots.baseAddress!
+        let outcome = slots.withUnsafeMutableBufferPointer { slots in
             next.lists.withUnsafeBufferPointer { lists in
-                for group in work.groups {
-                    // An identifier the next resolution no longer names gets no traits.
-                    let position = group.position ?? -1
-                    let result =
-                        position >= 0
-                        ? Self.apply(lists[position], group.range, work: &work, slots: slots)
-                        : Self.apply(.empty, group.range, work: &work, slots: slots)
-                    touched += result.touched
-                    applied += result.applied
-                    reverted += result.reverted
-                    if let error = result.failure {
-                        failure = error
-                        return
+                work.touched.withUnsafeMutableBufferPointer { touched in
+                    work.steps.withUnsafeBufferPointer { steps in
+                        Self.apply(work.groups, lists: lists, touched: touched, steps: steps, slots: slots.baseAddress!)
                     }
                 }
             }
         }
         isApplying = false
-        if let failure {
+        let gone = work.gone + outcome.gone
+        if let failure = outcome.failure {
             rollBack(work.touched[...failure.index], to: previous)
-            forgetGone(work.gone)
+            forgetGone(gone)
             throw failure.error
         }
-        forgetGone(work.gone)
+        forgetGone(gone)
         currentResolution = next
-        placementIsCurrent = placementIsCurrent || work.gone.isEmpty
+        placementIsCurrent = placementIsCurrent || gone.isEmpty
         return LoadReport(
-            changedIdentifiers: work.changedIdentifiers, targetsTouched: touched,
-            traitsApplied: applied, traitsReverted: reverted, theme: theme)
+            changedIdentifiers: work.changedIdentifiers, targetsTouched: outcome.touched,
+            traitsApplied: outcome.applied, traitsReverted: outcome.reverted, theme: theme)
     }
 
-    /// Applies one group's list to its targets, each after reverting what it has; stops at the
-    /// first failure, with that target's own part already undone.
-    private static func apply(
-        _ list: Resolution.List, _ range: Range<Int>, work: inout Work, slots: UnsafeMutablePointer<TargetSlot>
-    ) -> (touched: Int, applied: Int, reverted: Int, failure: (index: Int, error: SpecError)?) {
+    /// What the apply of a load did.
+    private struct Outcome {
         var touched = 0
         var applied = 0
         var reverted = 0
-        let count = list.traits.count
-        for index in range {
-            let target = work.touched[index]
-            let slot = slots + target.slot
-            guard let object = slot.pointee.object else {
-                work.gone.append(target.slot)
-                continue
-            }
-            touched += 1
-            do throws(SpecError) {
-                let plan = work.steps[target.plan..<target.plan + count]
-                let counts = try apply(list, plan, to: slot, object: object, revertingFirst: true)
-                applied += counts.applied
-                reverted += counts.reverted
-            } catch {
-                return (touched, applied, reverted, (index, error))
+        /// Slots whose objects were found gone.
+        var gone: [Int] = []
+        /// The position in ``Work/touched`` of the target that failed, and why.
+        var failure: (index: Int, error: SpecError)?
+    }
+
+    /// Applies each group's list to its targets, each after reverting what it has; stops at the
+    /// first failure, with that target's own part already undone.
+    ///
+    /// Everything through buffers: an element copied out of an array, or an array slice made,
+    /// would retain (and release) what it holds, for every target.
+    private static func apply(
+        _ groups: [Group], lists: UnsafeBufferPointer<Resolution.List>, touched: UnsafeMutableBufferPointer<Touched>,
+        steps: UnsafeBufferPointer<ClassCapabilities.Step>, slots: UnsafeMutablePointer<TargetSlot>
+    ) -> Outcome {
+        var outcome = Outcome()
+        for group in groups where outcome.failure == nil {
+            if let position = group.position {
+                apply(lists.baseAddress! + position, group.range, touched: touched, steps: steps, slots: slots, &outcome)
+            } else {
+                // An identifier the next resolution no longer names gets no traits.
+                withUnsafePointer(to: Resolution.List.empty) { empty in
+                    apply(empty, group.range, touched: touched, steps: steps, slots: slots, &outcome)
+                }
             }
         }
-        return (touched, applied, reverted, nil)
+        return outcome
+    }
+
+    /// Applies `list` to the targets `touched[range]` of its group. The list is passed by
+    /// address: passed as a value from a buffer, it would be copied (three retains) per group.
+    private static func apply(
+        _ list: UnsafePointer<Resolution.List>, _ range: Range<Int>, touched: UnsafeMutableBufferPointer<Touched>,
+        steps: UnsafeBufferPointer<ClassCapabilities.Step>, slots: UnsafeMutablePointer<TargetSlot>,
+        _ outcome: inout Outcome
+    ) {
+        list.pointee.settings.withUnsafeBufferPointer { settings in
+            for index in range {
+                let target = touched[index]
+                let slot = slots + target.slot
+                guard let object = slot.pointee.object else {
+                    outcome.gone.append(target.slot)
+                    continue
+                }
+                touched[index].wasStyled = slot.pointee.isStyled
+                outcome.touched += 1
+                do throws(SpecError) {
+                    let plan = UnsafeBufferPointer(rebasing: steps[target.plan..<target.plan + settings.count])
+                    outcome.reverted += try apply(
+                        list.pointee.traits, settings, plan, to: slot, object: object, revertingFirst: true)
+                    outcome.applied += plan.count
+                } catch {
+                    outcome.failure = (index, error)
+                    return
+                }
+            }
+        }
     }
 
     /// The changed identifiers and, for each, its live targets with the plan each follows: every
@@ -120,10 +142,14 @@ extension TraitsProvider {
         var positions: [Int] = []
         var removed: [String] = []
         if sameOrder {
-            // The usual edit keeps the identifiers: compare side by side, without look-ups.
-            for position in next.lists.indices
-            where !next.lists[position].hasSameContent(as: previous.lists[position]) {
-                positions.append(position)
+            // The usual edit keeps the identifiers: compare side by side, without look-ups (and
+            // through buffers, without copying each list).
+            next.lists.withUnsafeBufferPointer { lists in
+                previous.lists.withUnsafeBufferPointer { previousLists in
+                    for position in lists.indices where !lists[position].hasSameContent(as: previousLists[position]) {
+                        positions.append(position)
+                    }
+                }
             }
         } else {
             for position in next.lists.indices
@@ -139,15 +165,27 @@ extension TraitsProvider {
         // Sized once: grown by doubling, a large load would copy its arrays several times.
         work.touched.reserveCapacity(positions.reduce(0) { $0 + placement.range(at: $1).count })
         var planner = Planner()
-        for position in positions {
-            work.changedIdentifiers.append(next.order[position])
-            try plan(next.lists[position], position: position, placement.slots[placement.range(at: position)], &work, &planner)
-        }
-        for identifier in removed {
-            work.changedIdentifiers.append(identifier)
-            var removedSlots: [Int] = []
-            slotsByIdentifier[identifier]?.forEach { removedSlots.append($0) }
-            try plan(.empty, position: nil, removedSlots[...], &work, &planner)
+        try slots.withUnsafeBufferPointer { slots throws(SpecError) in
+            try next.lists.withUnsafeBufferPointer { lists throws(SpecError) in
+                try placement.slots.withUnsafeBufferPointer { placed throws(SpecError) in
+                    for position in positions {
+                        work.changedIdentifiers.append(next.order[position])
+                        try Self.plan(
+                            lists.baseAddress! + position, position: position, placed[placement.range(at: position)], slots, &work,
+                            &planner)
+                    }
+                }
+            }
+            for identifier in removed {
+                work.changedIdentifiers.append(identifier)
+                var removedSlots: [Int] = []
+                slotsByIdentifier[identifier]?.forEach { removedSlots.append($0) }
+                try removedSlots.withUnsafeBufferPointer { removedSlots throws(SpecError) in
+                    try withUnsafePointer(to: Resolution.List.empty) { empty throws(SpecError) in
+                        try Self.plan(empty, position: nil, removedSlots[...], slots, &work, &planner)
+                    }
+                }
+            }
         }
         return work
     }
@@ -156,38 +194,34 @@ extension TraitsProvider {
     /// are the same.
     private struct Planner {
         var capabilities: Unmanaged<ClassCapabilities>?
-        var types: [ResolvedSetting] = []
+        var typeSequence = -1
         var start = 0
     }
 
-    /// Adds one group: `list`'s targets in `targets` (slot positions), each with its plan.
-    private func plan(
-        _ list: Resolution.List, position: Int?, _ targets: ArraySlice<Int>, _ work: inout Work,
-        _ planner: inout Planner
+    /// Adds one group: `list`'s targets (`targets`, positions in `slots`), each with its plan.
+    private static func plan(
+        _ list: UnsafePointer<Resolution.List>, position: Int?, _ targets: Slice<UnsafeBufferPointer<Int>>,
+        _ slots: UnsafeBufferPointer<TargetSlot>, _ work: inout Work, _ planner: inout Planner
     ) throws(SpecError) {
         let start = work.touched.count
         for index in targets {
             let capabilities = slots[index].capabilities
-            if planner.capabilities?.toOpaque() != capabilities.toOpaque() || !Self.sameTypes(planner.types, list.settings) {
+            if planner.capabilities?.toOpaque() != capabilities.toOpaque() || planner.typeSequence != list.pointee.typeSequence {
                 // A new plan needs the object (a trait type's capability is a cast of it).
                 guard let object = slots[index].object else {
                     work.gone.append(index)
                     continue
                 }
-                let identifier = slots[index].identifier
                 planner.start = work.steps.count
-                work.steps += try plan(list.traits, identifier: identifier, object: object, capabilities.takeUnretainedValue())
+                work.steps += try plan(
+                    list.pointee.traits, identifier: slots[index].identifier, object: object,
+                    capabilities.takeUnretainedValue())
                 planner.capabilities = capabilities
-                planner.types = list.settings
+                planner.typeSequence = list.pointee.typeSequence
             }
-            work.touched.append(Touched(slot: index, plan: planner.start, wasStyled: slots[index].isStyled))
+            work.touched.append(Touched(slot: index, plan: planner.start))
         }
         work.groups.append(Group(position: position, range: start..<work.touched.count))
-    }
-
-    /// Whether both lists have the same trait types in the same order.
-    private static func sameTypes(_ first: [ResolvedSetting], _ second: [ResolvedSetting]) -> Bool {
-        first.count == second.count && first.indices.allSatisfy { first[$0].type == second[$0].type }
     }
 
     /// Frees the slots of objects found gone during a load.
@@ -207,9 +241,9 @@ extension TraitsProvider {
             let identifier = slots[target.slot].identifier
             do {
                 let list = previous.list(for: identifier) ?? .empty
-                let plan = try plan(list.traits, identifier: identifier, object: object, capabilities(of: object))
+                let plan = try Self.plan(list.traits, identifier: identifier, object: object, capabilities(of: object))
                 try withSlot(target.slot) { slot throws(SpecError) in
-                    try Self.apply(list, plan[...], to: slot, object: object)
+                    try Self.apply(list, plan, to: slot, object: object)
                 }
             } catch {
                 // These traits applied to this target before; one that fails now is not deterministic.
@@ -226,7 +260,7 @@ extension TraitsProvider {
     /// How each of `traits` applies to `object`, in order: the capability check before anything
     /// is touched, and what the apply then follows. Throws for the first trait the object's
     /// class cannot take.
-    func plan(
+    static func plan(
         _ traits: [ResolvedTrait], identifier: String, object: AnyObject, _ capabilities: ClassCapabilities
     ) throws(SpecError) -> [ClassCapabilities.Step] {
         var plan: [ClassCapabilities.Step] = []
@@ -242,45 +276,46 @@ extension TraitsProvider {
     }
 
     /// Applies `list`'s traits in order as `plan` (from ``plan(_:identifier:object:_:)``) says,
-    /// recording how to undo each in the slot; on failure reverts this target's part. With
-    /// `revertingFirst`, the target's current traits are reverted first (newest first).
-    @discardableResult
+    /// recording how to undo each in the slot; on failure reverts this target's part.
     static func apply(
-        _ list: Resolution.List, _ plan: ArraySlice<ClassCapabilities.Step>, to slot: UnsafeMutablePointer<TargetSlot>,
-        object: AnyObject, revertingFirst: Bool = false
-    ) throws(SpecError) -> (applied: Int, reverted: Int) {
-        let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
-        slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
-        // Through buffers: `plan[index]` or `for step in plan` would copy each element (and
-        // retain what it holds) before using it.
-        let failure: SpecError? = list.settings.withUnsafeBufferPointer { settings in
-            plan.withUnsafeBufferPointer { plan in
-                for index in plan.indices {
-                    // A property trait: through the class's binding, the old value kept inline.
-                    if case .bound(let binding) = plan[index], let setting = settings[index].value,
-                        let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) })
-                    {
-                        slot.pointee.undos.append(.restore(binding, old: old))
-                        continue
-                    }
-                    do throws(SpecError) {
-                        slot.pointee.undos.append(
-                            .reversal(
-                                try reversal(
-                                    applying: list.traits[index], to: object, identifier: slot.pointee.identifier)))
-                    } catch {
-                        return error
-                    }
-                }
-                return nil
+        _ list: Resolution.List, _ plan: [ClassCapabilities.Step], to slot: UnsafeMutablePointer<TargetSlot>,
+        object: AnyObject
+    ) throws(SpecError) {
+        try list.settings.withUnsafeBufferPointer { settings throws(SpecError) in
+            try plan.withUnsafeBufferPointer { plan throws(SpecError) in
+                _ = try apply(list.traits, settings, plan, to: slot, object: object, revertingFirst: false)
             }
         }
-        if let failure {
-            // This target's part is undone before the error goes up.
-            slot.pointee.revertAll(on: object)
-            throw failure
+    }
+
+    /// Applies `traits` (`settings` are their settings) as `plan` says, recording how to undo
+    /// each in the slot; on failure reverts this target's part. With `revertingFirst`, the
+    /// target's current traits are reverted first (newest first), and their number returned.
+    private static func apply(
+        _ traits: [ResolvedTrait], _ settings: UnsafeBufferPointer<PropertyValue?>,
+        _ plan: UnsafeBufferPointer<ClassCapabilities.Step>, to slot: UnsafeMutablePointer<TargetSlot>,
+        object: AnyObject, revertingFirst: Bool
+    ) throws(SpecError) -> Int {
+        let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
+        slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
+        for index in plan.indices {
+            // A property trait: through the class's binding, the old value kept inline.
+            if case .bound(let binding) = plan[index], let setting = settings[index],
+                let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) })
+            {
+                slot.pointee.undos.append(.restore(binding, old: old))
+                continue
+            }
+            do throws(SpecError) {
+                slot.pointee.undos.append(
+                    .reversal(try reversal(applying: traits[index], to: object, identifier: slot.pointee.identifier)))
+            } catch {
+                // This target's part is undone before the error goes up.
+                slot.pointee.revertAll(on: object)
+                throw error
+            }
         }
-        return (plan.count, reverted)
+        return reverted
     }
 
     /// Applies one trait through its own `apply(to:)` and returns its reversal.

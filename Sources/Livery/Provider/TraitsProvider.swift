@@ -83,9 +83,9 @@ public final class TraitsProvider {
         placementIsCurrent = false
         do throws(SpecError) {
             let list = currentResolution.list(for: identifier) ?? .empty
-            let plan = try plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
+            let plan = try Self.plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
             try withSlot(index) { slot throws(SpecError) in
-                try Self.apply(list, plan[...], to: slot, object: target)
+                try Self.apply(list, plan, to: slot, object: target)
             }
             return nil
         } catch {

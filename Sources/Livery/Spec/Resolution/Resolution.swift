@@ -1,11 +1,18 @@
+import Synchronization
+
 /// A spec resolved for one theme: for each identifier, the traits to apply, in order.
 struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
         let traits: [ResolvedTrait]
-        /// Each trait's type and the value it sets, side by side in one buffer: what the provider
-        /// reads for every target it restyles, without visiting each resolved trait.
-        let settings: [ResolvedSetting]
+        /// For each trait, the value it sets if it is a ``PropertyTrait``, side by side in one
+        /// buffer: what the provider reads for every target it restyles, without visiting each
+        /// resolved trait.
+        let settings: [PropertyValue?]
+        /// Equal exactly when the lists have the same trait types in the same order, in any
+        /// resolution: what a load compares for every target to reuse a plan, without reading
+        /// the traits.
+        let typeSequence: Int
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
         let digest: ContentDigest
         /// Boxed, so a list stays small: lists are copied on every load, and almost none has one.
@@ -13,7 +20,8 @@ struct Resolution: Sendable {
 
         init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
             self.traits = traits
-            self.settings = traits.map { ResolvedSetting(type: $0.typeID, value: $0.setting) }
+            self.settings = traits.map(\.setting)
+            self.typeSequence = TypeSequences.number(of: traits.map(\.typeID))
             self.digest = digest
             self.skippedBox = skipped.map(SkippedBox.init)
         }
@@ -85,10 +93,18 @@ final class SkippedBox: Sendable {
     init(_ value: SkippedIdentifier) { self.value = value }
 }
 
-/// A resolved trait's registered type and, for a ``PropertyTrait``, the value it sets.
-struct ResolvedSetting: Sendable {
-    let type: ObjectIdentifier
-    let value: PropertyValue?
+/// A number for each sequence of trait types met so far in the process.
+enum TypeSequences {
+    private static let numbers = Mutex<[[ObjectIdentifier]: Int]>([:])
+
+    /// The number of `types`, the same for equal sequences.
+    static func number(of types: [ObjectIdentifier]) -> Int {
+        numbers.withLock { numbers in
+            if let known = numbers[types] { return known }
+            numbers[types] = numbers.count
+            return numbers.count - 1
+        }
+    }
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider

@@ -11,7 +11,7 @@ public struct BackgroundColor: Trait {
     /// Sets the colour; the reversal puts the old one back.
     public func apply(to target: any HasBackgroundColor) throws -> Reversal<any HasBackgroundColor> {
         let old = Self.exchange(target, color)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -27,12 +27,20 @@ extension BackgroundColor: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s backgroundColor to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasBackgroundColor>(_ target: Target, _ color: Color) {
+        target.backgroundColor = color
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasBackgroundColor.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasBackgroundColor>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Color(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Color(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Color(setting).map { assign(target, $0) } })
     }
 }

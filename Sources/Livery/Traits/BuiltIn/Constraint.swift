@@ -11,7 +11,7 @@ public struct Constraint: Trait {
     /// Sets the constant; the reversal puts the old one back.
     public func apply(to target: any HasConstant) throws -> Reversal<any HasConstant> {
         let old = Self.exchange(target, constant)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -27,12 +27,20 @@ extension Constraint: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s constant to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasConstant>(_ target: Target, _ constant: Double) {
+        target.constant = constant
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasConstant.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasConstant>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Double(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }

@@ -18,7 +18,7 @@ public struct CornerRadius: Trait {
     /// Sets the radius; the reversal puts the old one back.
     public func apply(to target: any HasCornerRadius) throws -> Reversal<any HasCornerRadius> {
         let old = Self.exchange(target, radius)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -34,12 +34,20 @@ extension CornerRadius: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s cornerRadius to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasCornerRadius>(_ target: Target, _ radius: Double) {
+        target.cornerRadius = radius
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasCornerRadius.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasCornerRadius>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Double(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }

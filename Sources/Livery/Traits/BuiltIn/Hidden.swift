@@ -11,7 +11,7 @@ public struct Hidden: Trait {
     /// Sets the flag; the reversal puts the old one back.
     public func apply(to target: any HasHidden) throws -> Reversal<any HasHidden> {
         let old = Self.exchange(target, hidden)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -27,12 +27,20 @@ extension Hidden: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s isHidden to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasHidden>(_ target: Target, _ hidden: Bool) {
+        target.isHidden = hidden
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasHidden.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasHidden>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Bool(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Bool(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Bool(setting).map { assign(target, $0) } })
     }
 }

@@ -18,7 +18,7 @@ public struct Opacity: Trait {
     /// Sets the opacity; the reversal puts the old one back.
     public func apply(to target: any HasOpacity) throws -> Reversal<any HasOpacity> {
         let old = Self.exchange(target, opacity)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -34,12 +34,20 @@ extension Opacity: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s opacity to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasOpacity>(_ target: Target, _ opacity: Double) {
+        target.opacity = opacity
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasOpacity.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasOpacity>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Double(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Double(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }

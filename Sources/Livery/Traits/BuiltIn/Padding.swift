@@ -12,7 +12,7 @@ public struct Padding: Trait {
     /// Sets the padding; the reversal puts the old one back.
     public func apply(to target: any HasPadding) throws -> Reversal<any HasPadding> {
         let old = Self.exchange(target, insets)
-        return Reversal { _ = Self.exchange($0, old) }
+        return Reversal { Self.assign($0, old) }
     }
 }
 
@@ -28,12 +28,20 @@ extension Padding: PropertyTrait {
         return value
     }
 
+    /// Sets `target`'s padding to a value `exchange` replaced: how the reversal puts it back, one
+    /// write where an exchange is a read and a write.
+    static func assign<Target: HasPadding>(_ target: Target, _ insets: Insets) {
+        target.padding = insets
+    }
+
     static func binding(for type: AnyClass) -> PropertyBinding? {
         guard let type = type as? any HasPadding.Type else { return nil }
         return binding(type)
     }
 
     private static func binding<Target: HasPadding>(_ type: Target.Type) -> PropertyBinding {
-        PropertyBinding(type) { target, setting in Insets(setting).map { exchange(target, $0).propertyValue } }
+        PropertyBinding(
+            type, exchange: { target, setting in Insets(setting).map { exchange(target, $0).propertyValue } },
+            assign: { target, setting in Insets(setting).map { assign(target, $0) } })
     }
 }
