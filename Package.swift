@@ -49,10 +49,13 @@ let package = Package(
             name: "Livery",
             dependencies: [
                 "CLibYAML",
+                "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        // A cache prefetch hint for the provider's load loop (Sources/Livery/Provider/TargetSlot.swift).
+        .target(name: "CPrefetch"),
         // libyaml's event parser, read once into SpecNode (Sources/Livery/Spec/YAMLReader.swift).
         .systemLibrary(
             name: "CLibYAML",

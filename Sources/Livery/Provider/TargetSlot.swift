@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A registered target as the provider keeps it: one element of the provider's contiguous slot
 /// array, found by position rather than through a reference of its own.
 ///
@@ -37,4 +39,24 @@ struct TargetSlot {
         }
         return count
     }
+}
+
+extension UnsafeMutablePointer<TargetSlot> {
+    /// Starts fetching what applying to this slot touches first: its object and its undo records.
+    ///
+    /// A load visits its targets in an order known in advance, but their objects and undo buffers
+    /// lie wherever they were allocated; each is a cache miss. Asked for a few targets ahead,
+    /// the misses overlap with the work on the targets before. Only hints: a prefetch never
+    /// faults and changes nothing, so a slot whose object is gone costs nothing either.
+    func prefetch() {
+        // The object's address is its identity.
+        livery_prefetch(unsafeBitCast(pointee.id, to: UnsafeRawPointer.self))
+        // An array is one reference to its storage, which holds the elements.
+        livery_prefetch(UnsafeRawPointer(self).load(fromByteOffset: TargetSlot.undosOffset, as: UnsafeRawPointer.self))
+    }
+}
+
+extension TargetSlot {
+    /// Where ``undos`` lies in a slot.
+    static let undosOffset = MemoryLayout<TargetSlot>.offset(of: \TargetSlot.undos)!
 }

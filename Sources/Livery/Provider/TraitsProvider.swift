@@ -82,10 +82,11 @@ public final class TraitsProvider {
         slotsByIdentifier[identifier, default: .one(index)].insert(index)
         placementIsCurrent = false
         do throws(SpecError) {
-            let list = currentResolution.list(for: identifier) ?? .empty
-            let plan = try Self.plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
-            try withSlot(index) { slot throws(SpecError) in
-                try Self.apply(list, plan, to: slot, object: target)
+            try currentResolution.withList(for: identifier) { list, settings throws(SpecError) in
+                let plan = try Self.plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
+                try withSlot(index) { slot throws(SpecError) in
+                    try Self.apply(list.traits, settings, plan, to: slot, object: target)
+                }
             }
             return nil
         } catch {

@@ -5,10 +5,6 @@ struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
         let traits: [ResolvedTrait]
-        /// For each trait, the value it sets if it is a ``PropertyTrait``, side by side in one
-        /// buffer: what the provider reads for every target it restyles, without visiting each
-        /// resolved trait.
-        let settings: [PropertyValue?]
         /// Equal exactly when the lists have the same trait types in the same order, in any
         /// resolution: what a load compares for every target to reuse a plan, without reading
         /// the traits.
@@ -20,7 +16,6 @@ struct Resolution: Sendable {
 
         init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
             self.traits = traits
-            self.settings = traits.map(\.setting)
             self.typeSequence = TypeSequences.number(of: traits.map(\.typeID))
             self.digest = digest
             self.skippedBox = skipped.map(SkippedBox.init)
@@ -44,6 +39,12 @@ struct Resolution: Sendable {
     let order: [String]
     /// The lists, in the same order as `order`.
     let lists: [List]
+    /// For each trait of each list, in list order, the value it sets if it is a
+    /// ``PropertyTrait``: what the provider reads for every target it restyles, in one sweep
+    /// through one buffer rather than from one buffer per identifier or from each resolved trait.
+    let settings: [PropertyValue?]
+    /// Where each list's settings start in `settings`, and where the last one ends.
+    private let settingStarts: [Int]
     private let positions: [String: Int]
 
     init(order: [String], lists: [List]) {
@@ -51,6 +52,32 @@ struct Resolution: Sendable {
         self.order = order
         self.lists = lists
         self.positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var settings: [PropertyValue?] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(lists.count + 1)
+        for list in lists {
+            starts.append(settings.count)
+            settings += list.traits.lazy.map(\.setting)
+        }
+        starts.append(settings.count)
+        self.settings = settings
+        self.settingStarts = starts
+    }
+
+    /// Where the settings of the list at `position` are in ``settings``.
+    func settingsRange(at position: Int) -> Range<Int> {
+        settingStarts[position]..<settingStarts[position + 1]
+    }
+
+    /// Calls `body` with `identifier`'s list and its settings; the empty list if the spec does
+    /// not name it.
+    func withList<Result, Failure: Error>(
+        for identifier: String, _ body: (Resolution.List, UnsafeBufferPointer<PropertyValue?>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let position = positions[identifier] else { return try body(.empty, UnsafeBufferPointer(start: nil, count: 0)) }
+        return try settings.withUnsafeBufferPointer { settings throws(Failure) in
+            try body(lists[position], UnsafeBufferPointer(rebasing: settings[settingsRange(at: position)]))
+        }
     }
 
     static let empty = Resolution(order: [], lists: [])
