@@ -158,7 +158,8 @@ import Testing
                             == alive.map { SharedPlanPropertyTests.state($0.hand) }, "\(log)")
                     #expect(provider.targetCount == alive.count { $0.registered }, "\(log)")
                     for twin in alive {
-                        #expect(provider.identifier(of: twin.engine!) == (twin.registered ? "id\(twin.identifier)" : nil))
+                        #expect(
+                            provider.identifier(of: twin.engine!) == (twin.registered ? "id\(twin.identifier)" : nil))
                     }
                 }
                 for index in twins.indices where twins[index].engine != nil {

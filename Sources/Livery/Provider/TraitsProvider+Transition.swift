@@ -101,7 +101,8 @@ extension TraitsProvider {
         for group in groups where outcome.failure == nil {
             if let position = group.position {
                 apply(
-                    lists.baseAddress! + position, UnsafeBufferPointer(rebasing: settings[next.settingsRange(at: position)]),
+                    lists.baseAddress! + position,
+                    UnsafeBufferPointer(rebasing: settings[next.settingsRange(at: position)]),
                     group.range, touched: touched, steps: steps, slots: slots, &outcome)
             } else {
                 // An identifier the next resolution no longer names gets no traits.
@@ -185,7 +186,8 @@ extension TraitsProvider {
                     for position in positions {
                         work.changedIdentifiers.append(next.order[position])
                         try Self.plan(
-                            lists.baseAddress! + position, position: position, placed[placement.range(at: position)], slots, &work,
+                            lists.baseAddress! + position, position: position, placed[placement.range(at: position)],
+                            slots, &work,
                             &planner)
                     }
                 }
@@ -220,7 +222,9 @@ extension TraitsProvider {
         let start = work.touched.count
         for index in targets {
             let capabilities = slots[index].capabilities
-            if planner.capabilities?.toOpaque() != capabilities.toOpaque() || planner.typeSequence != list.pointee.typeSequence {
+            if planner.capabilities?.toOpaque() != capabilities.toOpaque()
+                || planner.typeSequence != list.pointee.typeSequence
+            {
                 // A new plan needs the object (a trait type's capability is a cast of it).
                 guard let object = slots[index].object else {
                     work.gone.append(index)
@@ -255,7 +259,8 @@ extension TraitsProvider {
             let identifier = slots[target.slot].identifier
             do throws(SpecError) {
                 try previous.withList(for: identifier) { list, settings throws(SpecError) in
-                    let plan = try Self.plan(list.traits, identifier: identifier, object: object, capabilities(of: object))
+                    let plan = try Self.plan(
+                        list.traits, identifier: identifier, object: object, capabilities(of: object))
                     try withSlot(target.slot) { slot throws(SpecError) in
                         try Self.apply(list.traits, settings, plan, to: slot, object: object)
                     }

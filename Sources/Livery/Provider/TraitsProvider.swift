@@ -164,7 +164,8 @@ public final class TraitsProvider {
         placementIsCurrent = false
     }
 
-    static let reentrancy = "a trait's apply or reversal must not register, unregister or load on the provider applying it"
+    static let reentrancy =
+        "a trait's apply or reversal must not register, unregister or load on the provider applying it"
 
     // MARK: Specs and themes
 

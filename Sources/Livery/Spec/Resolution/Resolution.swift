@@ -74,7 +74,9 @@ struct Resolution: Sendable {
     func withList<Result, Failure: Error>(
         for identifier: String, _ body: (Resolution.List, UnsafeBufferPointer<PropertyValue?>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard let position = positions[identifier] else { return try body(.empty, UnsafeBufferPointer(start: nil, count: 0)) }
+        guard let position = positions[identifier] else {
+            return try body(.empty, UnsafeBufferPointer(start: nil, count: 0))
+        }
         return try settings.withUnsafeBufferPointer { settings throws(Failure) in
             try body(lists[position], UnsafeBufferPointer(rebasing: settings[settingsRange(at: position)]))
         }
