@@ -172,3 +172,8 @@ import Testing
         }
     }
 }
+
+/// The prefetch reads a slot's weak reference at the slot's own address.
+@Test func aSlotsWeakReferenceIsItsFirstField() {
+    #expect(MemoryLayout<TargetSlot>.offset(of: \TargetSlot.id) == MemoryLayout<UnsafeRawPointer>.size)
+}

@@ -7,7 +7,9 @@ import CPrefetch
 /// and no exclusivity check each, and neighbours share cache lines, where an object per target
 /// cost a retain and a release for every step that passed it along.
 struct TargetSlot {
-    /// The object, held weakly; nil once it is gone, and in a free slot.
+    /// The object, held weakly; nil once it is gone, and in a free slot. The first field:
+    /// ``prefetch()`` reads it at the slot's own address (a key path gives no offset for a weak
+    /// property).
     weak var object: AnyObject?
     /// The object's identity, kept to find the slot again after the object is gone.
     var id: ObjectIdentifier
@@ -42,7 +44,8 @@ struct TargetSlot {
 }
 
 extension UnsafeMutablePointer<TargetSlot> {
-    /// Starts fetching what applying to this slot touches first: its object and its undo records.
+    /// Starts fetching what applying to this slot touches first: its object, the side table its
+    /// weak reference goes through, and its undo records.
     ///
     /// A load visits its targets in an order known in advance, but their objects and undo buffers
     /// lie wherever they were allocated; each is a cache miss. Asked for a few targets ahead,
@@ -51,6 +54,10 @@ extension UnsafeMutablePointer<TargetSlot> {
     func prefetch() {
         // The object's address is its identity.
         livery_prefetch(unsafeBitCast(pointee.id, to: UnsafeRawPointer.self))
+        // A weak reference holds the address of the object's side table, where the counts that
+        // loading it strongly changes are kept. (The runtime's representation: were it to
+        // change, this would prefetch the wrong line, nothing more.)
+        livery_prefetch(UnsafeRawPointer(self).load(as: UnsafeRawPointer.self))
         // An array is one reference to its storage, which holds the elements.
         livery_prefetch(UnsafeRawPointer(self).load(fromByteOffset: TargetSlot.undosOffset, as: UnsafeRawPointer.self))
     }
