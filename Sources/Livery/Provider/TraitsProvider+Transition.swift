@@ -244,7 +244,7 @@ extension TraitsProvider {
 
     /// Frees the slots of objects found gone during a load.
     private func forgetGone(_ gone: [Int]) {
-        for index in gone where slots[index].object == nil && !slots[index].identifier.isEmpty {
+        for index in gone where slots[index].object == nil && isRegistered(index) {
             drop(index)
         }
     }

@@ -151,6 +151,11 @@ public final class TraitsProvider {
         drop(index)
     }
 
+    /// Whether slot `index` holds a registration (it is not free).
+    func isRegistered(_ index: Int) -> Bool {
+        slotByObject[slots[index].id] == index
+    }
+
     /// Frees a slot without reverting: its object is gone, or has just been reverted.
     func drop(_ index: Int) {
         let id = slots[index].id

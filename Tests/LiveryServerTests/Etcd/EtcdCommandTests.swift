@@ -65,6 +65,44 @@ import Testing
         }
     }
 
+    /// `--etcd-watch-silence` reaches the daemon: with 1 second, an etcd that stops answering
+    /// (a proxy that stops forwarding without closing) turns `/readyz` to 503 within a few
+    /// seconds, where the default limit (10 s) would not.
+    @Test func theWatchSilenceFlagSetsHowSoonASilentEtcdIsNoticed() async throws {
+        try await EtcdCluster.with { cluster in
+            try cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
+            try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in
+                let runtime = try TemporarySpecFolder(prefix: "livery-runtime")
+                let tokenFile = runtime.url("token")
+                try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
+                let serve = try Subprocess([
+                    "serve", "--etcd", proxy.url.absoluteString, "--etcd-watch-silence", "1", "--port", "0",
+                    "--token-file",
+                    tokenFile.path, "--log-level", "warning",
+                ])
+                defer { if serve.process.isRunning { serve.process.interrupt() } }
+                let listening = try await TestDaemon.eventually(timeout: .seconds(10)) {
+                    serve.stdout.contains("on http://")
+                }
+                try #require(listening, "serve did not start; stderr: \(serve.stderr)")
+                let base = try #require(serve.stdout.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)/)?.1).description
+                let http = HTTP(base: base, token: TestDaemon.token)
+                #expect(try await TestDaemon.eventually { try await http.get("/readyz").status == 200 })
+
+                proxy.set(.silent)
+                let silenced = ContinuousClock.now
+                #expect(
+                    try await TestDaemon.eventually(timeout: .seconds(8)) {
+                        try await http.get("/readyz", timeout: .seconds(2)).status == 503
+                    })
+                let noticed = ContinuousClock.now - silenced
+                #expect(noticed < .seconds(5), "a silent etcd was noticed after \(noticed)")
+                serve.process.terminate()
+                #expect(try await serve.exitStatus() == 0, "stderr: \(serve.stderr)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (["--history-limit", "0"], "--history-limit 0 must be at least 1"),
         (["--etcd-watch-silence", "0"], "--etcd-watch-silence 0 must be at least 1 second"),
