@@ -207,7 +207,8 @@ extension TraitsProvider {
     }
 
     /// The last plan made in a load, which the next target reuses if its class and trait types
-    /// are the same.
+    /// are the same. Its lists all come from the next resolution (or are empty), so their
+    /// type-sequence numbers compare.
     private struct Planner {
         var capabilities: Unmanaged<ClassCapabilities>?
         var typeSequence = -1

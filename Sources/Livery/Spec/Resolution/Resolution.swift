@@ -1,14 +1,13 @@
-import Synchronization
-
 /// A spec resolved for one theme: for each identifier, the traits to apply, in order.
 struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
         let traits: [ResolvedTrait]
-        /// Equal exactly when the lists have the same trait types in the same order, in any
-        /// resolution: what a load compares for every target to reuse a plan, without reading
-        /// the traits.
-        let typeSequence: Int
+        /// Equal exactly when two lists of one resolution have the same trait types in the same
+        /// order; 0 for no traits, in every resolution. What a load compares for every target to
+        /// reuse a plan, without reading the traits. Numbered by the resolution, so that the
+        /// numbers of a long-running process do not pile up.
+        fileprivate(set) var typeSequence = 0
         /// Equal exactly when the resolved entries are (see ``ContentDigest``).
         let digest: ContentDigest
         /// Boxed, so a list stays small: lists are copied on every load, and almost none has one.
@@ -16,7 +15,6 @@ struct Resolution: Sendable {
 
         init(traits: [ResolvedTrait], digest: ContentDigest, skipped: SkippedIdentifier? = nil) {
             self.traits = traits
-            self.typeSequence = TypeSequences.number(of: traits.map(\.typeID))
             self.digest = digest
             self.skippedBox = skipped.map(SkippedBox.init)
         }
@@ -50,7 +48,18 @@ struct Resolution: Sendable {
     init(order: [String], lists: [List]) {
         precondition(order.count == lists.count, "one list per identifier")
         self.order = order
-        self.lists = lists
+        var numbers: [[ObjectIdentifier]: Int] = [[]: 0]
+        self.lists = lists.map { list in
+            var list = list
+            let types = list.traits.map(\.typeID)
+            if let known = numbers[types] {
+                list.typeSequence = known
+            } else {
+                list.typeSequence = numbers.count
+                numbers[types] = numbers.count
+            }
+            return list
+        }
         self.positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var settings: [PropertyValue?] = []
         var starts: [Int] = []
@@ -120,20 +129,6 @@ final class SkippedBox: Sendable {
     let value: SkippedIdentifier
 
     init(_ value: SkippedIdentifier) { self.value = value }
-}
-
-/// A number for each sequence of trait types met so far in the process.
-enum TypeSequences {
-    private static let numbers = Mutex<[[ObjectIdentifier]: Int]>([:])
-
-    /// The number of `types`, the same for equal sequences.
-    static func number(of types: [ObjectIdentifier]) -> Int {
-        numbers.withLock { numbers in
-            if let known = numbers[types] { return known }
-            numbers[types] = numbers.count
-            return numbers.count - 1
-        }
-    }
 }
 
 /// A decoded trait, the entry it came from, and its registered type. A class: the provider
