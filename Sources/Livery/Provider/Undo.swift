@@ -5,7 +5,7 @@ enum Undo {
     ///
     /// The binding is not retained: the provider keeps every binding it made (in the
     /// ``ClassCapabilities`` of its class) for as long as it lives, and undo records live only in
-    /// its own entries. A retain and a release per applied trait, on objects every target of the
+    /// its own slots. A retain and a release per applied trait, on objects every target of the
     /// class shares, were a sizeable part of a load.
     case restore(Unmanaged<PropertyBinding>, old: PropertyValue)
     /// Any other trait: run its reversal.
