@@ -5,7 +5,8 @@ import LiveryTesting
 
 /// A spec from bytes (JSON if it starts with `{`, else YAML), loaded into a provider with
 /// `StyledBox` targets under its first identifiers and `card`; then each theme, no theme, a
-/// late registration, and finally an empty spec. Checks the engine's guarantees under arbitrary
+/// late registration, second targets under the same identifiers (one released, one registered
+/// after), and finally an empty spec. Checks the engine's guarantees under arbitrary
 /// specs: a refused load or theme switch changes nothing, and after the empty spec every box is
 /// exactly as it was before the first load.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -44,6 +45,23 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fuzzCheck(sameState(late.snapshot, fresh), "unregistering '\(identifier)' did not restore the target")
     }
 
+    // A second target under each identifier, the first of them released: the provider keeps
+    // several targets per identifier, skips and frees the one that is gone, and reuses its slot
+    // for a target registered after it, across an empty spec and the spec again.
+    var extras = identifiers.map { _ in StyledBox() }
+    let fresh = extras.map(\.snapshot)
+    for (box, identifier) in zip(extras, identifiers) { provider.register(box, as: identifier) }
+    extras.removeFirst()
+    do {
+        try provider.load(Spec(yaml: "specs: {}"))
+    } catch {
+        fuzzCheck(false, "loading the empty spec over a released target failed: \(error)")
+    }
+    attempt("load over a released target") { try provider.load(spec) }
+    let reused = StyledBox()
+    extras.append(reused)
+    provider.register(reused, as: identifiers[0])
+
     do {
         try provider.load(Spec(yaml: "specs: {}"))
     } catch {
@@ -53,6 +71,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fuzzCheck(
             sameState(box.snapshot, original[index]),
             "'\(identifiers[index])' not restored:\n\(box.snapshot)\nexpected\n\(original[index])")
+    }
+    for (index, box) in extras.enumerated() {
+        fuzzCheck(sameState(box.snapshot, fresh[0]), "a second target (#\(index)) not restored:\n\(box.snapshot)")
     }
     return 0
 }
