@@ -41,7 +41,8 @@ extension TraitsProvider {
         if !(placementIsCurrent && sameOrder) {
             placement = Placement(order: next.order, targets: slotsByIdentifier)
         }
-        // The placement is now next's, and still the current resolution's if the order is the same.
+        // The placement is now next's; it is still the current resolution's (if this load fails)
+        // only when the order is the same.
         placementIsCurrent = sameOrder
         // Capabilities are known before anything is touched: check them all first, so the
         // common mistake costs no rollback.
@@ -68,9 +69,9 @@ extension TraitsProvider {
             forgetGone(gone)
             throw failure.error
         }
-        forgetGone(gone)
         currentResolution = next
-        placementIsCurrent = placementIsCurrent || gone.isEmpty
+        placementIsCurrent = true  // made for next's order; freeing a gone slot makes it stale
+        forgetGone(gone)
         return LoadReport(
             changedIdentifiers: work.changedIdentifiers, targetsTouched: outcome.touched,
             traitsApplied: outcome.applied, traitsReverted: outcome.reverted, theme: theme)
@@ -257,21 +258,15 @@ extension TraitsProvider {
             guard let object = slots[target.slot].object else { continue }
             withSlot(target.slot) { slot in slot.pointee.revertAll(on: object) }
             guard target.wasStyled else { continue }
-            let identifier = slots[target.slot].identifier
             do throws(SpecError) {
-                try previous.withList(for: identifier) { list, settings throws(SpecError) in
-                    let plan = try Self.plan(
-                        list.traits, identifier: identifier, object: object, capabilities(of: object))
-                    try withSlot(target.slot) { slot throws(SpecError) in
-                        try Self.apply(list.traits, settings, plan, to: slot, object: object)
-                    }
-                }
+                try applyTraits(of: previous, toSlot: target.slot, object: object)
             } catch {
                 // These traits applied to this target before; one that fails now is not deterministic.
                 logger.critical(
                     "could not restore a target after a failed load",
                     metadata: [
-                        "livery.identifier": "\(identifier)", "livery.type": "\(Self.typeName(of: object))",
+                        "livery.identifier": "\(slots[target.slot].identifier)",
+                        "livery.type": "\(Self.typeName(of: object))",
                         "error": "\(error)",
                     ])
             }
@@ -296,14 +291,19 @@ extension TraitsProvider {
         return plan
     }
 
-    /// Applies `list`'s traits in order as `plan` (from ``plan(_:identifier:object:_:)``) says,
-    /// recording how to undo each in the slot; on failure reverts this target's part.
-    static func apply(
-        _ traits: [ResolvedTrait], _ settings: UnsafeBufferPointer<PropertyValue?>, _ plan: [ClassCapabilities.Step],
-        to slot: UnsafeMutablePointer<TargetSlot>, object: AnyObject
-    ) throws(SpecError) {
-        try plan.withUnsafeBufferPointer { plan throws(SpecError) in
-            _ = try apply(traits, settings, plan, to: slot, object: object, revertingFirst: false)
+    /// Applies `resolution`'s traits for slot `index`'s identifier to `object`, the slot's object,
+    /// which has none applied: what a registration does, and a rollback to put a target back. On
+    /// failure the target is left as it was.
+    func applyTraits(of resolution: Resolution, toSlot index: Int, object: AnyObject) throws(SpecError) {
+        let identifier = slots[index].identifier
+        let capabilities = slots[index].capabilities.takeUnretainedValue()
+        try resolution.withList(for: identifier) { list, settings throws(SpecError) in
+            let plan = try Self.plan(list.traits, identifier: identifier, object: object, capabilities)
+            try withSlot(index) { slot throws(SpecError) in
+                try plan.withUnsafeBufferPointer { plan throws(SpecError) in
+                    _ = try Self.apply(list.traits, settings, plan, to: slot, object: object, revertingFirst: false)
+                }
+            }
         }
     }
 

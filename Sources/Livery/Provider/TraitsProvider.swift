@@ -82,12 +82,7 @@ public final class TraitsProvider {
         slotsByIdentifier[identifier, default: .one(index)].insert(index)
         placementIsCurrent = false
         do throws(SpecError) {
-            try currentResolution.withList(for: identifier) { list, settings throws(SpecError) in
-                let plan = try Self.plan(list.traits, identifier: identifier, object: target, capabilities(of: target))
-                try withSlot(index) { slot throws(SpecError) in
-                    try Self.apply(list.traits, settings, plan, to: slot, object: target)
-                }
-            }
+            try applyTraits(of: currentResolution, toSlot: index, object: target)
             return nil
         } catch {
             logger.error("traits not applied", metadata: ["livery.identifier": "\(identifier)", "error": "\(error)"])
