@@ -44,6 +44,9 @@ struct Resolution: Sendable {
     /// Where each list's settings start in `settings`, and where the last one ends.
     private let settingStarts: [Int]
     private let positions: [String: Int]
+    /// The identifiers that use an unknown trait type, in document order. Found once: every load
+    /// asks, and almost every resolution has none.
+    let skipped: [SkippedIdentifier]
 
     init(order: [String], lists: [List]) {
         precondition(order.count == lists.count, "one list per identifier")
@@ -71,6 +74,7 @@ struct Resolution: Sendable {
         starts.append(settings.count)
         self.settings = settings
         self.settingStarts = starts
+        self.skipped = lists.compactMap(\.skipped)
     }
 
     /// Where the settings of the list at `position` are in ``settings``.
@@ -97,9 +101,6 @@ struct Resolution: Sendable {
     func list(for identifier: String) -> List? {
         positions[identifier].map { lists[$0] }
     }
-
-    /// The identifiers that use an unknown trait type, in document order.
-    var skipped: [SkippedIdentifier] { lists.compactMap(\.skipped) }
 
     /// This resolution with every skipped identifier kept as it is in `current`: its list
     /// there, or left out where `current` has none, so its targets are not touched. Also the
