@@ -9,6 +9,17 @@ package enum AtomicFile {
     /// - Parameter mode: The new file's permissions; `nil` keeps those of the file it replaces
     ///   (0644 for a new file).
     package static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(FileSystemError) {
+        try place(data, at: url, mode: mode, replacing: true)
+    }
+
+    /// Creates `url` with `data` unless a file of that name exists (then it fails with
+    /// `EEXIST` and leaves that file alone): of several processes creating the same file at
+    /// once, exactly one succeeds, and the others can read what it wrote.
+    package static func create(_ data: Data, at url: URL, mode: mode_t) throws(FileSystemError) {
+        try place(data, at: url, mode: mode, replacing: false)
+    }
+
+    private static func place(_ data: Data, at url: URL, mode: mode_t?, replacing: Bool) throws(FileSystemError) {
         let folder = url.deletingLastPathComponent().path
         let target = url.path
         // Hidden, so watchers and folder reads skip it while it exists.
@@ -35,11 +46,15 @@ package enum AtomicFile {
             throw error
         }
         do {
-            _ = try retrying("rename", target) { rename(temporary, target) }
+            // link() never replaces an existing name, where rename() does.
+            _ = try retrying(replacing ? "rename" : "create", target) {
+                replacing ? rename(temporary, target) : link(temporary, target)
+            }
         } catch {
             unlink(temporary)
             throw error
         }
+        if !replacing { unlink(temporary) }
         try syncFolder(folder)
     }
 
@@ -103,13 +118,4 @@ package enum AtomicFile {
             if errno != EINTR { throw FileSystemError(operation: operation, path: path, errno: errno) }
         }
     }
-}
-
-/// A failed file-system call, naming the operation and the path.
-package struct FileSystemError: Error, CustomStringConvertible {
-    package var operation: String
-    package var path: String
-    package var errno: Int32
-
-    package var description: String { "cannot \(operation) '\(path)': \(String(cString: strerror(errno)))" }
 }

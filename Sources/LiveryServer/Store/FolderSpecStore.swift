@@ -42,8 +42,11 @@ actor FolderSpecStore: SpecStore {
         guard stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             let format = SpecPath.format(of: path)
         else { throw .notFound(path) }
-        guard let data = FileManager.default.contents(atPath: full) else {
-            throw .fileSystem("cannot read '\(full)'")
+        let data: Data
+        do throws(FileSystemError) {
+            data = try LocalFile.contents(of: full)
+        } catch {
+            throw .fileSystem(error.description)
         }
         return (path, data, format)
     }

@@ -37,7 +37,7 @@ import Testing
             let problem = try JSONDecoder().decode(Problem.self, from: reply.body)
             #expect(problem.type == "urn:livery:problem:insufficient-storage")
             #expect(problem.title == "Insufficient storage")
-            #expect(problem.detail.contains("No space left on device"), "\(problem.detail)")
+            #expect(problem.detail.contains("no space left on the device"), "\(problem.detail)")
             #expect(problem.detail.hasSuffix("; nothing was written and the current file is unchanged"))
             #expect(try String(contentsOf: folder.url("card.yaml"), encoding: .utf8) == card)
             #expect(try folderEntries(folder) == [".filler", "card.yaml", "palette.yaml"], "no temporary file is left")

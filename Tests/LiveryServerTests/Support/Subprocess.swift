@@ -5,6 +5,8 @@ import Synchronization
 final class Subprocess: Sendable {
     let process: Process
     private let output = Mutex(("", ""))
+    /// How many of the two pipes reached their end (the process and its children closed them).
+    private let closedPipes = Mutex(0)
 
     /// The `livery` executable beside the test bundle (`swift build --build-tests` builds both).
     static func liveryExecutable() throws -> URL {
@@ -32,12 +34,20 @@ final class Subprocess: Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.output.withLock { $0.0 += text }
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self?.closedPipes.withLock { $0 += 1 }
+            }
+            self?.output.withLock { $0.0 += String(decoding: data, as: UTF8.self) }
         }
         stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.output.withLock { $0.1 += text }
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self?.closedPipes.withLock { $0 += 1 }
+            }
+            self?.output.withLock { $0.1 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
@@ -52,8 +62,9 @@ final class Subprocess: Sendable {
             process.interrupt()
             throw HTTPTestError("livery \(process.arguments ?? []) did not exit within \(timeout); stderr: \(stderr)")
         }
-        // Let the pipes deliver what was written just before the exit.
-        try await Task.sleep(for: .milliseconds(50))
+        // Let the pipes deliver what was written before the exit: to their end, or for a second
+        // when a child the process left behind still holds them open.
+        _ = try await TestDaemon.eventually(timeout: .seconds(1)) { self.closedPipes.withLock { $0 } == 2 }
         return process.terminationStatus
     }
 
