@@ -50,6 +50,12 @@ struct ServeCommand: RegistryCommand {
     @Flag(help: "Serve the folder but refuse every push and delete (403), even with the token.")
     var readOnly = false
 
+    @Flag(
+        help:
+            "Start even if the specs folder does not exist yet (a mount that comes later) and serve it once it appears; without it a missing folder is an error."
+    )
+    var waitForFolder = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -72,6 +78,23 @@ struct ServeCommand: RegistryCommand {
         guard etcdPrefix.hasPrefix("/") else {
             throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
         }
+        if etcd != nil, waitForFolder { throw ValidationError("--wait-for-folder is for a specs folder, not --etcd") }
+        if etcd == nil, !waitForFolder { try Self.checkFolder(directory ?? "Specs") }
+    }
+
+    /// A folder missing when the daemon starts is almost always a typo: said at once, rather
+    /// than served as nothing (a folder that goes away later is waited for, as the watcher does).
+    static func checkFolder(_ folder: String) throws {
+        var info = stat()
+        guard stat(folder, &info) == 0 else {
+            if errno == ENOENT {
+                throw ValidationError(
+                    "the specs folder '\(folder)' does not exist; create it, or give --wait-for-folder to serve it once it appears"
+                )
+            }
+            throw ValidationError("cannot use the specs folder '\(folder)': \(FileSystemError.reason(errno: errno))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw ValidationError("'\(folder)' is not a folder") }
     }
 
     /// The `--etcd` URLs, each checked; empty without the option.

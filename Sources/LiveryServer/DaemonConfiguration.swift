@@ -54,8 +54,8 @@ public struct DaemonConfiguration: Sendable {
     /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
     public var includeFetcher: (any RemoteIncludeFetcher)?
     /// Whether to serve Livery Studio at `/studio/`: `true` or `false` as asked (`--studio`,
-    /// `--no-studio`); `nil`, the default, serves it only on a loopback ``host`` (see
-    /// ``servesStudio``).
+    /// `--no-studio`); `nil`, the default, serves it on a loopback ``host`` or with ``tls``, on
+    /// any address (see ``servesStudio``).
     public var studio: Bool?
 
     /// Creates a configuration; every parameter has the default described on its property.
@@ -111,10 +111,10 @@ extension DaemonConfiguration {
         SpecFolderLoader(registry: registry, limits: readerLimits, allowList: allowedIncludes, fetcher: includeFetcher)
     }
 
-    /// Whether `/studio/` is served. Off by default beyond loopback: the daemon speaks plain
-    /// HTTP, and a page that asks for the push token should not invite typing it over a network
-    /// in clear text; `--studio` (behind a TLS proxy) turns it on there.
-    public var servesStudio: Bool { studio ?? isLoopback }
+    /// Whether `/studio/` is served. By default on loopback, and on any address with TLS; off
+    /// beyond loopback without TLS, where a page that asks for the push token would invite
+    /// typing it over a network in clear text. `--studio` (behind a TLS proxy) turns it on there.
+    public var servesStudio: Bool { studio ?? (isLoopback || tls != nil) }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
     /// else the daemon warns at start-up unless it speaks TLS (``tls``).

@@ -3,7 +3,8 @@ import LiveryTesting
 import Testing
 
 /// `livery serve` warns loudly, on stderr whatever the log level, when it listens beyond this
-/// machine without TLS, and says nothing of the kind on loopback.
+/// machine without TLS, and says nothing of the kind on loopback; the studio follows the same
+/// line, on by default on loopback or with TLS.
 @Suite(.timeLimit(.minutes(1))) struct ServeWarningTests {
     @Test(arguments: [("0.0.0.0", true), ("127.0.0.1", false)])
     func serveWarnsWhenItListensBeyondLoopback(host: String, warns: Bool) async throws {
@@ -27,6 +28,8 @@ import Testing
             """
         #expect(serve.stderr.contains(warning) == warns, "stderr: \(serve.stderr)")
         #expect(serve.stderr.contains("WARNING") == warns)
+        // Without TLS the studio, which asks for the token, is off beyond loopback.
+        #expect(serve.stdout.contains("/studio/") == !warns, "stdout: \(serve.stdout)")
     }
 
     @Test func serveDoesNotWarnBeyondLoopbackWithTLS() async throws {
@@ -48,5 +51,7 @@ import Testing
         serve.process.terminate()
         #expect(try await serve.exitStatus() == 0)
         #expect(!serve.stderr.contains("WARNING") && !serve.stderr.contains("without TLS"), "stderr: \(serve.stderr)")
+        // With TLS the studio is on by default on any address.
+        #expect(serve.stdout.contains("livery: Livery Studio at https://0.0.0.0:"), "stdout: \(serve.stdout)")
     }
 }
