@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Livery
+import LiveryTestSupport
 import LiveryWatch
 import Synchronization
 
@@ -84,50 +85,30 @@ enum ReloadFigure {
 
 /// `inotifywait -m` on the same folder; the time this process reads each of its lines.
 private final class InotifywaitProbe: Sendable {
-    /// Shared with the reading thread: a class, because a `Mutex` cannot be copied into it.
-    private final class Lines: Sendable {
-        let times = Mutex<[ContinuousClock.Instant]>([])
-    }
-
-    private let process: Process
-    private let lines = Lines()
+    private let process: ChildProcess
+    private let lines = Mutex<[ContinuousClock.Instant]>([])
 
     init(folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/inotifywait")
-        process.arguments = ["-m", "-e", "moved_to", "--format", "%f", folder.path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        self.process = process
+        process = ChildProcess("/usr/bin/inotifywait", ["-m", "-e", "moved_to", "--format", "%f", folder.path])
+        try Blocking.run { [process] in try await process.start() }
         // inotifywait says "Watches established." on stderr once it is listening.
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("Watches established") {
-            let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                throw BenchError("inotifywait exited: \(String(decoding: said, as: UTF8.self))")
-            }
-            said.append(chunk)
+        while !process.errors.contains("Watches established") {
+            guard process.isRunning else { throw BenchError("inotifywait exited: \(process.errors)") }
+            Thread.sleep(forTimeInterval: 0.001)
         }
-        let handle = output.fileHandleForReading
-        let lines = self.lines
-        Thread.detachNewThread {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
+        Task { [self] in
+            for try await _ in process.lines {
                 let now = ContinuousClock.now
-                let count = chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-                lines.times.withLock { $0 += Array(repeating: now, count: count) }
+                lines.withLock { $0.append(now) }
             }
         }
     }
 
-    var times: [ContinuousClock.Instant] { lines.times.withLock { $0 } }
+    var times: [ContinuousClock.Instant] { lines.withLock { $0 } }
 
     func wait(for count: Int, timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while lines.times.withLock({ $0.count }) < count {
+        while lines.withLock({ $0.count }) < count {
             guard ContinuousClock.now < deadline else { return false }
             Thread.sleep(forTimeInterval: 0.0005)
         }
@@ -136,6 +117,6 @@ private final class InotifywaitProbe: Sendable {
 
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 }
