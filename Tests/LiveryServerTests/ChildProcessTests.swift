@@ -31,6 +31,30 @@ import Testing
         }
     }
 
+    /// An in-process daemon leaves SIGINT ignored in this whole process (its graceful shutdown
+    /// listens for it); Foundation's `Process` passed that on, so a `livery watch` child ignored
+    /// the tests' Ctrl-C and the test waiting for its end waited for ever. Children start with
+    /// every signal at its default and none blocked, whatever this process does with them.
+    @Test func childrenStartWithDefaultSignals() async throws {
+        let previous = signal(SIGINT, SIG_IGN)
+        let child = ChildProcess("/bin/sleep", ["30"])
+        defer { signal(SIGINT, previous) }
+        try await child.start()
+        // The signal sets of /proc/PID/status, as hex masks; bit n - 1 is signal n. Only the
+        // classic signals (1...31): glibc keeps two of the real-time ones for itself.
+        let status = try String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8)
+        func signals(_ field: String) -> UInt64? {
+            status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+                .flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+                .map { $0 & 0x7FFF_FFFF }
+        }
+        #expect(signals("SigIgn") == 0)
+        #expect(signals("SigBlk") == 0)
+        child.interrupt()
+        try await child.waitUntilExit(timeout: .seconds(10))
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGINT)
+    }
+
     /// A child that leaves a process behind holding its output (as a daemon's first process
     /// does) has still ended when it exits.
     @Test func anExitIsSeenWhileAProcessLeftBehindHoldsTheOutput() async throws {
