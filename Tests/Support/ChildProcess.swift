@@ -12,13 +12,14 @@ import SystemPackage
 /// launched through swift-subprocess, its output collected as it comes, signalled, and waited
 /// for without holding a thread.
 ///
-/// Not Foundation's `Process`: on Linux it learns of a child's exit from the end of a socket the
-/// child inherits, and leaves that socket (and its pipes) open to every other child launched at
-/// the same moment from another thread; such a child that lives on (an etcd member, a daemon)
-/// hides the first one's exit for as long as it lives. Under `swift test --parallel` a wait for
-/// such an exit never ended, and `waitUntilExit` held one of the few cooperative threads while it
-/// waited. swift-subprocess gives the child only its three standard streams and waits for it on
-/// a process descriptor.
+/// Not Foundation's `Process`. On Linux its children start with this process's ignored signals
+/// (in-process daemons ignore SIGINT to shut down gracefully on it, so a child never ended on
+/// ``interrupt()``), and they inherit the socket that tells it of their exit, so a child that
+/// leaves a process behind (tmux), or one launched at the same moment from another thread, hides
+/// that exit. Its `waitUntilExit` held a cooperative thread all the while: under
+/// `swift test --parallel` two such waits took both threads of a two-core machine's pool and the
+/// whole run stopped. swift-subprocess starts a child with default signals and only its three
+/// standard streams, and waits for it on a process descriptor.
 ///
 /// Used like `Process`: made with its command, then ``start()``ed; ``waitUntilExit()`` is async.
 public final class ChildProcess: Sendable {

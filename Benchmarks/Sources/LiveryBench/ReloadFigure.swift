@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Livery
-import LiveryTestSupport
 import LiveryWatch
 import Synchronization
 
@@ -84,31 +83,56 @@ enum ReloadFigure {
 }
 
 /// `inotifywait -m` on the same folder; the time this process reads each of its lines.
+///
+/// Launched with Foundation's `Process`, unlike every other child of the tests and benchmarks
+/// (`ChildProcess`): its lines are timed as a thread of its own reads them, and the baseline is a
+/// fraction of a millisecond, which the task hops of an asynchronous read would lengthen. The
+/// benchmarks launch one process at a time, from their own thread.
 private final class InotifywaitProbe: Sendable {
-    private let process: ChildProcess
-    private let lines = Mutex<[ContinuousClock.Instant]>([])
+    /// Shared with the reading thread: a class, because a `Mutex` cannot be copied into it.
+    private final class Lines: Sendable {
+        let times = Mutex<[ContinuousClock.Instant]>([])
+    }
+
+    private let process: Process
+    private let lines = Lines()
 
     init(folder: URL) throws {
-        process = ChildProcess("/usr/bin/inotifywait", ["-m", "-e", "moved_to", "--format", "%f", folder.path])
-        try Blocking.run { [process] in try await process.start() }
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/inotifywait")
+        process.arguments = ["-m", "-e", "moved_to", "--format", "%f", folder.path]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        self.process = process
         // inotifywait says "Watches established." on stderr once it is listening.
-        while !process.errors.contains("Watches established") {
-            guard process.isRunning else { throw BenchError("inotifywait exited: \(process.errors)") }
-            Thread.sleep(forTimeInterval: 0.001)
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("Watches established") {
+            let chunk = errors.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                throw BenchError("inotifywait exited: \(String(decoding: said, as: UTF8.self))")
+            }
+            said.append(chunk)
         }
-        Task { [self] in
-            for try await _ in process.lines {
+        let handle = output.fileHandleForReading
+        let lines = self.lines
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
                 let now = ContinuousClock.now
-                lines.withLock { $0.append(now) }
+                let count = chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                lines.times.withLock { $0 += Array(repeating: now, count: count) }
             }
         }
     }
 
-    var times: [ContinuousClock.Instant] { lines.withLock { $0 } }
+    var times: [ContinuousClock.Instant] { lines.times.withLock { $0 } }
 
     func wait(for count: Int, timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while lines.withLock({ $0.count }) < count {
+        while lines.times.withLock({ $0.count }) < count {
             guard ContinuousClock.now < deadline else { return false }
             Thread.sleep(forTimeInterval: 0.0005)
         }
@@ -117,6 +141,6 @@ private final class InotifywaitProbe: Sendable {
 
     func stop() {
         process.terminate()
-        process.waitUntilExitBlocking()
+        process.waitUntilExit()
     }
 }
