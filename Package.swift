@@ -43,6 +43,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Only the tests and the benchmarks launch processes (Tests/Support/ChildProcess.swift);
+        // swift-system's FilePath names the executable and folder on Linux.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -172,7 +176,16 @@ let package = Package(
         ),
         // Helpers shared by the test targets and the benchmarks (not a product: users get LiveryTesting).
         .target(
-            name: "LiveryTestSupport", dependencies: ["Livery", "LiveryTesting"], path: "Tests/Support",
+            name: "LiveryTestSupport",
+            dependencies: [
+                "Livery",
+                "LiveryTesting",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support",
             swiftSettings: strict),
         // The benchmarks (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import Logging
 import Synchronization
 
@@ -132,7 +133,7 @@ private final class ResultBox<T: Sendable>: Sendable {
 /// nginx as a child process on a free loopback port.
 final class NginxServer {
     let port: Int
-    private let process = Process()
+    private let process: ChildProcess
 
     init(root: URL, work: URL) throws {
         port = try FreePort.find()
@@ -154,9 +155,9 @@ final class NginxServer {
             }
             """.utf8
         ).write(to: config)
-        process.executableURL = URL(filePath: "/usr/sbin/nginx")
-        process.arguments = ["-p", work.path, "-c", config.path]
-        try process.run()
+        let process = ChildProcess("/usr/sbin/nginx", ["-p", work.path, "-c", config.path])
+        self.process = process
+        try Blocking.run { try await process.start() }
         let deadline = ContinuousClock.now + .seconds(5)
         while (try? Curl.head("http://127.0.0.1:\(port)/bundle.json")) == nil {  // not up yet
             guard ContinuousClock.now < deadline else { throw BenchError("nginx did not start on port \(port)") }
@@ -166,7 +167,7 @@ final class NginxServer {
 
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 }
 
@@ -230,15 +231,17 @@ enum Wrk {
 
 enum Command {
     static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("\(path) exited \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        let command = try Blocking.run { try await ChildProcess.run(path, arguments) }
+        guard command.terminationReason == .exit, command.terminationStatus == 0 else {
+            throw BenchError("\(path) exited \(command.terminationStatus): \(command.errors)")
+        }
+        return command.output
+    }
+}
+
+extension ChildProcess {
+    /// ``waitUntilExit()`` for the benchmarks' own thread, which is not one of the cooperative pool's.
+    func waitUntilExitBlocking() {
+        _ = try? Blocking.run { await self.waitUntilExit() }  // it cannot throw
     }
 }

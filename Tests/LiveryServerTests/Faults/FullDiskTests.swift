@@ -9,13 +9,12 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct FullDiskTests {
     @Test(
         .enabled(
-            if: TinyDisk.isAvailable || MountNamespace.isAvailable,
             "cannot mount a tmpfs here: not root, and no user and mount namespaces (unshare -rm), so no full disk can be made"
-        ))
+        ) { TinyDisk.isAvailable ? true : await MountNamespace.isAvailable })
     func aPushOntoAFullDiskIs507AndLosesNothing() async throws {
         guard TinyDisk.isAvailable else {
             // Not permitted to mount here: run this very test again where it is.
-            let child = try MountNamespace.runTest(named: "aPushOntoAFullDiskIs507AndLosesNothing")
+            let child = try await MountNamespace.runTest(named: "aPushOntoAFullDiskIs507AndLosesNothing")
             #expect(child.status == 0, "in a user and mount namespace: \(child.output)")
             #expect(child.output.contains("aPushOntoAFullDiskIs507AndLosesNothing() passed"), "\(child.output)")
             return

@@ -12,7 +12,7 @@ import Testing
         try TestDaemon.writeExample(to: specs)
         let local = try TemporarySpecFolder(prefix: "livery-warn-token")
         try TestDaemon.token.write(to: local.url("token"), atomically: true, encoding: .utf8)
-        let serve = try Subprocess([
+        let serve = try await Subprocess([
             "serve", specs.url.path, "--host", host, "--port", "0", "--token-file", local.url("token").path,
             "--log-level", "critical",
         ])
@@ -41,7 +41,7 @@ import Testing
         defer { certificates.remove() }
         try await certificates.issue(
             commonName: "warn", certificate: local.url("cert.pem").path, key: local.url("key.pem").path)
-        let serve = try Subprocess([
+        let serve = try await Subprocess([
             "serve", specs.url.path, "--host", "0.0.0.0", "--port", "0", "--token-file", local.url("token").path,
             "--tls-cert", local.url("cert.pem").path, "--tls-key", local.url("key.pem").path, "--log-level", "warning",
         ])

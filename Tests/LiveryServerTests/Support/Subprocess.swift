@@ -1,12 +1,9 @@
 import Foundation
-import Synchronization
+import LiveryTestSupport
 
 /// The built `livery` executable run as a child process, with its output captured.
 final class Subprocess: Sendable {
-    let process: Process
-    private let output = Mutex(("", ""))
-    /// How many of the two pipes reached their end (the process and its children closed them).
-    private let closedPipes = Mutex(0)
+    let process: ChildProcess
 
     /// The `livery` executable beside the test bundle (`swift build --build-tests` builds both).
     static func liveryExecutable() throws -> URL {
@@ -23,48 +20,24 @@ final class Subprocess: Sendable {
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
     /// is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
-        process = Process()
-        process.executableURL = try Self.liveryExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self?.closedPipes.withLock { $0 += 1 }
-            }
-            self?.output.withLock { $0.0 += String(decoding: data, as: UTF8.self) }
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self?.closedPipes.withLock { $0 += 1 }
-            }
-            self?.output.withLock { $0.1 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws {
+        process = ChildProcess(
+            try Self.liveryExecutable().path, arguments, environment: environment, in: directory)
+        try await process.start()
     }
 
-    var stdout: String { output.withLock { $0.0 } }
-    var stderr: String { output.withLock { $0.1 } }
+    var stdout: String { process.output }
+    var stderr: String { process.errors }
 
     /// Waits for the process to exit and returns its status; throws if it outlives `timeout`.
     func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let exited = try await TestDaemon.eventually(timeout: timeout) { !self.process.isRunning }
-        guard exited else {
+        do {
+            try await process.waitUntilExit(timeout: timeout)
+        } catch {
             process.interrupt()
-            throw HTTPTestError("livery \(process.arguments ?? []) did not exit within \(timeout); stderr: \(stderr)")
+            throw HTTPTestError(
+                "livery \(process.command.dropFirst()) did not exit within \(timeout); stderr: \(stderr)")
         }
-        // Let the pipes deliver what was written before the exit: to their end, or for a second
-        // when a child the process left behind still holds them open.
-        _ = try await TestDaemon.eventually(timeout: .seconds(1)) { self.closedPipes.withLock { $0 } == 2 }
         return process.terminationStatus
     }
 
@@ -74,7 +47,7 @@ final class Subprocess: Sendable {
     ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let child = try Subprocess(arguments, environment: environment, in: directory)
+        let child = try await Subprocess(arguments, environment: environment, in: directory)
         let status = try await child.exitStatus()
         return (status, child.stdout, child.stderr)
     }
