@@ -12,7 +12,7 @@ import Testing
         try TestDaemon.writeExample(to: specs)
         let local = try TemporarySpecFolder(prefix: "livery-first-run-token")
         let tokenPath = local.url("token").path
-        let serve = try Subprocess(["serve", specs.url.path, "--port", "0", "--token-file", tokenPath])
+        let serve = try await Subprocess(["serve", specs.url.path, "--port", "0", "--token-file", tokenPath])
         defer { if serve.process.isRunning { serve.process.interrupt() } }
         let listening = try await TestDaemon.eventually(timeout: .seconds(10)) { serve.stdout.contains("on http://") }
         try #require(listening, "serve did not start; stderr: \(serve.stderr)")
@@ -30,7 +30,7 @@ import Testing
         #expect(pushed.status == 0, "stderr: \(pushed.stderr)")
 
         // A second daemon on the same file reads the token the first one wrote.
-        let second = try Subprocess(["serve", specs.url.path, "--port", "0", "--token-file", tokenPath])
+        let second = try await Subprocess(["serve", specs.url.path, "--port", "0", "--token-file", tokenPath])
         defer { if second.process.isRunning { second.process.interrupt() } }
         #expect(try await TestDaemon.eventually(timeout: .seconds(10)) { second.stdout.contains("on http://") })
         #expect(second.stdout.contains("livery: push token read from \(tokenPath)"), "\(second.stdout)")
@@ -65,7 +65,7 @@ import Testing
         #expect(notAFolder.stderr.contains("'\(parent.url("file.yaml").path)' is not a folder"), "\(notAFolder.stderr)")
 
         // With --wait-for-folder it starts, and serves the folder once it appears.
-        let waiting = try Subprocess(
+        let waiting = try await Subprocess(
             ["serve", missing, "--port", "0", "--wait-for-folder"], environment: environment)
         defer { if waiting.process.isRunning { waiting.process.interrupt() } }
         #expect(try await TestDaemon.eventually(timeout: .seconds(10)) { waiting.stdout.contains("on http://") })
