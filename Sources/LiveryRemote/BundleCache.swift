@@ -72,7 +72,8 @@ struct BundleCache {
                 .unwritable, path: file.path, "cannot create the folder: \(error.localizedDescription)")
         }
         do {
-            try AtomicFile.write(Self.encode(entry), to: file)
+            // The bundle may hold private settings: readable by this user only, like a token.
+            try AtomicFile.write(Self.encode(entry), to: file, mode: 0o600)
         } catch {
             throw BundleCacheError(.unwritable, path: file.path, error.description)
         }

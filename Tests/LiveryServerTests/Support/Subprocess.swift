@@ -20,11 +20,19 @@ final class Subprocess: Sendable {
     }
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
-    /// is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
+    /// is added to this process's; `umask` (octal digits) is set for the child alone, through `sh`.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, umask: String? = nil
+    ) throws {
         process = Process()
-        process.executableURL = try Self.liveryExecutable()
-        process.arguments = arguments
+        if let umask {
+            process.executableURL = URL(filePath: "/bin/sh")
+            process.arguments =
+                ["-c", "umask \(umask) && exec \"$0\" \"$@\"", try Self.liveryExecutable().path] + arguments
+        } else {
+            process.executableURL = try Self.liveryExecutable()
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
