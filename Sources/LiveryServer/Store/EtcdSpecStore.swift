@@ -18,7 +18,9 @@ final class EtcdSpecStore: SpecStore {
 
     init(configuration: EtcdStoreConfiguration, limits: ReaderLimits, logger: Logger) {
         self.configuration = configuration
-        self.client = EtcdClient(endpoints: configuration.endpoints, http: configuration.http, logger: logger)
+        self.client = EtcdClient(
+            endpoints: configuration.endpoints, http: configuration.http, credentials: configuration.credentials,
+            logger: logger)
         self.limits = limits
         self.logger = logger
     }
@@ -162,7 +164,8 @@ final class EtcdSpecStore: SpecStore {
     static func storeError(_ error: EtcdError) -> StoreError {
         switch error.code {
         case .unavailable: .unavailable(error.description)
-        case .compacted, .futureRevision, .protocolError: .storeFailed(error.description)
+        case .compacted, .futureRevision, .protocolError, .unauthenticated, .permissionDenied:
+            .storeFailed(error.description)
         }
     }
 
