@@ -53,7 +53,7 @@ import Testing
             for poller in pollers { polls += await poller.value }
 
             print("listing polls: idle push median \(idle), with 8 pollers \(busy), \(polls) polls")
-            #expect(polls >= 8 * 15, "the pollers kept polling")
+            #expect(polls >= 8 * 4, "the pollers kept polling through the pushes")
             #expect(busy <= idle * 2, "median push \(busy) with 8 pollers, \(idle) idle")
         }
     }
