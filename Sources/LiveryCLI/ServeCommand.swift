@@ -31,6 +31,8 @@ struct ServeCommand: RegistryCommand {
     )
     var etcdWatchSilence = 10
 
+    @OptionGroup var etcdSecurity: EtcdSecurityOptions
+
     @OptionGroup var options: DaemonOptions
 
     @OptionGroup var includes: IncludeOptions
@@ -68,7 +70,17 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
-        _ = try etcdEndpoints()
+        let endpoints = try etcdEndpoints()
+        if etcdSecurity.given, etcd == nil {
+            throw ValidationError(
+                "--etcd-cacert, --etcd-cert, --etcd-key, --etcd-user and --etcd-password-file need --etcd")
+        }
+        if etcdSecurity.etcdCacert != nil || etcdSecurity.etcdCert != nil,
+            let plain = endpoints.first(where: { $0.scheme != "https" })
+        {
+            throw ValidationError(
+                "--etcd: '\(plain.absoluteString)' is plain http; the etcd TLS files need https:// endpoints")
+        }
         guard etcdWatchSilence > 0 else {
             throw ValidationError("--etcd-watch-silence \(etcdWatchSilence) must be at least 1 second")
         }
@@ -127,11 +139,12 @@ struct ServeCommand: RegistryCommand {
         configuration.tls = options.tls
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
-        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
+        let security = try etcdSecurity.security()
+        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
         if let http {
             configuration.etcd = EtcdStoreConfiguration(
                 endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
-                historyLimit: historyLimit)
+                historyLimit: historyLimit, credentials: security.credentials)
         }
         let served =
             http == nil

@@ -32,6 +32,9 @@ extension FleetStatus {
     /// The report as printed.
     var lines: [String] {
         var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
+        if !complete {
+            lines.append("warning: \(evicted) clients were dropped to make room lately; lagging ones may be missing")
+        }
         for version in versions {
             lines.append(
                 "  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")"
@@ -45,6 +48,7 @@ extension FleetStatus {
                 "  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)"
             )
         }
+        if unlistedNotConverged > 0 { lines.append("  … and \(unlistedNotConverged) more") }
         if !skipped.isEmpty { lines.append("skipped identifiers:") }
         for entry in skipped { lines.append("  \(entry.identifier)  \(entry.clients)") }
         if malformedHeaders > 0 { lines.append("malformed Livery-Client headers: \(malformedHeaders)") }

@@ -73,7 +73,8 @@ struct BundleCache {
             throw BundleCacheError(.unwritable, path: file.path, "cannot create the folder: \(reason)")
         }
         do {
-            try AtomicFile.write(Self.encode(entry), to: file)
+            // The bundle may hold private settings: readable by this user only, like a token.
+            try AtomicFile.write(Self.encode(entry), to: file, mode: 0o600)
         } catch {
             throw BundleCacheError(.unwritable, path: file.path, error.description)
         }

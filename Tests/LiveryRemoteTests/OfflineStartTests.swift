@@ -33,6 +33,8 @@ struct OfflineStartTests {
         try await client.waitForLoaded(1)
         let file = cache.appending(component: BundleCache.fileName)
         try await eventually { FileManager.default.fileExists(atPath: file.path) }
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the cached bundle may hold private settings: readable by its user only")
         await client.cancel()
         return try #require(client.updates.compactMap(\.version).first)
     }

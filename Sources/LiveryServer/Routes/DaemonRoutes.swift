@@ -11,6 +11,17 @@ struct DaemonRoutes: Sendable {
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
     let logger: Logger
+    /// The listing of `GET /v1/specs`, made again only when the store may have changed.
+    let listings = VersionedCache<ListingVersion>(capacity: 1)
+    /// The bundles of `GET /v1/history/{revision}`, which never change.
+    let historicBundles = VersionedCache<Int64>(capacity: 16)
+
+    /// A version of the store's content as the daemon knows it: the loads its follower applied
+    /// and the commits its writer made.
+    struct ListingVersion: Hashable, Sendable {
+        var loads: Int
+        var commits: Int
+    }
 
     /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
     struct Route: Sendable {
@@ -45,14 +56,16 @@ struct DaemonRoutes: Sendable {
             Route(.delete, "/v1/specs/**", writes: true) { request, _ in try await self.deleteFile(request) },
             Route(.post, "/v1/specs", writes: true) { request, _ in try await self.publish(request) },
             Route(.get, "/v1/history") { request, _ in try await self.history(request) },
-            Route(.get, "/v1/history/{revision}") { _, context in try await self.historicBundle(context) },
+            Route(.get, "/v1/history/{revision}") { request, context in
+                try await self.historicBundle(request, context: context)
+            },
             Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
                 try await self.restore(request, context: context)
             },
-            Route(.get, "/v1/status") { _, _ in self.status() },
+            Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
-            Route(.get, "/healthz") { _, _ in self.health() },
-            Route(.get, "/readyz") { _, _ in try self.readiness() },
+            Route(.get, "/healthz") { request, _ in self.health(request) },
+            Route(.get, "/readyz") { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
         ] + studioRoutes

@@ -162,7 +162,7 @@ final class EtcdCluster: Sendable {
         return etcdctl.output
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestError("socket() failed") }
         defer { close(fd) }

@@ -19,10 +19,18 @@ final class Subprocess: Sendable {
     }
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
-    /// is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws {
-        process = ChildProcess(
-            try Self.liveryExecutable().path, arguments, environment: environment, in: directory)
+    /// is added to this process's; `umask` (octal digits) is set for the child alone, through `sh`.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, umask: String? = nil
+    ) async throws {
+        let livery = try Self.liveryExecutable().path
+        if let umask {
+            process = ChildProcess(
+                "/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", livery] + arguments,
+                environment: environment, in: directory)
+        } else {
+            process = ChildProcess(livery, arguments, environment: environment, in: directory)
+        }
         try await process.start()
     }
 
