@@ -20,11 +20,20 @@ final class Subprocess: Sendable {
     }
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
-    /// is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
+    /// is added to this process's. With a `launcher` (such as `/usr/bin/prlimit` and its
+    /// options), that program runs and execs `livery`, which keeps its process.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        launcher: [String] = []
+    ) throws {
         process = Process()
-        process.executableURL = try Self.liveryExecutable()
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(filePath: program)
+            process.arguments = launcher.dropFirst() + [try Self.liveryExecutable().path] + arguments
+        } else {
+            process.executableURL = try Self.liveryExecutable()
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
