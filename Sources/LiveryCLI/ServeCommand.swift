@@ -37,6 +37,8 @@ struct ServeCommand: RegistryCommand {
 
     @OptionGroup var includes: IncludeOptions
 
+    @OptionGroup(title: "Hostile clients") var access: AccessOptions
+
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
 
@@ -137,6 +139,7 @@ struct ServeCommand: RegistryCommand {
         configuration.allowedIncludes = try includes.allowList()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
+        try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
         let security = try etcdSecurity.security()

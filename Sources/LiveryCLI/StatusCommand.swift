@@ -12,12 +12,14 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var readToken: ReadTokenOption
+
     func validate() throws {
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server).send("/v1/clients") {
+        switch try await DaemonCall(server: server, token: try readToken.token()).send("/v1/clients") {
         case .ok(let body):
             let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)
             for line in fleet.lines { print(line) }

@@ -6,17 +6,22 @@
 /// query (`?wait=`), another method (but `HEAD`), path or version, a body (`Content-Length`,
 /// `Transfer-Encoding`), `Expect`, `Upgrade`, `Livery-Client` (the daemon records who sent
 /// it), more than one `If-None-Match` or `Accept-Encoding` line, a folded or malformed header
-/// line, a control character, a head over `maxHeadBytes`. So this reader
-/// needs to be right only about what it accepts, and it accepts little.
+/// line, a control character, a head over `maxHeadBytes`, more than one `Host` or
+/// `Authorization` line. So this reader needs to be right only about what it accepts, and it
+/// accepts little. The `Host` and `Authorization` values it finds go to ``RequestAdmission``,
+/// as the parsed request's do.
 public enum BundleRequestScan {
     /// What the bytes start with.
     public enum Result: Equatable, Sendable {
         /// A whole plain request head of `length` bytes. `ifNoneMatch` is the range of the
         /// `If-None-Match` value within the bytes, trimmed; `closes` is `Connection: close`;
         /// `isHead` is a `HEAD` request; `acceptEncoding` is the range of the
-        /// `Accept-Encoding` value, trimmed.
+        /// `Accept-Encoding` value, trimmed; `host` and `authorization` the ranges of those
+        /// values, trimmed.
         case bundle(
-            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false, acceptEncoding: Range<Int>? = nil
+            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false,
+            acceptEncoding: Range<Int>? = nil,
+            host: Range<Int>? = nil, authorization: Range<Int>? = nil
         )
         /// The start of what may be such a request, with its end not arrived yet.
         case incomplete
@@ -40,6 +45,8 @@ public enum BundleRequestScan {
         }
         var ifNoneMatch: Range<Int>?
         var acceptEncoding: Range<Int>?
+        var host: Range<Int>?
+        var authorization: Range<Int>?
         var closes = false
         var lineStart = requestLine.count
         while true {
@@ -51,7 +58,7 @@ public enum BundleRequestScan {
             if lineEnd == lineStart {
                 return .bundle(
                     length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead,
-                    acceptEncoding: acceptEncoding)
+                    acceptEncoding: acceptEncoding, host: host, authorization: authorization)
             }
             guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
@@ -63,6 +70,12 @@ public enum BundleRequestScan {
             case .acceptEncoding:
                 guard acceptEncoding == nil else { return .other }
                 acceptEncoding = field.value
+            case .host:
+                guard host == nil else { return .other }
+                host = field.value
+            case .authorization:
+                guard authorization == nil else { return .other }
+                authorization = field.value
             case .connection:
                 closes = closes || containsClose(bytes, field.value)
             case .ignored:
@@ -91,7 +104,7 @@ public enum BundleRequestScan {
 
     private enum FieldName {
         case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, liveryClient,
-            ignored
+            host, authorization, ignored
     }
 
     /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
@@ -126,7 +139,11 @@ public enum BundleRequestScan {
         case 17: return named("transfer-encoding") ? .transferEncoding : .ignored
         case 6: return named("expect") ? .expect : .ignored
         case 7: return named("upgrade") ? .upgrade : .ignored
-        case 13: return named("if-none-match") ? .ifNoneMatch : named("livery-client") ? .liveryClient : .ignored
+        case 4: return named("host") ? .host : .ignored
+        case 13:
+            return named("if-none-match")
+                ? .ifNoneMatch
+                : named("authorization") ? .authorization : named("livery-client") ? .liveryClient : .ignored
         case 15: return named("accept-encoding") ? .acceptEncoding : .ignored
         case 10: return named("connection") ? .connection : .ignored
         default: return .ignored

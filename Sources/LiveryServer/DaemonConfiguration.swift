@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryHTTP
 import LiveryWatch
 
 /// Everything `livery serve` can be told: where the specs are, where to listen, and the limits.
@@ -58,6 +59,20 @@ public struct DaemonConfiguration: Sendable {
     /// any address (see ``servesStudio``).
     public var studio: Bool?
 
+    // Hostile clients: who may ask (``RequestAdmission``), and how much (``ConnectionLimits``).
+
+    /// Names accepted in a request's `Host` besides `localhost`, `127.0.0.1` and `[::1]`
+    /// (`--allowed-host`): the names a proxy or a real deployment reaches the daemon by. On a
+    /// loopback ``host`` other names get 421; elsewhere any name is accepted unless some are
+    /// given here. Empty by default.
+    public var allowedHosts: [String] = []
+    /// The token every route but `/healthz`, `/readyz` and the studio's own files requires
+    /// (`--read-token-file`); the push token is accepted too. `nil`, the default, leaves reads
+    /// open to whoever reaches the daemon.
+    public var readToken: BearerToken?
+    /// Bounds on connections and held requests (long-polls, event streams).
+    public var connectionLimits = ConnectionLimits()
+
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
         directory: URL,
@@ -109,6 +124,18 @@ extension DaemonConfiguration {
     /// How the folder is loaded, remote includes and all.
     var specLoader: SpecFolderLoader {
         SpecFolderLoader(registry: registry, limits: readerLimits, allowList: allowedIncludes, fetcher: includeFetcher)
+    }
+
+    /// The names accepted in `Host`: the loopback names and ``allowedHosts`` on a loopback
+    /// ``host`` or when names are given; `nil` (any) otherwise.
+    public var acceptedHosts: [String]? {
+        guard isLoopback || !allowedHosts.isEmpty else { return nil }
+        return RequestAdmission.loopbackNames + allowedHosts
+    }
+
+    /// The rule on `Host` and tokens; `pushToken` opens the read routes too.
+    func admission(pushToken: BearerToken) -> RequestAdmission {
+        RequestAdmission(hosts: acceptedHosts, tokens: readToken.map { [$0, pushToken] } ?? [])
     }
 
     /// Whether `/studio/` is served. By default on loopback, and on any address with TLS; off

@@ -17,11 +17,24 @@ import NIOCore
 /// The connection's idle timeout still sees these requests: each batch answered is reported
 /// to the connection's ``IdleTimeoutHandler`` (a direct call: both live on the connection's
 /// event loop, and an event through the pipeline cost 4 % of the time).
-final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// A request's `Host` and `Authorization` go to the daemon's ``RequestAdmission`` like those of
+/// every parsed request; a request it would refuse is handed to the parser with the rest, and
+/// refused there, by the same rule.
+///
+/// Being the first handler (after TLS), it also paces the whole connection, as NIO servers do
+/// with a back-pressure handler: it passes on no `read` while the channel is not writable (the
+/// client is not reading its answers) or while it holds requests not yet answered. So a client
+/// that pipelines requests and reads nothing makes the daemon hold at most what it had read
+/// when its answers stopped draining, on this path, the event-loop one and the router's.
+final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let hub: BundleHub
+    private let admission: RequestAdmission
     private let maxHeadBytes: Int
     private let answeredNotModified: RequestSeries.Series
     private let answeredBundle: RequestSeries.Series
@@ -31,9 +44,22 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let metrics: ServerMetrics
     /// Told of every batch answered, so that it does not take the connection for idle.
     private let idleTimeout: IdleTimeoutHandler?
+    /// Bytes read and not answered yet: what arrived while the answers were not draining.
+    private var held: ByteBuffer?
+    /// A `read` asked for while reading was paused, to pass on when it resumes.
+    private var readPending = false
+    /// Answering is to resume at the event loop's next turn.
+    private var resumeScheduled = false
+    /// The most requests answered in one go: a read of 64 KiB may hold thousands, and the
+    /// connection's event loop serves other connections between batches.
+    static let batchSize = 256
 
-    init(hub: BundleHub, metrics: ServerMetrics, maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?) {
+    init(
+        hub: BundleHub, admission: RequestAdmission, metrics: ServerMetrics, maxHeadBytes: Int,
+        idleTimeout: IdleTimeoutHandler?
+    ) {
         self.hub = hub
+        self.admission = admission
         self.idleTimeout = idleTimeout
         self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
@@ -47,22 +73,79 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var buffer = unwrapInboundIn(data)
-        var answered = false
+        if var earlier = held.take() {
+            earlier.writeBuffer(&buffer)
+            buffer = earlier
+        }
+        answer(&buffer, context: context)
+    }
+
+    /// The client reads its answers again: answer what was held, and read on, at the event
+    /// loop's next turn. Not here: this is called from within a flush, and answering at once
+    /// would let one connection write on and on without the loop ever serving another.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { resumeLater(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func resumeLater(context: ChannelHandlerContext) {
+        guard !resumeScheduled else { return }
+        resumeScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            resumeScheduled = false
+            guard context.channel.isActive, context.channel.isWritable else { return }
+            if !handedOver, var buffer = held.take() { answer(&buffer, context: context) }
+            if held == nil, readPending {
+                readPending = false
+                context.read()
+            }
+        }
+    }
+
+    /// Reads only while the answers drain and nothing is held.
+    func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable, held == nil else {
+            readPending = true
+            return
+        }
+        context.read()
+    }
+
+    /// Answers the plain bundle requests at the start of `buffer` while the client reads its
+    /// answers; holds the rest when it stops, and hands it to the parser from the first request
+    /// of another kind.
+    private func answer(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
+        var answered = 0
         while buffer.readableBytes > 0, let snapshot = hub.snapshot {
+            guard context.channel.isWritable, answered < Self.batchSize else {
+                held = buffer
+                // A full batch: the rest at the loop's next turn; unwritable: once writable.
+                if context.channel.isWritable { resumeLater(context: context) }
+                break
+            }
             let start = ContinuousClock.now
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
-            guard case .bundle(let length, let tag, let closes, let isHead, let encodings) = scan else { break }
-            let (condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
+            guard
+                case .bundle(let length, let tag, let closes, let isHead, let encodings, let host, let authorization) =
+                    scan
+            else { break }
+            let (verdict, condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
                 (
+                    admission.decide(
+                        rawHost: host.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+                        rawAuthorization: authorization.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+                        needsToken: true),
                     tag.flatMap { Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), for: snapshot) },
                     encodings.map { self.takesGzip(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? false
                 )
             }
+            // Refused: the parser's path says why, by the same rule.
+            guard case .admitted = verdict else { break }
             let answer = BundleDecision.respond(
                 to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip),
                 state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
-            answered = true
+            answered += 1
             let (head, body) = heads.bytes(of: answer, closing: closes)
             context.write(wrapInboundOut(head), promise: nil)
             if let body { context.write(wrapInboundOut(body), promise: nil) }
@@ -73,11 +156,11 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
         }
-        if answered {
+        if answered > 0 {
             context.flush()
             idleTimeout?.noteActivity()
         }
-        if buffer.readableBytes > 0 {
+        if held == nil, buffer.readableBytes > 0 {
             handedOver = true
             heads = RenderedHeads()
             context.fireChannelRead(wrapInboundOut(buffer))

@@ -29,15 +29,19 @@ struct DaemonRoutes: Sendable {
         let path: String
         /// Writes go through ``WriteAuthorization``: the push token, then `--read-only`.
         let writes: Bool
+        /// Open to every client even with `--read-token-file` (``RequestGate``): the probes and
+        /// the studio's own files. Every other route needs the read token when one is set.
+        let open: Bool
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
 
         init(
-            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false,
+            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false, open: Bool = false,
             _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
         ) {
             self.method = method
             self.path = path
             self.writes = writes
+            self.open = open
             self.handler = handler
         }
     }
@@ -64,16 +68,17 @@ struct DaemonRoutes: Sendable {
             },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
-            Route(.get, "/healthz") { request, _ in self.health(request) },
-            Route(.get, "/readyz") { request, _ in try self.readiness(request) },
+            Route(.get, "/healthz", open: true) { request, _ in self.health(request) },
+            Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
         ] + studioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
-    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`).
-    func register(on router: Router<BasicRequestContext>) {
+    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`); returns
+    /// the paths of the routes open without the read token, for the ``RequestGate``.
+    func register(on router: Router<BasicRequestContext>) -> OpenRoutes {
         let routes = self.routes
         var allowed = AllowedMethods()
         for route in routes { allowed.add(route.method, route.path) }
@@ -91,6 +96,7 @@ struct DaemonRoutes: Sendable {
                 router.on(RouterPath(route.path), method: route.method, use: route.handler)
             }
         }
+        return OpenRoutes(routes.filter(\.open).map(\.path))
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

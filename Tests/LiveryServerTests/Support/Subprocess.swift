@@ -20,17 +20,15 @@ final class Subprocess: Sendable {
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
     /// is added to this process's; `umask` (octal digits) is set for the child alone, through `sh`.
+    /// With a `launcher` (such as `/usr/bin/prlimit` and its options), that program runs and execs
+    /// `livery`, which keeps its process.
     init(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, umask: String? = nil
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        umask: String? = nil, launcher: [String] = []
     ) async throws {
-        let livery = try Self.liveryExecutable().path
-        if let umask {
-            process = ChildProcess(
-                "/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", livery] + arguments,
-                environment: environment, in: directory)
-        } else {
-            process = ChildProcess(livery, arguments, environment: environment, in: directory)
-        }
+        var command = launcher + [try Self.liveryExecutable().path] + arguments
+        if let umask { command = ["/bin/sh", "-c", "umask \(umask) && exec \"$0\" \"$@\""] + command }
+        process = ChildProcess(command[0], Array(command.dropFirst()), environment: environment, in: directory)
         try await process.start()
     }
 

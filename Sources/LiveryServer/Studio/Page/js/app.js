@@ -114,13 +114,15 @@ async function reload() {
 }
 
 function follow() {
-  const events = new EventSource("/v1/events");
   const connection = $("connection");
-  events.addEventListener("open", () => { connection.textContent = "live"; connection.className = "pill live"; });
-  events.addEventListener("error", () => { connection.textContent = "reconnecting"; connection.className = "pill"; });
-  events.addEventListener("spec", (event) => {
-    if (event.lastEventId !== state.etag) reload().catch((error) => notify(`Could not reload: ${error.message}`));
-  });
+  api.follow(
+    (etag) => {
+      if (etag !== state.etag) reload().catch((error) => notify(`Could not reload: ${error.message}`));
+    },
+    (live) => {
+      connection.textContent = live ? "live" : "reconnecting";
+      connection.className = live ? "pill live" : "pill";
+    });
 }
 
 function showMode() {
@@ -146,8 +148,12 @@ function start() {
     $("token").value = "";
     notify("");
     showMode();
+    reload().catch((error) => notify(`Could not read the daemon: ${error.message}`));
   });
   $("lock").addEventListener("click", () => { api.setToken(null); showMode(); });
+  document.addEventListener("livery-token-needed", () => {
+    notify("This daemon needs a token to be read (--read-token-file): enter the push token.");
+  });
   document.addEventListener("livery-token-refused", () => {
     notify("The push token was refused: the studio is read-only until you enter the right one.");
     showMode();
