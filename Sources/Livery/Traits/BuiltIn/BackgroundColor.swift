@@ -44,3 +44,8 @@ extension BackgroundColor: PropertyTrait {
             assign: { target, setting in Color(setting).map { assign(target, $0) } })
     }
 }
+
+extension BackgroundColor: CSSTrait {
+    /// `background-color`.
+    public var cssDeclarations: [CSSDeclaration] { [CSSDeclaration("background-color", .color(color))] }
+}

@@ -44,3 +44,9 @@ extension Constraint: PropertyTrait {
             assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }
+
+extension Constraint: CSSTrait {
+    /// The custom property `--constant`: CSS has no layout constant, a page reads it with
+    /// `var(--constant)`.
+    public var cssDeclarations: [CSSDeclaration] { [.custom("constant", .number(constant))] }
+}

@@ -51,3 +51,8 @@ extension CornerRadius: PropertyTrait {
             assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }
+
+extension CornerRadius: CSSTrait {
+    /// `border-radius` in pixels.
+    public var cssDeclarations: [CSSDeclaration] { [CSSDeclaration("border-radius", .pixels(radius))] }
+}

@@ -44,3 +44,9 @@ extension Hidden: PropertyTrait {
             assign: { target, setting in Bool(setting).map { assign(target, $0) } })
     }
 }
+
+extension Hidden: CSSTrait {
+    /// `display: none` when hidden; nothing when not, so the element keeps the display the
+    /// page gives it.
+    public var cssDeclarations: [CSSDeclaration] { hidden ? [CSSDeclaration("display", .keyword("none"))] : [] }
+}

@@ -51,3 +51,8 @@ extension Opacity: PropertyTrait {
             assign: { target, setting in Double(setting).map { assign(target, $0) } })
     }
 }
+
+extension Opacity: CSSTrait {
+    /// `opacity`.
+    public var cssDeclarations: [CSSDeclaration] { [CSSDeclaration("opacity", .number(opacity))] }
+}

@@ -45,3 +45,15 @@ extension Padding: PropertyTrait {
             assign: { target, setting in Insets(setting).map { assign(target, $0) } })
     }
 }
+
+extension Padding: CSSTrait {
+    /// `padding`, in CSS's order (top, right, bottom, left) where Livery's is top, left,
+    /// bottom, right.
+    public var cssDeclarations: [CSSDeclaration] {
+        [
+            CSSDeclaration(
+                "padding",
+                .list([.pixels(insets.top), .pixels(insets.right), .pixels(insets.bottom), .pixels(insets.left)]))
+        ]
+    }
+}

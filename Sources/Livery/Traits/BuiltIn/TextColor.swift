@@ -44,3 +44,8 @@ extension TextColor: PropertyTrait {
             assign: { target, setting in Color(setting).map { assign(target, $0) } })
     }
 }
+
+extension TextColor: CSSTrait {
+    /// `color`.
+    public var cssDeclarations: [CSSDeclaration] { [CSSDeclaration("color", .color(color))] }
+}
