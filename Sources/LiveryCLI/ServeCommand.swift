@@ -35,6 +35,13 @@ struct ServeCommand: RegistryCommand {
 
     @OptionGroup var includes: IncludeOptions
 
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "Let web pages from this origin (scheme://host[:port], or *) read the stylesheet, the browser client and the version signal (repeatable). Writes never answer another origin. No CORS without it.",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
+
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
 
@@ -62,6 +69,7 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
+        _ = try allowedOrigins()
         _ = try etcdEndpoints()
         guard etcdWatchSilence > 0 else {
             throw ValidationError("--etcd-watch-silence \(etcdWatchSilence) must be at least 1 second")
@@ -88,6 +96,15 @@ struct ServeCommand: RegistryCommand {
         }
     }
 
+    /// The `--allow-origin` values; a bad one is a usage error naming it.
+    func allowedOrigins() throws -> CrossOriginPolicy {
+        do {
+            return try CrossOriginPolicy(allowing: allowOrigin)
+        } catch {
+            throw ValidationError("--allow-origin: \(error)")
+        }
+    }
+
     func run(registry: TraitRegistry) async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -100,6 +117,7 @@ struct ServeCommand: RegistryCommand {
             studio: options.studio)
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
+        configuration.allowedOrigins = try allowedOrigins()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
         options.warnIfExposed(configuration)

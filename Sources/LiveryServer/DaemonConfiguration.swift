@@ -57,6 +57,10 @@ public struct DaemonConfiguration: Sendable {
     /// `--no-studio`); `nil`, the default, serves it only on a loopback ``host`` (see
     /// ``servesStudio``).
     public var studio: Bool?
+    /// The web origins whose pages may read the stylesheet, the browser client and the version
+    /// signal (`--allow-origin`); ``LiveryHTTP/CrossOriginPolicy/none``, the default, sends no
+    /// CORS field.
+    public var allowedOrigins: CrossOriginPolicy = .none
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(

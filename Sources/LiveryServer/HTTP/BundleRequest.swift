@@ -6,6 +6,9 @@ import NIOCore
 struct BundleRequest {
     /// What it asks, for ``BundleDecision``.
     let query: BundleQuery
+    /// The path, without its query, and the `Origin` header: what the CORS rule reads.
+    let path: Substring
+    let origin: String?
     /// `Connection: close`: close once answered.
     let closesConnection: Bool
     let start: ContinuousClock.Instant
@@ -23,6 +26,8 @@ struct BundleRequest {
     init?(_ head: HTTPRequest, limits: RequestHeadLimits) {
         guard let query = BundleQuery(head), limits.problem(with: head) == nil else { return nil }
         self.query = query
+        self.path = head.path?.prefix { $0 != "?" } ?? ""
+        self.origin = head.headerFields[.origin]
         self.closesConnection = head.headerFields[values: .connection].contains { line in
             line.split(separator: ",").contains { String($0).trimmingSpaces.lowercased() == "close" }
         }

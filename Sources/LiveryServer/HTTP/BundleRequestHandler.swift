@@ -13,7 +13,8 @@ import NIOHTTPTypes
 /// pre-built head written from the event loop, and a waiting long-poll is one small
 /// ``LongPollWaiter`` in the hub and one timer.
 ///
-/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}` and `/v1/version` is answered here,
+/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}`, `/v1/css`, `/v1/css/{etag}` and
+/// `/v1/version` is answered here,
 /// by ``BundleDecision``: 200, 304, long-polls (the version signal waits the same way), 400 for
 /// a bad `wait=`, 404 for a version not kept, 503 before the first bundle. Every request's
 /// `Livery-Client` header is recorded here too, since every request the parser reads passes. What goes on to the router
@@ -34,6 +35,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private let clients: ClientTable
     private let metrics: ServerMetrics
     private let limits: RequestHeadLimits
+    private let crossOrigin: CrossOriginPolicy
     private var context: ChannelHandlerContext?
     private var date = HTTPDateText()
     /// Requests handed to the router whose responses have not ended yet.
@@ -48,8 +50,12 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Parts that arrived while `current` was being answered.
     private var queued = CircularBuffer<HTTPRequestPart>()
 
-    init(hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits) {
+    init(
+        hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits,
+        crossOrigin: CrossOriginPolicy
+    ) {
         self.hub = hub
+        self.crossOrigin = crossOrigin
         self.clients = clients
         self.metrics = metrics
         self.limits = limits
@@ -173,11 +179,14 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         endCurrent()
         var fields = answer.fields
         fields[.date] = date.now()
+        fields.add(
+            crossOrigin: crossOrigin.answerFields(
+                origin: request.origin, method: request.query.isHead ? "HEAD" : "GET", path: String(request.path)))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.recordRequest(
-            route: request.query.resource.route, method: request.query.isHead ? "HEAD" : "GET",
+            route: request.query.route, method: request.query.isHead ? "HEAD" : "GET",
             status: answer.status.code,
             duration: .now - request.start)
         if request.closesConnection {

@@ -38,11 +38,15 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             let idleTimeout = configuration.idleTimeout.map { IdleTimeoutHandler(timeout: $0) }
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
-            try pipeline.addHandler(
-                RawBundleHandler(
-                    hub: hub, metrics: metrics,
-                    maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
-                    idleTimeout: idleTimeout))
+            // Its pre-built answers carry no `Vary: Origin`, which every answer of a read route
+            // needs once an origin is allowed (caches must keep browsers' answers apart).
+            if !configuration.allowedOrigins.isEnabled {
+                try pipeline.addHandler(
+                    RawBundleHandler(
+                        hub: hub, metrics: metrics,
+                        maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
+                        idleTimeout: idleTimeout))
+            }
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // NIOAsyncChannel and BundleRequestHandler keep the order
                 withErrorHandling: false,  // Hummingbird answers parser errors
@@ -59,7 +63,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             }
             try pipeline.addHandler(
                 BundleRequestHandler(
-                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration)))
+                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration),
+                    crossOrigin: configuration.allowedOrigins))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

@@ -9,25 +9,30 @@ extension DaemonRoutes {
     /// files land together or none do. `?dryRun=true` validates and writes nothing.
     func publish(_ request: Request) async throws(Problem) -> Response {
         do throws(PushError) {
-            let body = try await collectBody(request)
-            let publish: PublishRequest
-            do {
-                publish = try JSONDecoder().decode(PublishRequest.self, from: body)
-            } catch {
-                throw PushError.badRequest(
-                    #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
-                        + Self.describe(error))
-            }
-            guard !publish.files.isEmpty else { throw PushError.badRequest(#""files" names no file"#) }
-            var files: [String: Data?] = [:]
-            for (rawPath, content) in publish.files {
-                files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
-            }
-            let change = ChangeSet(files: files, message: publish.message ?? "")
-            return try await answer(publishing: change, request)
+            return try await answer(publishing: try await changeSet(of: request), request)
         } catch {
             throw refused(error, path: "POST /v1/specs")
         }
+    }
+
+    /// The files of a publish body, `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}`,
+    /// their paths checked.
+    func changeSet(of request: Request) async throws(PushError) -> ChangeSet {
+        let body = try await collectBody(request)
+        let publish: PublishRequest
+        do {
+            publish = try JSONDecoder().decode(PublishRequest.self, from: body)
+        } catch {
+            throw PushError.badRequest(
+                #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
+                    + Self.describe(error))
+        }
+        guard !publish.files.isEmpty else { throw PushError.badRequest(#""files" names no file"#) }
+        var files: [String: Data?] = [:]
+        for (rawPath, content) in publish.files {
+            files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
+        }
+        return ChangeSet(files: files, message: publish.message ?? "")
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
