@@ -105,3 +105,19 @@ export async function put(path, text, etag, { dryRun = false } = {}) {
   if (!response.ok) problem = await problemOf(response);
   return { status: response.status, etag: response.headers.get("ETag"), problem };
 }
+
+/**
+ * POST /v1/css?dryRun=true: the stylesheet the specs would make with `files` (path → text),
+ * for look `theme` alone (null: no theme), validated and written nowhere. Answers {css} or
+ * {status, problem}.
+ */
+export async function styleSheet(files, theme) {
+  const headers = { "Content-Type": "application/json" };
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  const query = new URLSearchParams({ dryRun: "true" });
+  if (theme) query.set("theme", theme);
+  const response = await fetch(`/v1/css?${query}`, { method: "POST", headers, body: JSON.stringify({ files }) });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { css: await response.text() };
+}

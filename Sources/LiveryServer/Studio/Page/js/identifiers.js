@@ -1,10 +1,9 @@
 // The identifiers: a searchable list, and for the chosen one its resolved traits in the
-// previewed look, where each is written, the variables it names, and a small preview.
+// previewed look, where each is written, the variables it names, and a small preview (an element
+// carrying the identifier, styled by the daemon's stylesheet).
 import { el, placeText } from "./dom.js";
-import { parseColor } from "./color.js";
-import { applyTraits } from "./preview.js";
-import { swatch, colorControls, numberField, weightMenu } from "./palette.js";
-import { weightNames } from "./preview.js";
+import { parseColor } from "./picker.js";
+import { swatch, colorControls, numberField, weightMenu, weightNames } from "./palette.js";
 
 /** Draws the list of identifiers matching `search`; `choose(name)` selects one. */
 export function drawList(container, inspection, { search, selected, choose }) {
@@ -42,8 +41,7 @@ export function drawDetail(container, identifier, look, { reveal, editable, edit
     return;
   }
   const traits = identifier.traits[look];
-  const sample = el("div", { class: "sample", text: "Aa" });
-  applyTraits(sample, traits);
+  const sample = el("div", { class: "sample", text: "Aa", attrs: { "data-livery": identifier.name } });
   const rows = traits.map((trait) => el("div", { class: "trait", attrs: { "data-type": trait.type } }, [
     el("div", { class: "trait-head" }, [
       el("strong", { text: trait.type }),
