@@ -1,8 +1,10 @@
 /// A trait with a form in CSS: what it sets on a Swift target, written as declarations on the
 /// elements a stylesheet selects by identifier (`GET /v1/css`, `livery css`).
 ///
-/// Every built-in trait adopts it next to its `apply(to:)`, so its two forms are read together.
-/// A custom trait opts in the same way:
+/// A trait that only sets properties (``PropertyTrait``) writes its CSS form in its declaration
+/// instead, as each ``TraitProperty``'s `css:`; the other built-ins (`Border`, `DropShadow`,
+/// `Font`, `Set`) adopt this protocol next to their `apply(to:)`. A custom trait opts in the
+/// same way:
 ///
 /// ```swift
 /// extension Blink: CSSTrait {

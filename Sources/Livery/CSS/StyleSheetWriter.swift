@@ -102,11 +102,28 @@ struct StyleSheetWriter {
         }
         var declarations: [CSSDeclaration] = []
         for trait in spec.traits(for: identifier, theme: theme) {
-            guard let styled = trait as? any CSSTrait else {
+            guard let css = Self.cssDeclarations(of: trait) else {
                 withoutCSS.insert(type(of: trait).typeName)
                 continue
             }
-            declarations += styled.cssDeclarations
+            declarations += css
+        }
+        return declarations
+    }
+
+    /// A trait's CSS form: its own (``CSSTrait``), or that of the properties it declares
+    /// (``PropertyTrait``, each ``TraitProperty``'s `css`); nil when it has none.
+    static func cssDeclarations(of trait: any Trait) -> [CSSDeclaration]? {
+        if let styled = trait as? any CSSTrait { return styled.cssDeclarations }
+        if let declared = trait as? any PropertyTrait { return propertiesCSS(of: declared) }
+        return nil
+    }
+
+    private static func propertiesCSS<Declared: PropertyTrait>(of trait: Declared) -> [CSSDeclaration]? {
+        var declarations: [CSSDeclaration] = []
+        for property in Declared.properties {
+            guard let css = property.css else { return nil }
+            declarations += css(trait)
         }
         return declarations
     }

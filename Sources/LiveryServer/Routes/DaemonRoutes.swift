@@ -55,6 +55,7 @@ struct DaemonRoutes: Sendable {
             },
             Route(.get, "/v1/status") { _, _ in self.status() },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
+            Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
             Route(.get, "/healthz") { _, _ in self.health() },
             Route(.get, "/readyz") { _, _ in try self.readiness() },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },

@@ -23,6 +23,9 @@ async function getJSON(path) {
 /** GET /v1/resolved: every look's traits and variables with their places. */
 export const resolved = () => getJSON("/v1/resolved");
 
+/** GET /v1/traits: every trait type the daemon knows, with its fields' kinds and bounds. */
+export const traits = () => getJSON("/v1/traits").then((r) => r.body.traits);
+
 /** GET /v1/status. */
 export const status = () => getJSON("/v1/status").then((r) => r.body);
 

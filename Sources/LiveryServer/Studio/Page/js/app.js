@@ -15,6 +15,8 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   inspection: null,
+  // The trait types the daemon knows, by name (GET /v1/traits): how to show and edit each field.
+  traits: new Map(),
   etag: null,
   look: 0,
   selected: null,
@@ -59,7 +61,7 @@ function draw() {
   drawList($("identifier-list"), inspection, { search: state.search, selected: state.selected, choose });
   $("detail-title").textContent = state.selected ? `Traits of ${state.selected}` : "Traits";
   drawDetail($("identifier-detail"), inspection.identifiers.find((i) => i.name === state.selected), state.look, {
-    reveal: files.reveal, editable: editable(), editField,
+    reveal: files.reveal, editable: editable(), editField, traits: state.traits,
   });
   drawVariables($("variables"), inspection, state.look, { editable: editable(), edit, reveal: files.reveal });
   drawThemes($("themes"), inspection, state.look, { choose: chooseLook, reveal: files.reveal });
@@ -87,7 +89,8 @@ async function editField(place, literal) {
 }
 
 async function reload() {
-  const [{ body, etag }, status] = await Promise.all([api.resolved(), api.status()]);
+  const [{ body, etag }, status, traits] = await Promise.all([api.resolved(), api.status(), api.traits()]);
+  state.traits = new Map(traits.map((trait) => [trait.type, trait]));
   state.inspection = body;
   state.etag = etag;
   const version = $("version");
