@@ -44,7 +44,11 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.check = check
         self.setting = { $0[keyPath: value].propertyValue }
         self.binding = binding
-        self.css = css.map { css in { css($0[keyPath: value]) } }
+        if let css {
+            self.css = { @Sendable owner in css(owner[keyPath: value]) }
+        } else {
+            self.css = nil
+        }
     }
 
     /// A property set from the optional field `field`; left as it is where the field is nil.
@@ -57,6 +61,10 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.check = check
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
-        self.css = css.map { css in { $0[keyPath: value].map(css) ?? [] } }
+        if let css {
+            self.css = { @Sendable owner in owner[keyPath: value].map(css) ?? [] }
+        } else {
+            self.css = nil
+        }
     }
 }
