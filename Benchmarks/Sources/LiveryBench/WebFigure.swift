@@ -16,10 +16,11 @@ enum WebFigure {
     /// own round trips.
     static func browser(_ config: BenchConfig) throws -> [Row] {
         let pushes = config.smoke ? 3 : 21
+        // The python3 on PATH: the one scripts/bench installed Selenium for.
         let output = try Command.run(
-            "/usr/bin/python3",
+            "/usr/bin/env",
             [
-                "Benchmarks/web_push.py", "--livery", try DaemonProcess.liveryExecutable().path, "--pushes",
+                "python3", "Benchmarks/web_push.py", "--livery", try DaemonProcess.liveryExecutable().path, "--pushes",
                 String(pushes),
             ])
         struct Result: Decodable {
