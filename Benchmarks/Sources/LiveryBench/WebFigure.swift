@@ -98,22 +98,13 @@ enum WebFigure {
             throw BenchError("the servers disagree on the stylesheet: \(liveryHead.bytes) and \(nginxHead.bytes) bytes")
         }
         let size = "\(Format.count(css.utf8.count)) B stylesheet"
-        var rows: [Row] = []
-        for (name, liveryHeaders, nginxHeaders) in [
+        return try [
             ("304 (If-None-Match)", ["If-None-Match: \(liveryHead.etag)"], ["If-None-Match: \(nginxHead.etag)"]),
             ("200", [], []),
-        ] {
-            let ours = try Wrk.requestsPerSecond(livery, headers: liveryHeaders, seconds: seconds)
-            let theirs = try Wrk.requestsPerSecond(plain, headers: nginxHeaders, seconds: seconds)
-            let ratio = ours / theirs
-            rows.append(
-                Row(
-                    figure: "10", metric: "wrk GET /v1/css, \(size), \(name), requests/s",
-                    unit: "req/s", value: ours, p99: nil, baseline: "nginx, same bytes, ETags on",
-                    baselineValue: theirs, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×",
-                    verdict: ratio >= 1 ? .pass : .miss,
-                    notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
+        ].map { name, liveryHeaders, nginxHeaders in
+            try Wrk.row(
+                figure: "10", metric: "wrk GET /v1/css, \(size), \(name), requests/s", livery: (livery, liveryHeaders),
+                nginx: (plain, nginxHeaders), baseline: "nginx, same bytes, ETags on", seconds: seconds)
         }
-        return rows
     }
 }
