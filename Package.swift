@@ -126,10 +126,12 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The studio's page is copied as files; the API document is compiled in, so that the
-            // daemon serves it without finding a bundle next to the executable (the repository
-            // root links to it).
-            resources: [.copy("Studio/Page"), .embedInCode("Resources/openapi.yaml")],
+            // The studio's page is copied as files; the API document and the browser client are
+            // compiled in, so that the daemon serves them without finding a bundle next to the
+            // executable (the repository root links to the API document).
+            resources: [
+                .copy("Studio/Page"), .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/livery.js"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -172,6 +174,14 @@ let package = Package(
             name: "StudioFollower",
             dependencies: ["Livery", "LiveryRemote", "LiveryTesting"],
             path: "Tests/StudioFollower",
+            swiftSettings: strict
+        ),
+        // Prints what a StyledBox gets from a specs folder under each theme, as JSON: the
+        // expected values of the web page tests (Tests/Browser), computed by the Swift side.
+        .executableTarget(
+            name: "StyleOracle",
+            dependencies: ["Livery", "LiveryTesting"],
+            path: "Tests/StyleOracle",
             swiftSettings: strict
         ),
         // Helpers shared by the test targets and the benchmarks (not a product: users get LiveryTesting).

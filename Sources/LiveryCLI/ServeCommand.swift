@@ -39,6 +39,13 @@ struct ServeCommand: RegistryCommand {
 
     @OptionGroup(title: "Hostile clients") var access: AccessOptions
 
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "Let web pages from this origin (scheme://host[:port], or *) read the stylesheet, the browser client and the version signal (repeatable). Writes never answer another origin. No CORS without it.",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
+
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
 
@@ -72,6 +79,7 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
+        _ = try allowedOrigins()
         let endpoints = try etcdEndpoints()
         if etcdSecurity.given, etcd == nil {
             throw ValidationError(
@@ -125,6 +133,15 @@ struct ServeCommand: RegistryCommand {
         }
     }
 
+    /// The `--allow-origin` values; a bad one is a usage error naming it.
+    func allowedOrigins() throws -> CrossOriginPolicy {
+        do {
+            return try CrossOriginPolicy(allowing: allowOrigin)
+        } catch {
+            throw ValidationError("--allow-origin: \(error)")
+        }
+    }
+
     func run(registry: TraitRegistry) async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -137,6 +154,7 @@ struct ServeCommand: RegistryCommand {
             studio: options.studio)
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
+        configuration.allowedOrigins = try allowedOrigins()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
         try access.apply(to: &configuration)

@@ -58,6 +58,10 @@ public struct DaemonConfiguration: Sendable {
     /// `--no-studio`); `nil`, the default, serves it on a loopback ``host`` or with ``tls``, on
     /// any address (see ``servesStudio``).
     public var studio: Bool?
+    /// The web origins whose pages may read the stylesheet, the browser client and the version
+    /// signal (`--allow-origin`); ``LiveryHTTP/CrossOriginPolicy/none``, the default, sends no
+    /// CORS field.
+    public var allowedOrigins: CrossOriginPolicy = .none
 
     // Hostile clients: who may ask (``RequestAdmission``), and how much (``ConnectionLimits``).
 

@@ -18,6 +18,22 @@ import Testing
         #expect(scan("GET /v1/spec HTTP/1.1\r\n\r\n") == .bundle(length: 25, ifNoneMatch: nil, closes: false))
     }
 
+    @Test func aPlainRequestForTheStylesheetIsReadTheSameWay() {
+        let head = "GET /v1/css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\n"
+        #expect(
+            scan(head)
+                == .bundle(
+                    length: head.utf8.count, ifNoneMatch: 46..<51, closes: false, styleSheet: true, host: 28..<29))
+        #expect(
+            scan("HEAD /v1/css HTTP/1.1\r\n\r\n")
+                == .bundle(length: 25, ifNoneMatch: nil, closes: false, isHead: true, styleSheet: true))
+        #expect(scan("GET /v1/c") == .incomplete)
+        #expect(scan("GET /v1/css HTTP/1.1\r\n") == .incomplete)
+        #expect(scan("GET /v1/css/abc HTTP/1.1\r\n\r\n") == .other)
+        #expect(scan("GET /v1/cssx HTTP/1.1\r\n\r\n") == .other)
+        #expect(scan("GET /v1/css?wait=1s HTTP/1.1\r\n\r\n") == .other)
+    }
+
     @Test func aHeadRequestIsReadLikeAGet() {
         let head = "HEAD /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\n"
         #expect(
@@ -30,7 +46,7 @@ import Testing
 
     @Test func theAcceptEncodingValueIsFoundOnceAndTrimmed() {
         let head = "GET /v1/spec HTTP/1.1\r\naccept-ENCODING:  gzip, br \r\n\r\n"
-        guard case .bundle(_, nil, false, false, let range?, nil, nil) = scan(head) else {
+        guard case .bundle(_, nil, false, false, let range?, false, nil, nil) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }
@@ -40,7 +56,7 @@ import Testing
 
     @Test func theConditionValueIsFoundTrimmedWhateverTheNameCase() {
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nif-NONE-match: \t\"abc\" \r\n\r\n"
-        guard case .bundle(_, let range?, false, false, nil, _?, nil) = scan(head) else {
+        guard case .bundle(_, let range?, false, false, nil, false, _?, nil) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }
@@ -49,7 +65,7 @@ import Testing
 
     @Test func theHostAndAuthorizationValuesAreFoundOnceAndTrimmed() {
         let head = "GET /v1/spec HTTP/1.1\r\nHOST:  localhost:7878 \r\nauthorization: Bearer abc\r\n\r\n"
-        guard case .bundle(_, nil, false, false, nil, let host?, let authorization?) = scan(head) else {
+        guard case .bundle(_, nil, false, false, nil, false, let host?, let authorization?) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }

@@ -47,7 +47,7 @@ final class DaemonProcess {
     }
 
     /// `livery` in the folder of this executable: both are products of the root package.
-    private static func liveryExecutable() throws -> URL {
+    static func liveryExecutable() throws -> URL {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let livery = me.deletingLastPathComponent().appendingPathComponent("livery")
         guard FileManager.default.isExecutableFile(atPath: livery.path) else {

@@ -64,16 +64,11 @@ enum ServeFigure {
                 ["If-None-Match: \(liveryGzip.etag)", acceptGzip], ["If-None-Match: \(nginxGzip.etag)", acceptGzip]
             ),
         ] {
-            let ours = try Wrk.requestsPerSecond(livery, headers: liveryHeaders, seconds: seconds)
-            let theirs = try Wrk.requestsPerSecond(plain, headers: nginxHeaders, seconds: seconds)
-            let ratio = ours / theirs
             rows.append(
-                Row(
-                    figure: "3", metric: "wrk GET \(size), \(name), requests/s",
-                    unit: "req/s", value: ours, p99: nil, baseline: "nginx, same file, ETags on, gzip_static",
-                    baselineValue: theirs, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×",
-                    verdict: ratio >= 1 ? .pass : .miss,
-                    notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
+                try Wrk.row(
+                    figure: "3", metric: "wrk GET \(size), \(name), requests/s", livery: (livery, liveryHeaders),
+                    nginx: (plain, nginxHeaders), baseline: "nginx, same file, ETags on, gzip_static", seconds: seconds)
+            )
         }
         return rows
     }
@@ -215,6 +210,21 @@ enum Curl {
 }
 
 enum Wrk {
+    /// A row of requests per second against the daemon beside nginx, measured one after the
+    /// other in the same run; the target is ≥ 1.0×.
+    static func row(
+        figure: String, metric: String, livery: (url: String, headers: [String]),
+        nginx: (url: String, headers: [String]), baseline: String, seconds: Int
+    ) throws -> Row {
+        let ours = try requestsPerSecond(livery.url, headers: livery.headers, seconds: seconds)
+        let theirs = try requestsPerSecond(nginx.url, headers: nginx.headers, seconds: seconds)
+        let ratio = ours / theirs
+        return Row(
+            figure: figure, metric: metric, unit: "req/s", value: ours, p99: nil, baseline: baseline,
+            baselineValue: theirs, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×", verdict: ratio >= 1 ? .pass : .miss,
+            notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores")
+    }
+
     static func requestsPerSecond(_ url: String, headers: [String], seconds: Int) throws -> Double {
         var arguments = ["-t2", "-c64", "-d\(seconds)s"]
         for header in headers { arguments += ["-H", header] }

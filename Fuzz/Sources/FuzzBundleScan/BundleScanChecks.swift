@@ -2,20 +2,21 @@ import FuzzSupport
 import LiveryHTTP
 
 /// The contract of the daemon's raw reader of plain bundle requests (BundleRequestScan): what
-/// it accepts is one whole `GET /v1/spec HTTP/1.1` (or `HEAD`) head without a body, a control
-/// character or a second `If-None-Match`, `Host` or `Authorization`, and it reads nothing past
-/// that head; the `Host` and `Authorization` ranges it gives are those lines' values, trimmed,
-/// and ``AdmissionChecks`` holds the admission rule on them to a reference.
+/// it accepts is one whole `GET /v1/spec HTTP/1.1` or `GET /v1/css HTTP/1.1` (or `HEAD`) head
+/// without a body, a control character or a second `If-None-Match`, `Host` or `Authorization`,
+/// and it reads nothing past that head; the `Host` and `Authorization` ranges it gives are those
+/// lines' values, trimmed, and ``AdmissionChecks`` holds the admission rule on them to a reference.
 enum BundleScanChecks {
     static let maxHeadBytes = 512
 
     static func check(_ bytes: UnsafeRawBufferPointer) {
         let result = BundleRequestScan.scan(bytes, maxHeadBytes: maxHeadBytes)
         switch result {
-        case .bundle(let length, let tag, _, let isHead, let encodings, let host, let authorization):
+        case .bundle(let length, let tag, _, let isHead, let encodings, let styleSheet, let host, let authorization):
             fuzzCheck(length <= bytes.count && length <= maxHeadBytes, "accepted \(length) bytes of \(bytes.count)")
             let head = Array(bytes[0..<length])
-            let requestLine = Array("\(isHead ? "HEAD" : "GET") /v1/spec HTTP/1.1\r\n".utf8)
+            let path = styleSheet ? "/v1/css" : "/v1/spec"
+            let requestLine = Array("\(isHead ? "HEAD" : "GET") \(path) HTTP/1.1\r\n".utf8)
             fuzzCheck(head.starts(with: requestLine), "accepted another request line")
             fuzzCheck(
                 head.suffix(4).elementsEqual([13, 10, 13, 10]), "accepted a head that does not end with an empty line")

@@ -261,6 +261,12 @@ public final class BundleHub: Service, Sendable {
                 metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
             if changed {
                 for subscriber in subscribers { subscriber.deliver(snapshot) }
+                let withoutCSS = snapshot.styleSheet.traitTypesWithoutCSS
+                if !withoutCSS.isEmpty {
+                    logger.warning(
+                        "trait types with no CSS form are not in /v1/css",
+                        metadata: ["types": "\(withoutCSS.joined(separator: ", "))", "etag": "\(snapshot.etag)"])
+                }
             }
         case .failure(let error):
             let diagnostics = Diagnostic.all(of: error)

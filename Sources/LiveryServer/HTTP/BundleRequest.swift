@@ -17,6 +17,9 @@ struct BundleRequest {
     /// The route and method it is counted under in the metrics.
     let route: String
     let method: String
+    /// The path, without its query, and the `Origin` header: what the CORS rule reads.
+    let path: Substring
+    let origin: String?
     /// `Connection: close`, or a refusal that ends the connection: close once answered.
     let closesConnection: Bool
     let start: ContinuousClock.Instant
@@ -36,20 +39,27 @@ struct BundleRequest {
     init?(_ head: HTTPRequest, limits: RequestHeadLimits) {
         guard let query = BundleQuery(head), limits.problem(with: head) == nil else { return nil }
         self.kind = .bundle(query)
-        self.route = query.resource.route
+        self.route = query.route
         self.method = query.isHead ? "HEAD" : "GET"
+        self.path = Self.path(of: head)
+        self.origin = head.headerFields[.origin]
         self.closesConnection = Self.asksToClose(head)
         self.start = .now
     }
 
     /// `head` refused with `problem`; the connection closes after the answer if `closing`.
     init(_ head: HTTPRequest, refusedWith problem: Problem, closing: Bool) {
-        self.init(method: head.method, refusedWith: problem, closing: closing || Self.asksToClose(head))
+        self.init(
+            method: head.method, refusedWith: problem, closing: closing || Self.asksToClose(head),
+            path: Self.path(of: head), origin: head.headerFields[.origin])
     }
 
-    /// A request of `method` refused with `problem`; the connection closes after the answer
-    /// if `closing`.
-    init(method: HTTPRequest.Method, refusedWith problem: Problem, closing: Bool) {
+    /// A request of `method` for `path` from `origin` refused with `problem`; the connection
+    /// closes after the answer if `closing`.
+    init(
+        method: HTTPRequest.Method, refusedWith problem: Problem, closing: Bool, path: Substring = "",
+        origin: String? = nil
+    ) {
         var fields = problem.fields
         let body = JSONBody.encode(problem)
         fields[.contentLength] = String(body.readableBytes)
@@ -57,8 +67,14 @@ struct BundleRequest {
         self.kind = .refusal(BundleResponse(status: problem.status, fields: fields, body: method == .head ? nil : body))
         self.route = "(refused)"
         self.method = method.rawValue
+        self.path = path
+        self.origin = origin
         self.closesConnection = closing
         self.start = .now
+    }
+
+    private static func path(of head: HTTPRequest) -> Substring {
+        head.path?.prefix { $0 != "?" } ?? ""
     }
 
     private static func asksToClose(_ head: HTTPRequest) -> Bool {

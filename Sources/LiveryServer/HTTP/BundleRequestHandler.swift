@@ -13,7 +13,8 @@ import NIOHTTPTypes
 /// pre-built head written from the event loop, and a waiting long-poll is one small
 /// ``LongPollWaiter`` in the hub and one timer.
 ///
-/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}` and `/v1/version` is answered here,
+/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}`, `/v1/css`, `/v1/css/{etag}` and
+/// `/v1/version` is answered here,
 /// by ``BundleDecision``: 200, 304, long-polls (the version signal waits the same way), 400 for
 /// a bad `wait=`, 404 for a version not kept, 503 before the first bundle. Every request the
 /// parser reads passes here, so here too each head goes through the ``RequestGate`` (`Host`,
@@ -44,6 +45,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// For each request handed to the router and not answered yet, whether it holds one of
     /// the budget's held requests (an event stream).
     private var routedHolds = CircularBuffer<Bool>()
+    private let crossOrigin: CrossOriginPolicy
     private var context: ChannelHandlerContext?
     private var date = HTTPDateText()
     /// Requests handed to the router whose responses have not ended yet.
@@ -60,9 +62,10 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     init(
         hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits, gate: RequestGate,
-        peer: String
+        peer: String, crossOrigin: CrossOriginPolicy
     ) {
         self.hub = hub
+        self.crossOrigin = crossOrigin
         self.clients = clients
         self.metrics = metrics
         self.limits = limits
@@ -223,6 +226,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         endCurrent()
         var fields = answer.fields
         fields[.date] = date.now()
+        fields.add(
+            crossOrigin: crossOrigin.answerFields(
+                origin: request.origin, method: request.method, path: String(request.path)))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -49,8 +49,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
             try pipeline.addHandler(
                 RawBundleHandler(
-                    hub: hub, admission: gate.admission, metrics: metrics,
-                    maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
+                    hub: hub, admission: gate.admission, answersRequests: !configuration.allowedOrigins.isEnabled,
+                    metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
                     idleTimeout: idleTimeout))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // NIOAsyncChannel and BundleRequestHandler keep the order
@@ -69,7 +69,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(
                 BundleRequestHandler(
                     hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration), gate: gate,
-                    peer: peer))
+                    peer: peer, crossOrigin: configuration.allowedOrigins))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

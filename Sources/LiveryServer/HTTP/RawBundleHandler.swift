@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
 
-/// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` requests straight from the bytes
+/// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` and `/v1/css` requests straight from the bytes
 /// the client sent, before the HTTP parser runs; from the first request of any other kind on,
 /// it hands the connection's bytes to the parser and stands aside for good.
 ///
@@ -35,9 +35,15 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let hub: BundleHub
     private let admission: RequestAdmission
+    /// Whether it answers requests at all, or only paces the connection: not while an origin is
+    /// allowed (`--allow-origin`), since its pre-built answers carry no `Vary: Origin`, which every
+    /// answer of a read route then needs (caches must keep browsers' answers apart).
+    private let answersRequests: Bool
     private let maxHeadBytes: Int
     private let answeredNotModified: RequestSeries.Series
     private let answeredBundle: RequestSeries.Series
+    private let answeredStyleSheetNotModified: RequestSeries.Series
+    private let answeredStyleSheet: RequestSeries.Series
     private var handedOver = false
     private var heads = RenderedHeads()
     private var lastAcceptEncoding: (bytes: [UInt8], acceptsGzip: Bool)?
@@ -55,16 +61,19 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let batchSize = 256
 
     init(
-        hub: BundleHub, admission: RequestAdmission, metrics: ServerMetrics, maxHeadBytes: Int,
-        idleTimeout: IdleTimeoutHandler?
+        hub: BundleHub, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
+        maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?
     ) {
         self.hub = hub
         self.admission = admission
+        self.answersRequests = answersRequests
         self.idleTimeout = idleTimeout
         self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
         answeredNotModified = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 304)
         answeredBundle = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 200)
+        answeredStyleSheetNotModified = metrics.requestSeries(route: "/v1/css", method: "GET", status: 304)
+        answeredStyleSheet = metrics.requestSeries(route: "/v1/css", method: "GET", status: 200)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -126,30 +135,38 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let start = ContinuousClock.now
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
             guard
-                case .bundle(let length, let tag, let closes, let isHead, let encodings, let host, let authorization) =
-                    scan
+                answersRequests,
+                case .bundle(let length, let tag, let closes, let isHead, let encodings, let styleSheet, let host,
+                    let authorization) = scan
             else { break }
+            let (identity, gzip) =
+                styleSheet
+                ? (snapshot.styleSheet.identity, snapshot.styleSheet.gzip) : (snapshot.identity, snapshot.gzip)
             let (verdict, condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
                 (
                     admission.decide(
                         rawHost: host.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
                         rawAuthorization: authorization.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
                         needsToken: true),
-                    tag.flatMap { Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), for: snapshot) },
+                    tag.flatMap {
+                        Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), identity: identity, gzip: gzip)
+                    },
                     encodings.map { self.takesGzip(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? false
                 )
             }
             // Refused: the parser's path says why, by the same rule.
             guard case .admitted = verdict else { break }
             let answer = BundleDecision.respond(
-                to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip),
+                to: BundleQuery(
+                    isHead: isHead, condition: condition, acceptsGzip: acceptsGzip,
+                    form: styleSheet ? .styleSheet : .bundle),
                 state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
             answered += 1
             let (head, body) = heads.bytes(of: answer, closing: closes)
             context.write(wrapInboundOut(head), promise: nil)
             if let body { context.write(wrapInboundOut(body), promise: nil) }
-            record(answer.status, isHead: isHead, since: start)
+            record(answer.status, isHead: isHead, styleSheet: styleSheet, since: start)
             if closes {
                 context.flush()
                 context.close(promise: nil)
@@ -173,12 +190,18 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if handedOver { context.fireChannelReadComplete() }
     }
 
-    private func record(_ status: HTTPResponse.Status, isHead: Bool, since start: ContinuousClock.Instant) {
+    private func record(
+        _ status: HTTPResponse.Status, isHead: Bool, styleSheet: Bool, since start: ContinuousClock.Instant
+    ) {
         let series =
-            switch (status, isHead) {
-            case (.notModified, false): answeredNotModified
-            case (.ok, false): answeredBundle
-            default: metrics.requestSeries(route: "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
+            switch (status, isHead, styleSheet) {
+            case (.notModified, false, false): answeredNotModified
+            case (.ok, false, false): answeredBundle
+            case (.notModified, false, true): answeredStyleSheetNotModified
+            case (.ok, false, true): answeredStyleSheet
+            default:
+                metrics.requestSeries(
+                    route: styleSheet ? "/v1/css" : "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
             }
         series.count.increment()
         series.latency.record(.now - start)
@@ -193,12 +216,14 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return verdict
     }
 
-    /// The `If-None-Match` value as a condition: a value that is exactly the bundle's tag, the
-    /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
-    private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition?
-    {
-        if RawBytes.equal(value, snapshot.identity.etagBytes) { return snapshot.identity.echoedCondition }
-        if let gzip = snapshot.gzip, RawBytes.equal(value, gzip.etagBytes) { return gzip.echoedCondition }
+    /// The `If-None-Match` value as a condition: a value that is exactly the tag of one of the
+    /// representations asked for, the way every client that echoes the tag sends it, is
+    /// compared as bytes and needs no parsing.
+    private static func condition(
+        _ value: UnsafeRawBufferPointer, identity: BundleRepresentation, gzip: BundleRepresentation?
+    ) -> EntityTagCondition? {
+        if RawBytes.equal(value, identity.etagBytes) { return identity.echoedCondition }
+        if let gzip, RawBytes.equal(value, gzip.etagBytes) { return gzip.echoedCondition }
         return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
     }
 }

@@ -25,9 +25,11 @@ struct RequestGate: Sendable {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
         let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
+        // A CORS preflight (OPTIONS) never carries credentials, and its answer holds no data: the
+        // methods and fields a route takes. The request it clears still needs the token.
         let verdict = admission.decide(
             host: host, authorization: head.headerFields[.authorization],
-            needsToken: !openRoutes.contains(path))
+            needsToken: head.method != .options && !openRoutes.contains(path))
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
         case .badHost: return .refused(.badHost, closing: true)

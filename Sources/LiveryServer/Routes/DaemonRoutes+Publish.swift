@@ -10,21 +10,7 @@ extension DaemonRoutes {
     func publish(_ request: Request) async throws(Problem) -> Response {
         let change: ChangeSet
         do throws(Problem) {
-            let body = try await collectBody(request)
-            let publish: PublishRequest
-            do {
-                publish = try JSONDecoder().decode(PublishRequest.self, from: body)
-            } catch {
-                throw Problem.badRequest(
-                    #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
-                        + Self.describe(error))
-            }
-            guard !publish.files.isEmpty else { throw Problem.badRequest(#""files" names no file"#) }
-            var files: [String: Data?] = [:]
-            for (rawPath, content) in publish.files {
-                files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
-            }
-            change = ChangeSet(files: files, message: publish.message ?? "")
+            change = try await changeSet(of: request)
         } catch {
             throw refused(error, path: "POST /v1/specs")
         }
@@ -33,6 +19,26 @@ extension DaemonRoutes {
         } catch {
             throw refused(error, path: "POST /v1/specs")
         }
+    }
+
+    /// The files of a publish body, `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}`,
+    /// their paths checked.
+    func changeSet(of request: Request) async throws(Problem) -> ChangeSet {
+        let body = try await collectBody(request)
+        let publish: PublishRequest
+        do {
+            publish = try JSONDecoder().decode(PublishRequest.self, from: body)
+        } catch {
+            throw Problem.badRequest(
+                #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
+                    + Self.describe(error))
+        }
+        guard !publish.files.isEmpty else { throw Problem.badRequest(#""files" names no file"#) }
+        var files: [String: Data?] = [:]
+        for (rawPath, content) in publish.files {
+            files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
+        }
+        return ChangeSet(files: files, message: publish.message ?? "")
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200

@@ -53,6 +53,10 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/v1/spec") { request, _ in self.bundle(request) },
             Route(.get, "/v1/spec/{etag}") { request, _ in self.bundle(request) },
             Route(.get, "/v1/version") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/css") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/css/{etag}") { request, _ in self.bundle(request) },
+            Route(.post, "/v1/css", writes: true) { request, _ in try await self.styleSheetDryRun(request) },
+            Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
             Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
@@ -68,6 +72,7 @@ struct DaemonRoutes: Sendable {
             },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
+            Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
             Route(.get, "/healthz", open: true) { request, _ in self.health(request) },
             Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
@@ -84,6 +89,7 @@ struct DaemonRoutes: Sendable {
         for route in routes { allowed.add(route.method, route.path) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
+        router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(

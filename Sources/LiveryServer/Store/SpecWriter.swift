@@ -54,6 +54,8 @@ struct SpecWriter: Sendable {
         var bundleETag: EntityTag
         /// The store revision of the commit (etcd); `nil` for a folder or a dry run.
         var revision: Int64?
+        /// The spec the new set makes (what a dry run of `POST /v1/css` renders).
+        var spec: Spec
     }
 
     /// Validates `change` against the store's whole set and, unless `dryRun`, commits it.
@@ -79,7 +81,8 @@ struct SpecWriter: Sendable {
             try await fetchIncludes(for: [state.sources], into: &remote)
             try check(precondition, against: state.sources, remote: remote)
             let spec = try build(state.sources, remote: remote)
-            return Result(paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+            return Result(
+                paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
         }
         for _ in 0..<Self.maxTries {
             let state = try await store.read()
@@ -102,7 +105,7 @@ struct SpecWriter: Sendable {
             var result = Result(
                 paths: change.paths, created: created,
                 fileETags: change.files.compactMapValues { $0.map { EntityTag(of: $0) } },
-                bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+                bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
             if dryRun { return result }
             switch try await store.commit(change, over: state) {
             case .committed(let revision):

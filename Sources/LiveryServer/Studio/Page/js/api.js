@@ -39,6 +39,9 @@ async function getJSON(path) {
 /** GET /v1/resolved: every look's traits and variables with their places. */
 export const resolved = () => getJSON("/v1/resolved");
 
+/** GET /v1/traits: every trait type the daemon knows, with its fields' kinds and bounds. */
+export const traits = () => getJSON("/v1/traits").then((r) => r.body.traits);
+
 /** GET /v1/status. */
 export const status = () => getJSON("/v1/status").then((r) => r.body);
 
@@ -160,4 +163,17 @@ export async function follow(onSpec, onState) {
     onState(false);
     await new Promise((resolve) => setTimeout(resolve, retry));
   }
+ * POST /v1/css?dryRun=true: the stylesheet the specs would make with `files` (path → text),
+ * for look `theme` alone (null: no theme), validated and written nowhere. Answers {css} or
+ * {status, problem}.
+ */
+export async function styleSheet(files, theme) {
+  const headers = { "Content-Type": "application/json" };
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  const query = new URLSearchParams({ dryRun: "true" });
+  if (theme) query.set("theme", theme);
+  const response = await fetch(`/v1/css?${query}`, { method: "POST", headers, body: JSON.stringify({ files }) });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { css: await response.text() };
 }
