@@ -136,7 +136,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
             guard
                 answersRequests,
-                case .bundle(let length, let tag, let closes, let isHead, let encodings, let styleSheet, let host,
+                case .bundle(
+                    let length, let tag, let closes, let isHead, let encodings, let styleSheet, let host,
                     let authorization) = scan
             else { break }
             let (identity, gzip) =
