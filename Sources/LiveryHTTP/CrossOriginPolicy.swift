@@ -18,8 +18,10 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// No origin: no CORS fields anywhere.
     public static let none = CrossOriginPolicy(checked: [])
 
-    /// The request header a preflight may ask for: the browser client reports what it applied
-    /// in it, like the Swift client.
+    /// The request headers a preflight may ask for, on read routes only: the browser client
+    /// reports what it applied in the first, like the Swift client, and sends the read token
+    /// (`--read-token-file`) in the second. The push token never crosses: no write route is
+    /// granted to another origin.
     public static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization"]
     /// The answer fields a page's script may read: the version and the signal's next round.
     public static let exposedHeaders = ["ETag", SignalRound.fieldName]

@@ -40,20 +40,29 @@ import Testing
         #expect(preflight["Access-Control-Allow-Origin"] == nil)
     }
 
-    @Test func aPreflightGrantsTheReportingHeaderOnly() throws {
+    @Test func aPreflightGrantsTheReportingAndTokenHeadersOnly() throws {
         let policy = try CrossOriginPolicy(allowing: [Self.page])
         let granted = Self.fields(
             policy.preflightFields(
                 origin: Self.page, requestMethod: "GET", requestHeaders: "livery-client", path: "/v1/version"))
         #expect(granted["Access-Control-Allow-Origin"] == Self.page)
-        #expect(granted["Access-Control-Allow-Headers"] == "Livery-Client")
+        #expect(granted["Access-Control-Allow-Headers"] == "Livery-Client, Authorization")
         #expect(granted["Access-Control-Allow-Methods"] == "GET, HEAD")
         #expect(granted["Access-Control-Max-Age"] == "600")
         let refused = Self.fields(
             policy.preflightFields(
-                origin: Self.page, requestMethod: "GET", requestHeaders: "livery-client, authorization",
+                origin: Self.page, requestMethod: "GET", requestHeaders: "livery-client, x-other",
                 path: "/v1/version"))
         #expect(refused == ["Vary": "Origin"])
+        // The read token may cross to read routes (--read-token-file); a write route is never granted.
+        let token = Self.fields(
+            policy.preflightFields(
+                origin: Self.page, requestMethod: "GET", requestHeaders: "authorization", path: "/v1/css"))
+        #expect(token["Access-Control-Allow-Origin"] == Self.page)
+        let write = Self.fields(
+            policy.preflightFields(
+                origin: Self.page, requestMethod: "PUT", requestHeaders: "authorization", path: "/v1/specs/a.yaml"))
+        #expect(write == ["Vary": "Origin"])
         let foreign = Self.fields(
             policy.preflightFields(
                 origin: "http://evil.example", requestMethod: "GET", requestHeaders: "livery-client", path: "/v1/css"))
