@@ -55,7 +55,8 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/readyz") { _, _ in try self.readiness() },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
-        ] + studioRoutes
+            Route(.get, "/v1/tokens") { request, _ in self.tokens(request) },
+        ] + studioRoutes + tokensStudioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
@@ -66,6 +67,7 @@ struct DaemonRoutes: Sendable {
         for route in routes { allowed.add(route.method, route.path) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
+        router.add(middleware: TokensStudioCORS())
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(
