@@ -39,7 +39,7 @@ extension SpecFile {
                 let (themeVariables, themeTokens) = Self.variables(
                     of: resolved.tokens, at: context.location, errors: &conversionErrors)
                 record(conversionErrors)
-                var overrides: [SpecNode.Member] = []
+                var overrides: [Entry] = []
                 for token in themeTokens {
                     let value = Self.flatValue(themeVariables, token.path)
                     guard let old = baseValues[token.name] else {
@@ -53,13 +53,13 @@ extension SpecFile {
                     }
                     if let value, let old, value.hasSameContent(as: old) { continue }
                     if let value {
-                        Self.insert(value, at: token.path[...], keyLocation: token.keyLocation, into: &overrides)
+                        overrides.append(Entry(path: token.path[...], value: value, key: token.keyLocation))
                     }
                 }
                 themes.append(
                     Theme(
                         name: name, location: context.location,
-                        overrides: SpecNode(.mapping(overrides), at: context.location)))
+                        overrides: SpecNode(.mapping(Self.nested(overrides[...])), at: context.location)))
             }
         }
     }

@@ -42,39 +42,49 @@ extension SpecFile {
     static func variables(
         of tokens: [DesignToken], at location: SourceLocation, errors: inout [SpecError]
     ) -> (SpecNode, [DesignToken]) {
-        var root: [SpecNode.Member] = []
+        var entries: [Entry] = []
         var kept: [DesignToken] = []
+        entries.reserveCapacity(tokens.count)
         for token in tokens {
-            let converted: SpecNode
             do throws(SpecError) {
-                converted = try TokenValue.variable(of: token)
+                entries.append(
+                    Entry(path: token.path[...], value: try TokenValue.variable(of: token), key: token.keyLocation))
+                kept.append(token)
             } catch {
                 errors.append(error)
-                continue
             }
-            insert(converted, at: token.path[...], keyLocation: token.keyLocation, into: &root)
-            kept.append(token)
         }
-        return (SpecNode(.mapping(root), at: location), kept)
+        return (SpecNode(.mapping(nested(entries[...])), at: location), kept)
     }
 
-    static func insert(
-        _ value: SpecNode, at path: ArraySlice<String>, keyLocation: SourceLocation,
-        into members: inout [SpecNode.Member]
-    ) {
-        let key = path.first!
-        guard path.count > 1 else {
-            members.append(SpecNode.Member(key: key, keyLocation: keyLocation, value: value))
-            return
+    /// A token's variable, by the rest of its path.
+    struct Entry {
+        var path: ArraySlice<String>
+        var value: SpecNode
+        var key: SourceLocation
+    }
+
+    /// The entries as nested mappings, each group where its first token is, built once (not
+    /// copied again for every token added to it).
+    static func nested(_ entries: ArraySlice<Entry>) -> [SpecNode.Member] {
+        var order: [String] = []
+        var groups: [String: [Entry]] = [:]
+        var leaves: [String: Entry] = [:]
+        for entry in entries {
+            let key = entry.path.first!
+            if groups[key] == nil, leaves[key] == nil { order.append(key) }
+            if entry.path.count == 1 {
+                leaves[key] = entry
+            } else {
+                groups[key, default: []].append(Entry(path: entry.path.dropFirst(), value: entry.value, key: entry.key))
+            }
         }
-        if let index = members.firstIndex(where: { $0.key == key }), var inner = members[index].value.members {
-            insert(value, at: path.dropFirst(), keyLocation: keyLocation, into: &inner)
-            members[index].value.value = .mapping(inner)
-        } else {
-            var inner: [SpecNode.Member] = []
-            insert(value, at: path.dropFirst(), keyLocation: keyLocation, into: &inner)
-            members.append(
-                SpecNode.Member(key: key, keyLocation: keyLocation, value: SpecNode(.mapping(inner), at: keyLocation)))
+        return order.map { key in
+            if let leaf = leaves[key] { return SpecNode.Member(key: key, keyLocation: leaf.key, value: leaf.value) }
+            let children = groups[key]!
+            let location = children[0].key
+            return SpecNode.Member(
+                key: key, keyLocation: location, value: SpecNode(.mapping(nested(children[...])), at: location))
         }
     }
 }

@@ -23,9 +23,11 @@ enum TokenChecks {
                 record(error)
             }
         }
+        // A token whose value names no other resolves to itself: only the others can fail.
+        let referring = tokens.filter { hasReference($0.value) }
         for variables in layers {
             var scope = VariableScope(variables: variables)
-            for token in tokens {
+            for token in referring {
                 do {
                     _ = try scope.value(of: token.name, at: token.location)
                 } catch {
@@ -52,5 +54,15 @@ enum TokenChecks {
             path = next
         }
         return nil
+    }
+
+    /// Whether a value holds a reference `{…}` anywhere.
+    private static func hasReference(_ node: SpecNode) -> Bool {
+        switch node.value {
+        case .string: TokenValue.referencePath(node) != nil
+        case .sequence(let items): items.contains(where: hasReference)
+        case .mapping(let members): members.contains { hasReference($0.value) }
+        case .null, .bool, .int, .double: false
+        }
     }
 }
