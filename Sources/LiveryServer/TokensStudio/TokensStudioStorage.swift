@@ -55,8 +55,13 @@ enum TokensStudioStorage {
     /// The change a push makes to `current`: each set written, sets it no longer has removed,
     /// its themes as the resolver (removed when it has none).
     static func change(pushing body: SpecNode, over current: SpecSourceSet) throws(PushError) -> ChangeSet {
-        guard let values = body["values"]?.members else {
-            throw .badRequest(#"the body must be Tokens Studio's {"values": {"<set>": tokens, …}, "$themes": […]}"#)
+        let shape =
+            #"the body must be Tokens Studio's {"version", "updatedAt", "values": {"<set>": tokens, …}, "$themes": […]}"#
+        guard let values = body["values"]?.members, values.allSatisfy({ $0.value.members != nil }),
+            body["version"].map({ $0.string != nil }) ?? true, body["updatedAt"].map({ $0.string != nil }) ?? true
+        else { throw .badRequest(shape) }
+        if let themes = body["$themes"] {
+            guard case .sequence = themes.value else { throw .badRequest(shape) }
         }
         var files: [String: Data?] = [:]
         var order: [String] = []
@@ -83,8 +88,13 @@ enum TokensStudioStorage {
         guard case .sequence(let list) = themes.value else { throw .badRequest(#""$themes" must be a list"#) }
         var modifiers: [(name: String, contexts: [(String, SpecNode)])] = []
         for theme in list {
-            guard let name = theme["name"]?.string, let selected = theme["selectedTokenSets"]?.members else {
-                throw .badRequest(#"each of "$themes" needs a "name" and "selectedTokenSets""#)
+            guard let name = theme["name"]?.string, let selected = theme["selectedTokenSets"]?.members,
+                selected.allSatisfy({ ["enabled", "source", "disabled"].contains($0.value.string) }),
+                ["id", "group"].allSatisfy({ theme[$0].map { $0.string != nil } ?? true })
+            else {
+                throw .badRequest(
+                    #"each of "$themes" needs a "name" and "selectedTokenSets" ({"<set>": "enabled", "source" or "disabled"}), and "id" and "group" are strings"#
+                )
             }
             let used = Set(selected.filter { $0.value.string == "enabled" || $0.value.string == "source" }.map(\.key))
             let sources = sets.filter(used.contains).map { SpecNode.object([("$ref", .text("\($0).tokens.json"))]) }

@@ -126,4 +126,16 @@ import Testing
             #expect(anonymous.header("Access-Control-Allow-Origin") == "*", "the plugin can read the refusal")
         }
     }
+
+    @Test(arguments: [
+        #"{"values": {"core": {}}, "$themes": {}}"#, #"{"values": {"core": 3}}"#, #"{"version": 2, "values": {}}"#,
+        #"{"sets": {}}"#,
+    ])
+    func aBodyThatIsNotTheStorageIs400(body: String) async throws {
+        try await TestDaemon.with(folder: try Self.folder()) { server in
+            let reply = try await server.http.send(.PUT, Self.path, body: Data(body.utf8), headers: Self.headers)
+            #expect(reply.status == 400, "\(reply.text)")
+            #expect((try reply.json()["detail"] as? String)?.hasPrefix("the body must be Tokens Studio's") == true)
+        }
+    }
 }
