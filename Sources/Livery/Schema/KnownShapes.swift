@@ -7,22 +7,22 @@ enum KnownShapes {
     static func shape<T>(of type: T.Type) -> Shape? {
         switch type {
         case is Color.Type:
-            return .literal(colour)
+            return .literal(colour, kind: "color")
         case is Size.Type:
-            return .literal(pair("width", "height"))
+            return .literal(pair("width", "height"), kind: "size")
         case is Point.Type:
-            return .literal(pair("x", "y"))
+            return .literal(pair("x", "y"), kind: "point")
         case is Insets.Type:
             return .literal(
-                ##"{"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, {"type": "object", "properties": {"top": {"type": "number"}, "left": {"type": "number"}, "bottom": {"type": "number"}, "right": {"type": "number"}}, "required": ["top", "left", "bottom", "right"], "additionalProperties": false}]}"##
-            )
+                ##"{"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, {"type": "object", "properties": {"top": {"type": "number"}, "left": {"type": "number"}, "bottom": {"type": "number"}, "right": {"type": "number"}}, "required": ["top", "left", "bottom", "right"], "additionalProperties": false}]}"##,
+                kind: "insets")
         case is FontWeight.Type:
             let names = FontWeight.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             return .literal(
-                ##"{"oneOf": [{"enum": [\##(names)]}, {"type": "integer", "minimum": 100, "maximum": 900, "multipleOf": 100}]}"##
-            )
+                ##"{"oneOf": [{"enum": [\##(names)]}, {"type": "integer", "minimum": 100, "maximum": 900, "multipleOf": 100}]}"##,
+                kind: "weight")
         case is RawNode.Type:
-            return .literal(##"{"type": "object"}"##)
+            return .literal(##"{"type": "object"}"##, kind: "mapping")
         default:
             return nil
         }

@@ -40,8 +40,9 @@ indirect enum Shape {
     case boolean, integer, number, string
     case array(ShapeBox)
     case object(ObjectShape)
-    /// A schema written by hand for a value type with several spellings (colours, sizes).
-    case literal(String)
+    /// A schema written by hand for a value type with several spellings (colours, sizes), and
+    /// the kind of value Livery Studio edits it as (`color`, `size`).
+    case literal(String, kind: String)
 }
 
 final class ShapeBox {

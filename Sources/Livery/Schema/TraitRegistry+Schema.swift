@@ -5,7 +5,12 @@ extension TraitRegistry {
     /// built-in and registered, so that editors with a YAML or JSON language server complete
     /// and check spec files. Any value may also be a `@reference`; colours may be `~functions`.
     public func jsonSchema() -> String {
-        let traits = traitTypes.map { Self.entrySchema(for: $0) }
+        // `Inherit` is a directive, not a trait, but a spec writes it as one.
+        let entries =
+            (registeredTypes.map { ($0.name, $0.fields) }
+            + [(InheritDirective.typeName, TraitType.fields(of: InheritDirective.self))])
+            .sorted { $0.0 < $1.0 }
+        let traits = entries.map { Self.entrySchema(name: $0.0, fields: $0.1) }
         return """
             {
               "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -30,7 +35,7 @@ extension TraitRegistry {
                 "trait": {
                   "type": "object",
                   "required": ["type"],
-                  "properties": {"type": {"enum": [\(typeNames.map { "\"\($0)\"" }.joined(separator: ", "))]}},
+                  "properties": {"type": {"enum": [\(entries.map { "\"\($0.0)\"" }.joined(separator: ", "))]}},
                   "allOf": [
             \(traits.joined(separator: ",\n"))
                   ]
@@ -41,29 +46,27 @@ extension TraitRegistry {
             """
     }
 
-    private static func entrySchema(for type: any Trait.Type) -> String {
-        let shape = SchemaRecorder.shape(of: type)
-        var properties = [##""type": {"const": "\##(type.typeName)"}"##]
+    private static func entrySchema(name: String, fields: [TraitType.Field]) -> String {
+        var properties = [##""type": {"const": "\##(name)"}"##]
         var required = ["\"type\""]
-        if case .object(let object) = shape {
-            for property in object.properties {
-                properties.append("\"\(property.name)\": \(schema(property.shape.shape, isField: true))")
-                if property.required { required.append("\"\(property.name)\"") }
-            }
+        for field in fields {
+            properties.append("\"\(field.name)\": \(schema(field.shape, check: field.check, isField: true))")
+            if field.required { required.append("\"\(field.name)\"") }
         }
         return """
-                    {"if": {"properties": {"type": {"const": "\(type.typeName)"}}}, "then": {"properties": {\(properties.joined(separator: ", "))}, "required": [\(required.joined(separator: ", "))], "additionalProperties": false}}
+                    {"if": {"properties": {"type": {"const": "\(name)"}}}, "then": {"properties": {\(properties.joined(separator: ", "))}, "required": [\(required.joined(separator: ", "))], "additionalProperties": false}}
             """
     }
 
-    /// A field may always be a reference instead; a colour may also be a colour function.
-    private static func schema(_ shape: Shape, isField: Bool) -> String {
+    /// A field may always be a reference instead; a colour may also be a colour function. A
+    /// number a ``ValueCheck`` bounds says so.
+    private static func schema(_ shape: Shape, check: ValueCheck? = nil, isField: Bool) -> String {
         let base: String
         switch shape {
         case .unknown: base = "{}"
         case .boolean: base = ##"{"type": "boolean"}"##
         case .integer: base = ##"{"type": "integer"}"##
-        case .number: base = ##"{"type": "number"}"##
+        case .number: base = ##"{"type": "number"\##(check.map { ", " + $0.schemaKeywords } ?? "")}"##
         case .string: base = ##"{"type": "string"}"##
         case .array(let element): base = ##"{"type": "array", "items": \##(schema(element.shape, isField: true))}"##
         case .object(let object):
@@ -71,7 +74,7 @@ extension TraitRegistry {
             let required = object.properties.filter(\.required).map { "\"\($0.name)\"" }
             base =
                 ##"{"type": "object", "properties": {\##(properties.joined(separator: ", "))}, "required": [\##(required.joined(separator: ", "))], "additionalProperties": false}"##
-        case .literal(let text): base = text
+        case .literal(let text, _): base = text
         }
         guard isField else { return base }
         let function = base == KnownShapes.colour ? ###", {"$ref": "#/$defs/function"}"### : ""

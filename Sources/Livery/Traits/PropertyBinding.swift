@@ -1,32 +1,25 @@
-/// Sets one ``PropertyTrait``'s property on objects of one class.
+/// Sets one property of a ``PropertyTrait`` on objects of exactly one class.
 ///
-/// Made once per (trait type, class) from the class's conformance to the capability protocol,
-/// so applying and reverting cost a comparison of the object's class and the property's own
-/// accessor, not a protocol conformance look-up, and take no reference to the object.
-final class PropertyBinding {
+/// Made once per (trait type, class) from the trait's ``TraitProperty``, so applying and
+/// reverting cost a comparison of the object's class and the property's own accessors, not a
+/// protocol conformance look-up, and take no reference to the object.
+public final class PropertyBinding {
+    private let boundClass: ObjectIdentifier
+    private let swap: (AnyObject, PropertyValue) -> PropertyValue?
+
+    /// Binds `swap` to objects of exactly the class `type`; `swap` may downcast its object to
+    /// `type` unchecked, and returns nil for a value of another type.
+    init(exactly type: AnyClass, _ swap: @escaping (AnyObject, PropertyValue) -> PropertyValue?) {
+        self.boundClass = ObjectIdentifier(type)
+        self.swap = swap
+    }
+
     /// Sets the property of `object` to `value` and returns the value it replaced; nil (and
     /// nothing changed) if `object` is not of the bound class or `value` is of another type.
-    let exchange: (AnyObject, PropertyValue) -> PropertyValue?
-    /// Sets the property of `object` to `value`, a value `exchange` returned: how an undo puts it
-    /// back. One write, where an exchange reads and writes in one access that the target's
-    /// accessor must track for exclusivity, which costs more than a plain write.
-    let assign: (AnyObject, PropertyValue) -> Void
-
-    /// Binds `exchange` and `assign` to objects of exactly the class `Target`. The trait writes
-    /// them with its concrete value type, so only the class is generic and a call looks up no
-    /// generic metadata.
-    init<Target: AnyObject>(
-        _: Target.Type, exchange: @escaping (Target, PropertyValue) -> PropertyValue?,
-        assign: @escaping (Target, PropertyValue) -> Void
-    ) {
-        // The class is compared first, so the downcasts below cannot be wrong.
-        self.exchange = { object, value in
-            guard type(of: object) == Target.self else { return nil }
-            return exchange(unsafeDowncast(object, to: Target.self), value)
-        }
-        self.assign = { object, value in
-            guard type(of: object) == Target.self else { return }
-            assign(unsafeDowncast(object, to: Target.self), value)
-        }
+    /// An undo is the same exchange with the replaced value.
+    func exchange(_ object: AnyObject, _ value: PropertyValue) -> PropertyValue? {
+        // The class is compared first, so the downcast in `swap` cannot be wrong.
+        guard ObjectIdentifier(type(of: object)) == boundClass else { return nil }
+        return swap(object, value)
     }
 }

@@ -1,63 +1,61 @@
-/// A built-in trait that sets one property of its target and whose reversal is the value it
-/// replaced.
+/// A trait that sets properties of its target and does nothing else, declared by its
+/// ``properties``.
 ///
-/// The provider applies such a trait through a ``PropertyBinding`` found once per (trait type,
-/// target class), and keeps the replaced value inline in the target's undo list: no dynamic
-/// cast to the capability protocol per apply or per revert, and no closure per applied trait.
-/// The trait's public `apply(to:)` calls the same `exchange` function the binding does, so the
-/// two paths cannot differ in what they change.
-protocol PropertyTrait: Trait {
-    /// The value the trait sets, as the provider stores it.
-    var setting: PropertyValue { get }
-
-    /// How to set the property on objects of `type`; nil if they lack the capability.
-    static func binding(for type: AnyClass) -> PropertyBinding?
+/// The declaration is the whole trait: `apply(to:)` and its reversal come with the protocol,
+/// the checks on its fields run where a spec is read, and the JSON Schema and Livery Studio
+/// read its fields. The provider applies such a trait on its fast path: through a
+/// ``PropertyBinding`` made once per (trait type, target class), the replaced values kept inline
+/// in the target's undo records, with no cast per apply and no closure per applied trait.
+///
+/// ```swift
+/// public struct CornerRadius: PropertyTrait {
+///     public typealias Target = any HasCornerRadius
+///     public static let typeName = "CornerRadius"
+///     public var radius: Double
+///     public static let properties = [
+///         TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
+///             ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+///         }
+///     ]
+/// }
+/// ```
+public protocol PropertyTrait: Trait {
+    /// The properties the trait sets, in the order it sets them.
+    static var properties: [TraitProperty<Self>] { get }
 }
 
-/// A value a ``PropertyTrait`` sets or saves, held inline in a target's undo list.
-enum PropertyValue: Sendable, Equatable {
-    case number(Double)
-    case color(Color)
-    case insets(Insets)
-    case flag(Bool)
-}
-
-/// A property type whose values a ``PropertyValue`` holds.
-protocol PropertyValueConvertible {
-    /// The value held by `value`; nil if it holds another type.
-    init?(_ value: PropertyValue)
-    /// The value, as a ``PropertyValue``.
-    var propertyValue: PropertyValue { get }
-}
-
-extension Double: PropertyValueConvertible {
-    init?(_ value: PropertyValue) {
-        guard case .number(let number) = value else { return nil }
-        self = number
+extension PropertyTrait {
+    /// Sets each property whose field is given, in order; the reversal puts back the values
+    /// they replaced, newest first. The provider's fast path follows the same bindings.
+    public func apply(to target: Target) throws -> Reversal<Target> {
+        let object = target as AnyObject
+        var replaced: [(binding: PropertyBinding, old: PropertyValue)] = []
+        for property in Self.properties {
+            guard let setting = property.setting(self) else { continue }
+            guard let binding = property.binding(type(of: object)), let old = binding.exchange(object, setting) else {
+                Self.restore(replaced, on: object)
+                throw UnboundProperty(trait: Self.typeName, field: property.field, target: "\(type(of: object))")
+            }
+            replaced.append((binding, old))
+        }
+        return Reversal { Self.restore(replaced, on: $0 as AnyObject) }
     }
-    var propertyValue: PropertyValue { .number(self) }
+
+    private static func restore(_ replaced: [(binding: PropertyBinding, old: PropertyValue)], on object: AnyObject) {
+        for (binding, old) in replaced.reversed() {
+            _ = binding.exchange(object, old)
+        }
+    }
 }
 
-extension Color: PropertyValueConvertible {
-    init?(_ value: PropertyValue) {
-        guard case .color(let color) = value else { return nil }
-        self = color
-    }
-    var propertyValue: PropertyValue { .color(self) }
-}
+/// A ``PropertyTrait`` whose property cannot be set on its own `Target`: its declaration's
+/// binding does not cover the class.
+struct UnboundProperty: Error, CustomStringConvertible {
+    var trait: String
+    var field: String
+    var target: String
 
-extension Insets: PropertyValueConvertible {
-    init?(_ value: PropertyValue) {
-        guard case .insets(let insets) = value else { return nil }
-        self = insets
+    var description: String {
+        "the declaration of \(trait) sets '\(field)' through a binding that does not cover \(target)"
     }
-    var propertyValue: PropertyValue { .insets(self) }
-}
-
-extension Bool: PropertyValueConvertible {
-    init?(_ value: PropertyValue) {
-        guard case .flag(let flag) = value else { return nil }
-        self = flag
-    }
-    var propertyValue: PropertyValue { .flag(self) }
 }

@@ -20,30 +20,38 @@ extension DaemonRoutes {
     /// compares with) as the header and as `version`.
     func tokensStudioPull(_ request: Request) async throws(Problem) -> Response {
         guard let snapshot = hub.snapshot else { throw Problem.noBundle(hub.errors) }
-        do {
-            let state = try await writer.store.read()
-            let payload = try TokensStudioStorage.payload(
-                of: state.sources, version: snapshot.etag.description, updatedAt: snapshot.loadedAt)
-            var headers = HTTPFields()
-            headers[.eTag] = snapshot.etag.description
-            headers[.cacheControl] = "no-cache"
-            headers[.contentType] = "application/json"
-            return Response(
-                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: payload.canonicalJSON)))
+        let state: StoreState
+        do throws(StoreError) {
+            state = try await writer.store.read()
         } catch {
             throw error.problem
         }
+        let payload = try TokensStudioStorage.payload(
+            of: state.sources, version: snapshot.etag.description, updatedAt: snapshot.loadedAt)
+        var headers = HTTPFields()
+        headers[.eTag] = snapshot.etag.description
+        headers[.cacheControl] = "no-cache"
+        headers[.contentType] = "application/json"
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: payload.canonicalJSON)))
     }
 
     /// `PUT`: the whole storage, published atomically through the one write path (validated,
     /// `If-Match` on the bundle's ETag, history on etcd).
     func tokensStudioPush(_ request: Request) async throws(Problem) -> Response {
-        do throws(PushError) {
-            let body = try await tokensStudioBody(request)
-            let current = try await writer.store.read().sources
-            return try await answer(publishing: TokensStudioStorage.change(pushing: body, over: current), request)
+        let path = "PUT \(TokensStudioStorage.path)"
+        let body = try await tokensStudioBody(request)
+        let current = try await currentSources(path: path)
+        let change: ChangeSet
+        do throws(Problem) {
+            change = try TokensStudioStorage.change(pushing: body, over: current)
         } catch {
-            throw refused(error, path: "PUT \(TokensStudioStorage.path)")
+            throw refused(error, path: path)
+        }
+        do throws(StoreError) {
+            return try await answer(publishing: change, request)
+        } catch {
+            throw refused(error, path: path)
         }
     }
 
@@ -51,24 +59,40 @@ extension DaemonRoutes {
     /// empty set named `options`); storage that exists is left as it is. Either way the answer
     /// is the storage, as a pull gives it.
     func tokensStudioCreate(_ request: Request) async throws(Problem) -> Response {
-        do throws(PushError) {
-            let body = try await tokensStudioBody(request)
-            let current = try await writer.store.read().sources
-            if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
-                _ = try await answer(publishing: TokensStudioStorage.change(pushing: body, over: current), request)
+        let path = "POST \(TokensStudioStorage.path)"
+        let body = try await tokensStudioBody(request)
+        let current = try await currentSources(path: path)
+        if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
+            let change: ChangeSet
+            do throws(Problem) {
+                change = try TokensStudioStorage.change(pushing: body, over: current)
+            } catch {
+                throw refused(error, path: path)
             }
-        } catch {
-            throw refused(error, path: "POST \(TokensStudioStorage.path)")
+            do throws(StoreError) {
+                _ = try await answer(publishing: change, request)
+            } catch {
+                throw refused(error, path: path)
+            }
         }
         return try await tokensStudioPull(request)
     }
 
-    private func tokensStudioBody(_ request: Request) async throws(PushError) -> SpecNode {
+    /// The specs the store holds now, which a push replaces the token sets of.
+    private func currentSources(path: String) async throws(Problem) -> SpecSourceSet {
+        do throws(StoreError) {
+            return try await writer.store.read().sources
+        } catch {
+            throw refused(error, path: path)
+        }
+    }
+
+    private func tokensStudioBody(_ request: Request) async throws(Problem) -> SpecNode {
         let data = try await collectBody(request)
         do {
             return try SpecNode.parse(data, format: .json, source: "<body>", limits: configuration.readerLimits)
         } catch {
-            throw .badRequest("the body is not JSON: \(error)")
+            throw Problem.badRequest("the body is not JSON: \(error)")
         }
     }
 }

@@ -33,7 +33,7 @@ enum TokensStudioStorage {
     }
 
     /// What a pull answers: every set of `sources`, parsed, and the themes last pushed.
-    static func payload(of sources: SpecSourceSet, version: String, updatedAt: Date) throws(PushError) -> SpecNode {
+    static func payload(of sources: SpecSourceSet, version: String, updatedAt: Date) throws(Problem) -> SpecNode {
         var values: [(String, SpecNode)] = []
         var themes = SpecNode(.sequence([]), at: SpecNode.built)
         for path in sources.sortedPaths {
@@ -54,14 +54,14 @@ enum TokensStudioStorage {
 
     /// The change a push makes to `current`: each set written, sets it no longer has removed,
     /// its themes as the resolver (removed when it has none).
-    static func change(pushing body: SpecNode, over current: SpecSourceSet) throws(PushError) -> ChangeSet {
+    static func change(pushing body: SpecNode, over current: SpecSourceSet) throws(Problem) -> ChangeSet {
         let shape =
             #"the body must be Tokens Studio's {"version", "updatedAt", "values": {"<set>": tokens, …}, "$themes": […]}"#
         guard let values = body["values"]?.members, values.allSatisfy({ $0.value.members != nil }),
             body["version"].map({ $0.string != nil }) ?? true, body["updatedAt"].map({ $0.string != nil }) ?? true
-        else { throw .badRequest(shape) }
+        else { throw Problem.badRequest(shape) }
         if let themes = body["$themes"] {
-            guard case .sequence = themes.value else { throw .badRequest(shape) }
+            guard case .sequence = themes.value else { throw Problem.badRequest(shape) }
         }
         var files: [String: Data?] = [:]
         var order: [String] = []
@@ -84,15 +84,15 @@ enum TokensStudioStorage {
     }
 
     /// The resolver document for Tokens Studio's themes.
-    static func resolver(themes: SpecNode, sets: [String]) throws(PushError) -> SpecNode {
-        guard case .sequence(let list) = themes.value else { throw .badRequest(#""$themes" must be a list"#) }
+    static func resolver(themes: SpecNode, sets: [String]) throws(Problem) -> SpecNode {
+        guard case .sequence(let list) = themes.value else { throw Problem.badRequest(#""$themes" must be a list"#) }
         var modifiers: [(name: String, contexts: [(String, SpecNode)])] = []
         for theme in list {
             guard let name = theme["name"]?.string, let selected = theme["selectedTokenSets"]?.members,
                 selected.allSatisfy({ ["enabled", "source", "disabled"].contains($0.value.string) }),
                 ["id", "group"].allSatisfy({ theme[$0].map { $0.string != nil } ?? true })
             else {
-                throw .badRequest(
+                throw Problem.badRequest(
                     #"each of "$themes" needs a "name" and "selectedTokenSets" ({"<set>": "enabled", "source" or "disabled"}), and "id" and "group" are strings"#
                 )
             }
@@ -124,19 +124,19 @@ enum TokensStudioStorage {
         name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    private static func validated(_ path: String) throws(PushError) -> String {
+    private static func validated(_ path: String) throws(Problem) -> String {
         do {
             return try SpecPath.validate(path)
         } catch {
-            throw .forbiddenPath(error)
+            throw StoreError.forbiddenPath(error).problem
         }
     }
 
-    private static func parse(_ data: Data, _ path: String) throws(PushError) -> SpecNode {
+    private static func parse(_ data: Data, _ path: String) throws(Problem) -> SpecNode {
         do {
             return try SpecNode.parse(data, format: .json, source: path)
         } catch {
-            throw .invalid([error])
+            throw StoreError.invalid([error]).problem
         }
     }
 }

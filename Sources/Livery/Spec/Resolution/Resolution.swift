@@ -146,7 +146,7 @@ final class ResolvedTrait: Sendable {
         self.trait = trait
         self.location = location
         self.type = type
-        self.setting = (trait as? any PropertyTrait)?.setting
+        self.setting = type.setting(of: trait)
     }
 
     /// The trait's registered type, for the provider's capability cache.

@@ -1,5 +1,6 @@
 /// Resolves a ``SpecDocument`` for its base variables and for each theme: substitutes
-/// variables, decodes each entry into a trait through the registry, and flattens `Inherit`.
+/// variables, decodes each entry into a trait through the registry, and flattens the `Inherit`
+/// directive (`InheritDirective`), the one entry that is not a trait.
 /// Reports every error it can find.
 ///
 /// A theme re-decodes only the entries its overrides can change (those reading an overridden
@@ -157,16 +158,18 @@ struct SpecResolver {
                     .typeMismatch, at: typeNode.location,
                     "expected a trait type name, found \(typeNode.foundDescription)")
             }
+            if typeName == InheritDirective.typeName {
+                let directive = try NodeDecoder.decode(
+                    InheritDirective.self, from: resolved, owner: InheritDirective.typeName, preread: ["type"])
+                return .inherit(directive.traits, location: entry.location)
+            }
             guard let type = registry.type(named: typeName) else {
-                let hint =
-                    Suggestion.closest(to: typeName, in: registry.typeNames).map { "; did you mean '\($0)'?" } ?? ""
+                let known = registry.typeNames + [InheritDirective.typeName]
+                let hint = Suggestion.closest(to: typeName, in: known).map { "; did you mean '\($0)'?" } ?? ""
                 unknownType = typeName
                 throw SpecError(.unknownTrait, at: typeNode.location, "unknown trait type '\(typeName)'\(hint)")
             }
             let trait = try type.decode(resolved)
-            if let inherit = trait as? Inherit {
-                return .inherit(inherit.traits, location: entry.location)
-            }
             return .trait(
                 ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
         } catch {

@@ -6,7 +6,6 @@ enum BuiltInTraits {
         TraitType(DropShadow.self),
         TraitType(FontTrait.self),
         TraitType(Constraint.self),
-        TraitType(Inherit.self),
         TraitType(Border.self),
         TraitType(Opacity.self),
         TraitType(Hidden.self),

@@ -1,10 +1,9 @@
 // The identifiers: a searchable list, and for the chosen one its resolved traits in the
-// previewed look, where each is written, the variables it names, and a small preview.
+// previewed look, where each is written, the variables it names, and a small preview (an element
+// carrying the identifier, styled by the daemon's stylesheet).
 import { el, placeText } from "./dom.js";
-import { parseColor } from "./color.js";
-import { applyTraits } from "./preview.js";
+import { parseColor } from "./picker.js";
 import { swatch, colorControls, numberField, weightMenu } from "./palette.js";
-import { weightNames } from "./preview.js";
 
 /** Draws the list of identifiers matching `search`; `choose(name)` selects one. */
 export function drawList(container, inspection, { search, selected, choose }) {
@@ -23,28 +22,38 @@ const shown = (value) => (typeof value === "string" ? value : JSON.stringify(val
 
 const isComputed = (source) => typeof source === "string" && (source.startsWith("@") || source.startsWith("~"));
 
-/** Controls for a field written as a literal (a colour, a number, a weight); none otherwise. */
-function fieldControls(key, written, editable, change) {
-  if (written === undefined || isComputed(written)) return [];
-  if (key === "weight" && weightNames.includes(written)) return [weightMenu(written, editable, change)];
-  if (typeof written === "number") return [numberField(written, editable, change)];
-  if (typeof written === "string" && parseColor(written)) return colorControls(written, editable, change).slice(0, 2);
-  return [];
+/**
+ * Controls for a field written as a literal, chosen by the field's kind in the daemon's trait
+ * catalog (`field`, from GET /v1/traits): a colour, a number within its bounds, a weight; none
+ * for a field the catalog does not describe or a value of another kind.
+ */
+function fieldControls(field, written, editable, change) {
+  if (!field || written === undefined || isComputed(written)) return [];
+  switch (field.kind) {
+    case "weight":
+      return field.choices.includes(written) ? [weightMenu(written, editable, change, field.choices)] : [];
+    case "number":
+    case "integer":
+      return typeof written === "number" ? [numberField(written, editable, change, field)] : [];
+    case "color":
+      return typeof written === "string" && parseColor(written) ? colorControls(written, editable, change).slice(0, 2) : [];
+    default:
+      return [];
+  }
 }
 
 /**
- * Draws `identifier`'s traits for look `look`; `reveal(place)` opens a place in the editor, and
- * `editField(place, literal, value)` changes a field written as a literal.
+ * Draws `identifier`'s traits for look `look`; `reveal(place)` opens a place in the editor,
+ * `editField(place, literal, value)` changes a field written as a literal, and `traits` is the
+ * daemon's trait catalog by type name.
  */
-export function drawDetail(container, identifier, look, { reveal, editable, editField }) {
+export function drawDetail(container, identifier, look, { reveal, editable, editField, traits }) {
   if (!identifier) {
     container.replaceChildren(el("p", { class: "muted", text: "Choose an identifier." }));
     return;
   }
-  const traits = identifier.traits[look];
-  const sample = el("div", { class: "sample", text: "Aa" });
-  applyTraits(sample, traits);
-  const rows = traits.map((trait) => el("div", { class: "trait", attrs: { "data-type": trait.type } }, [
+  const sample = el("div", { class: "sample", text: "Aa", attrs: { "data-livery": identifier.name } });
+  const rows = identifier.traits[look].map((trait) => el("div", { class: "trait", attrs: { "data-type": trait.type } }, [
     el("div", { class: "trait-head" }, [
       el("strong", { text: trait.type }),
       el("button", {
@@ -59,7 +68,7 @@ export function drawDetail(container, identifier, look, { reveal, editable, edit
         typeof value === "string" && parseColor(value) ? swatch(value) : null,
         el("code", { text: shown(value) }),
         shown(trait.source[key]) !== shown(value) ? el("span", { class: "muted", text: ` ← ${shown(trait.source[key])}` }) : null,
-        ...fieldControls(key, trait.source[key], editable,
+        ...fieldControls(traits.get(trait.type)?.fields.find((field) => field.name === key), trait.source[key], editable,
           (literal, next) => editField(trait.fieldPlaces[key], literal, next)),
       ]),
     ])),

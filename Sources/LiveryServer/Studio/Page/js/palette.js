@@ -1,13 +1,15 @@
 // Variables as swatches and values with fitting controls, and what each theme overrides.
 import { el, placeText } from "./dom.js";
-import { parseColor, cssColor, hexColor, opaqueHex, tokenColorLiteral } from "./color.js";
-import { weightNames } from "./preview.js";
+import { parseColor, hexColor, opaqueHex, tokenColorLiteral } from "./picker.js";
 
-/** A colour swatch over a checkerboard, so alpha shows. */
+/** The names Livery accepts for font weights, lightest first. */
+export const weightNames = ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"];
+
+/** A colour swatch over a checkerboard, so alpha shows; CSS reads Livery's colour literals as they are. */
 export function swatch(value) {
   const color = parseColor(value);
   const fill = el("span", { class: "fill" });
-  if (color) fill.style.setProperty("background-color", cssColor(color));
+  if (color) fill.style.setProperty("background-color", String(value).trim());
   return el("span", { class: color ? "swatch" : "swatch none", attrs: { title: String(value) } }, [fill]);
 }
 
@@ -104,9 +106,15 @@ export function colorControls(value, editable, change) {
   return [picker, alpha, text];
 }
 
-/** A number field stepping by 1 (by 0.1 for a fraction); `change(literal, value)` on change. */
-export function numberField(value, editable, change) {
-  const input = el("input", { class: "number", attrs: { type: "number", step: Number.isInteger(value) ? 1 : 0.1, value } });
+/**
+ * A number field stepping by 1 (by 0.1 for a fraction), kept within `bounds` ({minimum, maximum},
+ * as the trait catalog gives them); `change(literal, value)` on change.
+ */
+export function numberField(value, editable, change, bounds = {}) {
+  const attrs = { type: "number", step: Number.isInteger(value) ? 1 : 0.1, value };
+  if (bounds.minimum !== undefined) attrs.min = bounds.minimum;
+  if (bounds.maximum !== undefined) attrs.max = bounds.maximum;
+  const input = el("input", { class: "number", attrs });
   input.disabled = !editable;
   input.addEventListener("change", () => {
     const next = Number(input.value);
@@ -116,9 +124,9 @@ export function numberField(value, editable, change) {
 }
 
 /** A menu of font weights; `change(literal, value)` on change. */
-export function weightMenu(value, editable, change) {
+export function weightMenu(value, editable, change, choices = weightNames) {
   const menu = el("select", { class: "weight", attrs: { "aria-label": "weight" } },
-    weightNames.map((name) => el("option", { text: name, attrs: { value: name } })));
+    choices.map((name) => el("option", { text: name, attrs: { value: name } })));
   menu.value = value;
   menu.disabled = !editable;
   menu.addEventListener("change", () => change(JSON.stringify(menu.value), menu.value));

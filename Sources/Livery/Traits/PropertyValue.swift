@@ -1,0 +1,92 @@
+/// A value a ``PropertyTrait`` sets or saves, as the provider keeps it inline in a target's undo
+/// records: no allocation per applied property.
+public enum PropertyValue: Sendable, Equatable {
+    /// A number.
+    case number(Double)
+    /// A colour.
+    case color(Color)
+    /// Four edge insets.
+    case insets(Insets)
+    /// A flag.
+    case flag(Bool)
+}
+
+/// A property type a ``PropertyTrait`` can set: one a ``PropertyValue`` holds.
+///
+/// Each type makes its own bindings, where its type is known: a binding written once over a
+/// generic value type handles the value through its type's metadata on every call, which costs
+/// several times the property's own accessors (Benchmarks/README.md, figure 4).
+public protocol PropertyValueConvertible: Sendable {
+    /// The value, as a ``PropertyValue``.
+    var propertyValue: PropertyValue { get }
+
+    /// Binds `exchange`, which swaps a property of `Target` with the value it is given, to objects
+    /// of exactly the class `type` (`Target` or a subclass of it).
+    static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as target: Target.Type, _ exchange: @escaping (Target, inout Self) -> Void
+    ) -> PropertyBinding
+}
+
+extension Double: PropertyValueConvertible {
+    /// `.number(self)`.
+    public var propertyValue: PropertyValue { .number(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.number` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Double) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .number(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .number(value)
+        }
+    }
+}
+
+extension Color: PropertyValueConvertible {
+    /// `.color(self)`.
+    public var propertyValue: PropertyValue { .color(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.color` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Color) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .color(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .color(value)
+        }
+    }
+}
+
+extension Insets: PropertyValueConvertible {
+    /// `.insets(self)`.
+    public var propertyValue: PropertyValue { .insets(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.insets` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Insets) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .insets(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .insets(value)
+        }
+    }
+}
+
+extension Bool: PropertyValueConvertible {
+    /// `.flag(self)`.
+    public var propertyValue: PropertyValue { .flag(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.flag` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Bool) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .flag(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .flag(value)
+        }
+    }
+}
