@@ -25,19 +25,8 @@ struct IdentifiersCommand: RegistryCommand {
     }
 
     func run(registry: TraitRegistry) throws {
-        let spec: Spec
-        do {
-            spec = try Spec(directory: URL(filePath: directory), registry: registry)
-        } catch {
-            FileHandle.standardError.write(Data((Diagnostics.describe(error, folder: directory) + "\n").utf8))
-            throw ExitCode(1)
-        }
-        let source = IdentifierEnum.source(for: spec.identifiers, name: name, origin: directory)
-        if let output {
-            try Data(source.utf8).write(to: URL(filePath: output), options: .atomic)
-        } else {
-            print(source, terminator: "")
-        }
+        let spec = try loadSpec(directory, registry: registry)
+        try emit(IdentifierEnum.source(for: spec.identifiers, name: name, origin: directory), to: output)
     }
 }
 

@@ -22,6 +22,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             DemoCommand.self, ValidateCommand.self, WatchCommand.self, ServeCommand.self, PushCommand.self,
             HistoryCommand.self, RollbackCommand.self, StatusCommand.self, SchemaCommand.self, IdentifiersCommand.self,
             CSSCommand.self,
+            TokensCommand.self,
         ]
     )
 

@@ -39,6 +39,9 @@ struct ValidateCommand: RegistryCommand {
         switch format {
         case .text:
             for error in all { print(error) }
+            for result in results where result.errors.isEmpty {
+                for warning in Self.warnings(at: URL(filePath: result.path), registry: registry) { print(warning) }
+            }
             for note in UnknownTraitNote.notes(for: all) { print(note) }
             if all.isEmpty {
                 print("\(paths.joined(separator: ", ")): ok")
@@ -73,6 +76,19 @@ struct ValidateCommand: RegistryCommand {
             errors = [error]
         }
         return errors.map { Diagnostics.relative($0, toFolder: folder.relativePath) }
+    }
+
+    /// The warnings of a folder or file that validates (uses of deprecated design tokens), named
+    /// like its errors.
+    static func warnings(at url: URL, registry: TraitRegistry = .standard) -> [SpecWarning] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return [] }
+        let folder = isFolder.boolValue ? url : url.deletingLastPathComponent()
+        guard let sources = try? SpecSourceSet(directory: folder),
+            let spec = try? Spec(
+                sources: sources, roots: isFolder.boolValue ? nil : [url.lastPathComponent], registry: registry)
+        else { return [] }
+        return spec.warnings.map { $0.named(SpecFileNaming(folder: folder.relativePath)) }
     }
 
     /// The daemon's own diagnostic shape (`messageParts` included), so tools read one format.

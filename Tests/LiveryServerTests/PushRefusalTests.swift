@@ -18,8 +18,8 @@ import Testing
         PathCase(urlPath: "%2Fetc%2Fescape.yaml", detail: "'/etc/escape.yaml' is an absolute path"),
         PathCase(urlPath: ".hidden.yaml", detail: "'.hidden.yaml' names a hidden file or folder"),
         PathCase(urlPath: "sub/.git/config.yaml", detail: "'sub/.git/config.yaml' names a hidden file or folder"),
-        PathCase(urlPath: "notes.txt", detail: "'notes.txt' is not a .json, .yaml or .yml file"),
-        PathCase(urlPath: "card", detail: "'card' is not a .json, .yaml or .yml file"),
+        PathCase(urlPath: "notes.txt", detail: "'notes.txt' is not a .json, .yaml, .yml or .tokens file"),
+        PathCase(urlPath: "card", detail: "'card' is not a .json, .yaml, .yml or .tokens file"),
     ])
     func aForbiddenPathIs400(_ test: PathCase) async throws {
         try await TestDaemon.with { server in

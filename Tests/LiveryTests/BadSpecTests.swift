@@ -82,7 +82,7 @@ import Testing
             "card.yaml:1:11: error: include '.secret.yaml' names a hidden file or folder"),
         Case(
             "include of another extension", ["card.yaml": "include: [notes.txt]\nspecs: {}"],
-            "card.yaml:1:11: error: include 'notes.txt' is not a .json, .yaml or .yml file"),
+            "card.yaml:1:11: error: include 'notes.txt' is not a .json, .yaml, .yml or .tokens file"),
         Case(
             "include of a missing file", ["card.yaml": "include: [palette.yaml]\nspecs: {}"],
             "card.yaml:1:11: error: include 'palette.yaml' names no spec file in the folder"),

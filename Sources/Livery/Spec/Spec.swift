@@ -47,7 +47,7 @@ public struct Spec: Sendable {
     ) throws {
         let root = try SpecReader.read(data, format: format, source: source, limits: limits)
         var errors: [SpecError] = []
-        let file = SpecFile(path: source, root: root, errors: &errors)
+        let file = SpecFile.read(path: source, root: root, errors: &errors)
         for include in file.includes {
             errors.append(
                 SpecError(
@@ -102,7 +102,7 @@ public struct Spec: Sendable {
         limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off
     ) -> [SpecError] {
         let (document, errors) = merge(sources, roots: roots, limits: limits, remote: remoteIncludes)
-        return errors + SpecResolver.resolveAll(document, registry: registry).errors
+        return errors + TokenChecks.errors(document) + SpecResolver.resolveAll(document, registry: registry).errors
     }
 
     /// The allowed remote includes that `sources` (or `roots` and what they include) reach and
@@ -120,7 +120,10 @@ public struct Spec: Sendable {
         _ sources: SpecSourceSet, roots: [String]?, limits: ReaderLimits, remote: RemoteIncludes
     ) -> (SpecDocument, [SpecError]) {
         var graph = IncludeGraph(set: sources, limits: limits, remote: remote)
-        for path in roots ?? sources.sortedPaths { graph.visit(path) }
+        // Resolver documents first: the token files they read are theirs, not the folder's.
+        let paths = roots ?? sources.sortedPaths
+        for path in paths where SpecFile.kind(of: path) == .resolver { graph.visit(path) }
+        for path in paths { graph.visit(path) }
         var errors = graph.errors
         for (url, location) in graph.missing {
             errors.append(SpecError(.io, at: location, "remote include '\(url)' was not fetched"))
@@ -134,7 +137,9 @@ public struct Spec: Sendable {
         document: SpecDocument, registry: TraitRegistry, errors: [SpecError], unknownTraits: UnknownTraitPolicy
     ) throws {
         let resolved = SpecResolver.resolveAll(document, registry: registry)
-        if let first = unknownTraits.blocking(errors + resolved.errors).first { throw first }
+        if let first = unknownTraits.blocking(errors + TokenChecks.errors(document) + resolved.errors).first {
+            throw first
+        }
         self.document = document
         self.registry = registry
         self.unknownTraits = unknownTraits

@@ -5,13 +5,14 @@ public enum SpecFormat: String, Sendable, CaseIterable {
     /// YAML 1.2, one document per file, scalars typed by the core schema.
     case yaml
 
-    /// The format a file extension names: `json`, or `yaml`/`yml`, in any letter case.
+    /// The format a file extension names: `json` (and `tokens`, the design tokens format's own
+    /// extension, which is JSON), or `yaml`/`yml`, in any letter case.
     ///
     /// Returns `nil` for any other extension, so callers can refuse the file instead of
     /// guessing its syntax.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
-        case "json": self = .json
+        case "json", "tokens": self = .json
         case "yaml", "yml": self = .yaml
         default: return nil
         }

@@ -9,7 +9,7 @@ extension StoreError {
             return Problem(
                 kind: "forbidden-path", title: "Forbidden spec path", status: .badRequest,
                 detail: error.message
-                    + "; pushes may only name .json, .yaml or .yml files inside the specs folder, not hidden ones",
+                    + "; pushes may only name .json, .yaml, .yml or .tokens files inside the specs folder, not hidden ones",
                 errors: [Diagnostic(error)])
         case .notFound(let path):
             return Problem(

@@ -77,7 +77,8 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
-        ] + studioRoutes
+            Route(.get, "/v1/tokens") { request, _ in self.tokens(request) },
+        ] + studioRoutes + tokensStudioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
@@ -90,6 +91,7 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
+        router.add(middleware: TokensStudioCORS())
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(

@@ -7,9 +7,11 @@ struct DocumentMerger {
     private var identifiers: [SpecDocument.Identifier] = []
     private var identifierIndex: [String: Int] = [:]
     private var files: [String] = []
+    private var tokens: [String: DesignToken] = [:]
 
     mutating func add(_ file: SpecFile, errors: inout [SpecError]) {
         files.append(file.path)
+        for token in file.tokens { tokens[token.name] = token }
         if let node = file.variables, let members = node.members {
             variablesLocation = variablesLocation ?? node.location
             Self.merge(members, into: &variables, path: [], describe: { "variable '\($0)'" }, errors: &errors)
@@ -48,7 +50,8 @@ struct DocumentMerger {
             variables: SpecNode(.mapping(variables), at: here),
             themes: themes.map { ($0.name, $0.location, SpecNode(.mapping($0.overrides), at: $0.location)) },
             identifiers: identifiers,
-            files: files)
+            files: files,
+            tokens: tokens)
     }
 
     /// Deep-merges mappings; two definitions of one leaf are an error.

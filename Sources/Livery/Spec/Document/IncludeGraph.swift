@@ -20,6 +20,8 @@ struct IncludeGraph {
     private var finished: Set<String> = []
     private var stack: [String] = []
     private(set) var order: [SpecFile] = []
+    /// The token files resolver documents read: not visited again as files of the folder.
+    private var claimed: Set<String> = []
     private(set) var errors: [SpecError] = []
 
     init(set: SpecSourceSet, limits: ReaderLimits, remote: RemoteIncludes = .off) {
@@ -29,7 +31,7 @@ struct IncludeGraph {
     }
 
     mutating func visit(_ path: String) {
-        guard !finished.contains(path) else { return }
+        guard !finished.contains(path), !claimed.contains(path) else { return }
         guard let file = parse(path) else {
             finished.insert(path)
             return
@@ -70,7 +72,14 @@ struct IncludeGraph {
         }
         do {
             let root = try SpecReader.read(data, format: format, source: path, limits: limits)
-            let file = SpecFile(path: path, root: root, errors: &errors)
+            let file: SpecFile
+            if SpecFile.kind(of: path) == .resolver {
+                let resolver = TokenResolver(path: path, root: root, limits: limits) { [set] in set.files[$0]?.data }
+                claimed.formUnion(resolver.claimed)
+                file = SpecFile(resolverAt: path, resolver: resolver, errors: &errors)
+            } else {
+                file = SpecFile.read(path: path, root: root, errors: &errors)
+            }
             parsed[path] = file
             return file
         } catch {

@@ -15,6 +15,8 @@ struct SpecDocument: Sendable {
     var identifiers: [Identifier]
     /// The files merged, in merge order.
     var files: [String]
+    /// The design tokens the variables were read from, by name (`color.brand.primary`).
+    var tokens: [String: DesignToken] = [:]
 
     /// The document in the spec format itself, as one mapping: what `GET /v1/spec` serves and
     /// `Spec(json:)` reads back.

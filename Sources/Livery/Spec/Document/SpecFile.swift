@@ -24,6 +24,8 @@ struct SpecFile {
     var variables: SpecNode?
     var themes: [Theme] = []
     var identifiers: [Identifier] = []
+    /// The design tokens the file defines, when it is a tokens document.
+    var tokens: [DesignToken] = []
 
     /// Reads the sections of a parsed document, reporting every shape error it finds.
     init(path: String, root: SpecNode, errors: inout [SpecError]) {

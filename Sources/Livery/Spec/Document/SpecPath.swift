@@ -1,5 +1,5 @@
 /// The rules for paths of spec files and includes: relative, inside the folder, not hidden, free
-/// of control characters, ending in `.json`, `.yaml` or `.yml`.
+/// of control characters, ending in `.json`, `.yaml`, `.yml` or `.tokens`.
 public enum SpecPath {
     /// The normalised path (`a/./b` → `a/b`), or an error saying which rule it breaks.
     public static func validate(_ path: String, location: SourceLocation? = nil) throws(SpecError) -> String {
@@ -41,7 +41,7 @@ public enum SpecPath {
         }
         let normalised = parts.joined(separator: "/")
         guard format(of: normalised) != nil else {
-            throw SpecError(.forbiddenPath, at: at, "'\(path)' is not a .json, .yaml or .yml file")
+            throw SpecError(.forbiddenPath, at: at, "'\(path)' is not a .json, .yaml, .yml or .tokens file")
         }
         return normalised
     }

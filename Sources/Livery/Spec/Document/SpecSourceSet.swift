@@ -37,7 +37,8 @@ public struct SpecSourceSet: Sendable {
             return
         }
         guard let format = SpecPath.format(of: path) else {
-            throw SpecError(.forbiddenPath, at: .start(of: path), "'\(path)' is not a .json, .yaml or .yml file")
+            throw SpecError(
+                .forbiddenPath, at: .start(of: path), "'\(path)' is not a .json, .yaml, .yml or .tokens file")
         }
         files[path] = File(path: path, data: data, format: format)
     }

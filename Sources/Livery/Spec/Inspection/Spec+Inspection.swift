@@ -13,11 +13,16 @@ extension Spec {
             scopes.append(VariableScope(variables: variables))
         }
         let looks: [String?] = [nil] + themes.map(\.name)
-        let variables = Self.leaves(of: document.variables).map { leaf in
+        let tokens = document.tokens
+        let variables = Self.leaves(of: document.variables, tokens: tokens).map { leaf in
             let values = scopes.indices.map { Self.resolve(leaf.node, path: leaf.path, in: &scopes[$0]) }
+            let token = tokens[leaf.path].map {
+                SpecInspection.Token(
+                    type: $0.type?.rawValue, description: $0.description, deprecated: $0.deprecation, value: $0.value)
+            }
             return SpecInspection.Variable(
                 path: leaf.path, kind: Self.kind(of: values[0]), place: .init(leaf.node.location),
-                source: leaf.node, values: values)
+                source: leaf.node, values: values, token: token)
         }
         let identifiers = inspectIdentifiers(looks: looks, scopes: &scopes)
         return SpecInspection(
@@ -25,7 +30,7 @@ extension Spec {
             themes: themes.map { theme in
                 SpecInspection.Theme(
                     name: theme.name, place: .init(theme.location),
-                    overrides: Self.leaves(of: theme.overrides).map {
+                    overrides: Self.leaves(of: theme.overrides, tokens: tokens).map {
                         SpecInspection.Override(path: $0.path, place: .init($0.node.location), source: $0.node)
                     })
             },
@@ -78,12 +83,15 @@ extension Spec {
 
     /// The variables of a `variables` (or theme) mapping: its leaves, where a mapping that
     /// holds insets or a size counts as one value.
-    static func leaves(of node: SpecNode, prefix: String = "") -> [(path: String, node: SpecNode)] {
-        guard let members = node.members, !isCompound(node) else {
+    /// The variables' leaves; a design token is one leaf, whatever its value holds.
+    static func leaves(
+        of node: SpecNode, prefix: String = "", tokens: [String: DesignToken] = [:]
+    ) -> [(path: String, node: SpecNode)] {
+        guard let members = node.members, !isCompound(node), tokens[prefix] == nil else {
             return prefix.isEmpty ? [] : [(prefix, node)]
         }
         return members.flatMap { member in
-            leaves(of: member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key)
+            leaves(of: member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key, tokens: tokens)
         }
     }
 

@@ -55,6 +55,20 @@ public struct SpecInspection: Sendable, Encodable {
         public var source: SpecNode
         /// The resolved value for each look, in the order of ``SpecInspection/looks``.
         public var values: [SpecNode]
+        /// The design token the variable was read from, if it was.
+        public var token: Token?
+    }
+
+    /// A design token behind a variable: what a tool shows beside it and writes when it edits it.
+    public struct Token: Sendable, Encodable {
+        /// Its `$type` (nil for an alias, which takes its target's).
+        public var type: String?
+        /// Its `$description`.
+        public var description: String?
+        /// Its `$deprecated` reason ("" when deprecated without one); nil when not deprecated.
+        public var deprecated: String?
+        /// Its `$value` as written in the tokens file: what an edit replaces at ``Variable/place``.
+        public var value: SpecNode
     }
 
     /// One override of a theme.

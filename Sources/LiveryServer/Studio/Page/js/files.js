@@ -104,9 +104,14 @@ export async function replaceScalar(place, literal) {
   show();
 }
 
-/** `text` with the scalar at line/column (1-based, Unicode scalars) replaced by `literal`. */
+/**
+ * `text` with the value at line/column (1-based, Unicode scalars) replaced by `literal`: a
+ * scalar, or a JSON object or list (a design token's `$value`) up to its matching bracket.
+ */
 export function replaceAt(text, line, column, literal) {
   const lines = text.split("\n");
+  const opener = Array.from(lines[line - 1] ?? "")[column - 1];
+  if (opener === "{" || opener === "[") return replaceBracketed(lines, line, column, literal);
   const chars = Array.from(lines[line - 1] ?? "");
   const start = column - 1;
   let end = start;
@@ -125,6 +130,28 @@ export function replaceAt(text, line, column, literal) {
   chars.splice(start, end - start, ...Array.from(literal));
   lines[line - 1] = chars.join("");
   return lines.join("\n");
+}
+
+/** `lines` with the bracketed JSON value at line/column replaced by `literal`. */
+function replaceBracketed(lines, line, column, literal) {
+  const chars = Array.from(lines.join("\n"));
+  let start = column - 1;
+  for (let i = 0; i < line - 1; i += 1) start += Array.from(lines[i]).length + 1;
+  let depth = 0, end = start, inString = false;
+  for (; end < chars.length; end += 1) {
+    const c = chars[end];
+    if (inString) {
+      if (c === "\\") end += 1;
+      else if (c === "\"") inString = false;
+    } else if (c === "\"") inString = true;
+    else if (c === "{" || c === "[") depth += 1;
+    else if (c === "}" || c === "]") {
+      depth -= 1;
+      if (depth === 0) break;
+    }
+  }
+  chars.splice(start, end + 1 - start, ...Array.from(literal));
+  return chars.join("");
 }
 
 function changed(doc) {

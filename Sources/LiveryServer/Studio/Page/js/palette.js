@@ -1,6 +1,6 @@
 // Variables as swatches and values with fitting controls, and what each theme overrides.
 import { el, placeText } from "./dom.js";
-import { parseColor, hexColor, opaqueHex } from "./picker.js";
+import { parseColor, hexColor, opaqueHex, tokenColorLiteral } from "./picker.js";
 
 /** The names Livery accepts for font weights, lightest first. */
 export const weightNames = ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"];
@@ -46,7 +46,14 @@ function row(inspection, variable, look, { editable, edit, reveal }) {
   const value = variable.values[look];
   const written = writtenAt(inspection, variable, look);
   const controls = [];
-  const change = (literal, next) => edit(variable.path, written.place, literal, next);
+  const token = variable.token;
+  // A design token's value is written in the format's own shape: an edit writes that shape.
+  const tokenLiteral = (literal, next) => {
+    if (token?.type === "color") return tokenColorLiteral(parseColor(next));
+    if (token?.type === "dimension") return `{ "value": ${next}, "unit": "px" }`;
+    return literal;
+  };
+  const change = (literal, next) => edit(variable.path, written.place, tokenLiteral(literal, next), next);
   if (isComputed(written.source)) {
     controls.push(el("code", { class: "computed", text: `= ${written.source}` }));
   } else if (variable.kind === "color") {
@@ -65,7 +72,12 @@ function row(inspection, variable, look, { editable, edit, reveal }) {
   }
   return el("div", { class: "variable", attrs: { "data-path": variable.path, "data-kind": variable.kind } }, [
     variable.kind === "color" ? swatch(value) : el("span", { class: "kind", text: kindMarks[variable.kind] ?? "…", attrs: { title: variable.kind } }),
-    el("span", { class: "name", text: variable.path }),
+    el("span", { class: "name" }, [
+      el("span", { class: "path", text: variable.path }),
+      token?.description ? el("span", { class: "description", text: token.description }) : null,
+      token?.deprecated != null
+        ? el("span", { class: "deprecated", text: token.deprecated ? `deprecated: ${token.deprecated}` : "deprecated" }) : null,
+    ]),
     el("span", { class: "controls" }, controls),
     el("button", {
       class: "place", text: placeText(written.place) + (written.theme ? " (theme)" : ""),

@@ -36,3 +36,12 @@ export function hexColor(color) {
 export function opaqueHex(color) {
   return `#${hex2(color.r)}${hex2(color.g)}${hex2(color.b)}`.toLowerCase();
 }
+
+/** The colour as a design token's `$value` (DTCG Color Module 2025.10), as JSON text. */
+export function tokenColorLiteral(color) {
+  const alpha = Math.round(color.a * 255);
+  const parts = [`"colorSpace": "srgb"`, `"components": [${[color.r, color.g, color.b].map((n) => n / 255).join(", ")}]`];
+  if (alpha !== 255) parts.push(`"alpha": ${alpha / 255}`);
+  parts.push(`"hex": "${opaqueHex(color)}"`);
+  return `{ ${parts.join(", ")} }`;
+}

@@ -1,0 +1,64 @@
+extension Spec {
+    /// The design tokens the spec's variables were read from, by name.
+    public var tokens: [DesignToken] {
+        document.tokens.values.sorted { $0.name < $1.name }
+    }
+
+    /// The design token a variable was read from, if it was: `token(named: "color.brand.primary")`.
+    public func token(named name: String) -> DesignToken? {
+        document.tokens[name]
+    }
+
+    /// A warning at each place that references a deprecated design token (`$deprecated`), in a
+    /// trait or in another variable, in document order.
+    public var warnings: [SpecWarning] {
+        let deprecated = document.tokens.filter { $0.value.deprecation != nil }
+        guard !deprecated.isEmpty else { return [] }
+        var warnings: [SpecWarning] = []
+        func scan(_ node: SpecNode) {
+            switch node.value {
+            case .string(let text) where text.hasPrefix("@") || text.hasPrefix("~"):
+                for name in Self.referencedNames(text) {
+                    guard let token = deprecated[name], let reason = token.deprecation else { continue }
+                    let why = reason.isEmpty ? "" : ": \(reason)"
+                    warnings.append(
+                        SpecWarning(
+                            at: node.location, "'@\(name)' is deprecated\(why) (defined at \(place: token.location))"))
+                }
+            case .sequence(let items): items.forEach(scan)
+            case .mapping(let members): members.forEach { scan($0.value) }
+            default: break
+            }
+        }
+        scan(document.variables)
+        for theme in document.themes { scan(theme.overrides) }
+        for identifier in document.identifiers { identifier.entries.forEach(scan) }
+        return warnings
+    }
+
+    /// The variable names a value reads: `@a.b` whole, or each `@…` inside a `~function(…)`.
+    private static func referencedNames(_ text: String) -> [String] {
+        if text.hasPrefix("@@") || text.hasPrefix("~~") { return [] }
+        if text.hasPrefix("@") { return [String(text.dropFirst())] }
+        return text.matches(of: /@([^\s,()@]+)/).map { String($0.output.1) }
+    }
+}
+
+extension Spec {
+    /// The media type of a design tokens document.
+    public static let tokensMediaType = "application/design-tokens+json"
+
+    /// The spec's variables (from YAML, JSON and token files alike) as one design tokens
+    /// document (Format Module 2025.10), readable back as a `*.tokens.json` file. Tokens read
+    /// from files are written as they were read; other variables are typed by their kind, and
+    /// values the format has no type for carry their kind in `$extensions["dev.livery"]`.
+    public var tokensDocument: SpecNode { TokensExport.document(of: document) }
+}
+
+extension Color {
+    /// The colour as a design token's `$value` (Color Module 2025.10): `srgb` components and
+    /// alpha that read back to the same bytes, and the 6-digit hex fallback.
+    package func designTokenValue(at location: SourceLocation = SpecNode.built) -> SpecNode {
+        TokenColor.node(self, at: location)
+    }
+}

@@ -1,0 +1,90 @@
+extension SpecFile {
+    /// What a file in a specs folder holds, by its name: a design tokens document
+    /// (`*.tokens.json`, `*.tokens`), a resolver document (`*.resolver.json`) or a spec.
+    enum Kind {
+        case spec
+        case tokens
+        case resolver
+    }
+
+    static func kind(of path: String) -> Kind {
+        let name = path.lowercased()
+        if name.hasSuffix(".tokens.json") || name.hasSuffix(".tokens") { return .tokens }
+        if name.hasSuffix(".resolver.json") { return .resolver }
+        return .spec
+    }
+
+    /// The file at `path`, read by its kind. A resolver read alone (not in a folder) has no
+    /// token files to read: its references to them are errors.
+    static func read(path: String, root: SpecNode, errors: inout [SpecError]) -> SpecFile {
+        switch kind(of: path) {
+        case .spec:
+            return SpecFile(path: path, root: root, errors: &errors)
+        case .tokens:
+            return SpecFile(tokensAt: path, root: root, errors: &errors)
+        case .resolver:
+            let resolver = TokenResolver(path: path, root: root, limits: .default) { _ in nil }
+            return SpecFile(resolverAt: path, resolver: resolver, errors: &errors)
+        }
+    }
+
+    /// A design tokens document as a spec file: each token a variable at its path.
+    init(tokensAt path: String, root: SpecNode, errors: inout [SpecError]) {
+        self.path = path
+        let reader = TokensReader(root: root)
+        errors += reader.errors
+        let (variables, tokens) = Self.variables(of: reader.tokens, at: root.location, errors: &errors)
+        self.variables = variables
+        self.tokens = tokens
+    }
+
+    /// The tokens converted to variables, nested by their paths, and the tokens that converted.
+    static func variables(
+        of tokens: [DesignToken], at location: SourceLocation, errors: inout [SpecError]
+    ) -> (SpecNode, [DesignToken]) {
+        var entries: [Entry] = []
+        var kept: [DesignToken] = []
+        entries.reserveCapacity(tokens.count)
+        for token in tokens {
+            do throws(SpecError) {
+                entries.append(
+                    Entry(path: token.path[...], value: try TokenValue.variable(of: token), key: token.keyLocation))
+                kept.append(token)
+            } catch {
+                errors.append(error)
+            }
+        }
+        return (SpecNode(.mapping(nested(entries[...])), at: location), kept)
+    }
+
+    /// A token's variable, by the rest of its path.
+    struct Entry {
+        var path: ArraySlice<String>
+        var value: SpecNode
+        var key: SourceLocation
+    }
+
+    /// The entries as nested mappings, each group where its first token is, built once (not
+    /// copied again for every token added to it).
+    static func nested(_ entries: ArraySlice<Entry>) -> [SpecNode.Member] {
+        var order: [String] = []
+        var groups: [String: [Entry]] = [:]
+        var leaves: [String: Entry] = [:]
+        for entry in entries {
+            let key = entry.path.first!
+            if groups[key] == nil, leaves[key] == nil { order.append(key) }
+            if entry.path.count == 1 {
+                leaves[key] = entry
+            } else {
+                groups[key, default: []].append(Entry(path: entry.path.dropFirst(), value: entry.value, key: entry.key))
+            }
+        }
+        return order.map { key in
+            if let leaf = leaves[key] { return SpecNode.Member(key: key, keyLocation: leaf.key, value: leaf.value) }
+            let children = groups[key]!
+            let location = children[0].key
+            return SpecNode.Member(
+                key: key, keyLocation: location, value: SpecNode(.mapping(nested(children[...])), at: location))
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Converts a colour value of the Color Module 2025.10 (`{colorSpace, components, alpha, hex}`)
+/// to a Livery ``Color``.
+///
+/// `srgb` converts exactly (each component × 255, rounded to the 8 bits a channel holds);
+/// `srgb-linear`, `hsl` and `hwb` are sRGB too and convert by CSS Color 4's formulas. The other
+/// spaces the module lists (`lab`, `lch`, `oklab`, `oklch`, `display-p3`, `a98-rgb`,
+/// `prophoto-rgb`, `rec2020`, `xyz-d65`, `xyz-d50`) need gamut mapping to reach sRGB, so they are
+/// refused with a located error rather than approximated. A component outside its range, a
+/// missing component or a malformed `hex` is `invalidValue`; `none` counts as 0, as CSS
+/// converts it.
+enum TokenColor {
+    /// The spaces Livery converts, and the ranges of their components.
+    private static let spaces: [String: [(name: String, range: ClosedRange<Double>, open: Bool)]] = [
+        "srgb": [("red", 0...1, false), ("green", 0...1, false), ("blue", 0...1, false)],
+        "srgb-linear": [("red", 0...1, false), ("green", 0...1, false), ("blue", 0...1, false)],
+        "hsl": [("hue", 0...360, true), ("saturation", 0...100, false), ("lightness", 0...100, false)],
+        "hwb": [("hue", 0...360, true), ("whiteness", 0...100, false), ("blackness", 0...100, false)],
+    ]
+    /// The module's other spaces: known, but not converted.
+    private static let unconverted: Set<String> = [
+        "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50",
+    ]
+    private static let keys: Set<String> = ["colorSpace", "components", "alpha", "hex"]
+
+    static func color(_ node: SpecNode) throws(SpecError) -> Color {
+        guard let members = node.members else {
+            throw SpecError(
+                .typeMismatch, at: node.location,
+                "expected a colour object {colorSpace, components, alpha, hex}, found \(node.foundDescription)")
+        }
+        if let unknown = members.first(where: { !keys.contains($0.key) }) {
+            throw SpecError(
+                .unknownKey, at: unknown.keyLocation,
+                "unknown colour property '\(unknown.key)'; expected colorSpace, components, alpha or hex")
+        }
+        guard let spaceNode = node["colorSpace"] else {
+            throw SpecError(.missingKey, at: node.location, "colour has no 'colorSpace'")
+        }
+        guard let space = spaceNode.string else {
+            throw SpecError(
+                .typeMismatch, at: spaceNode.location,
+                "expected a colour space name, found \(spaceNode.foundDescription)")
+        }
+        guard let ranges = spaces[space] else {
+            if unconverted.contains(space) {
+                throw SpecError(
+                    .invalidValue, at: spaceNode.location,
+                    "colour space '\(space)' is not converted to sRGB by Livery (it needs gamut mapping); write the colour in srgb, srgb-linear, hsl or hwb"
+                )
+            }
+            throw SpecError(
+                .invalidValue, at: spaceNode.location,
+                "unknown colour space '\(space)'; expected one of the Color Module's spaces, such as 'srgb'")
+        }
+        let components = try readComponents(node["components"], ranges: ranges, space: space, at: node.location)
+        var alpha = 1.0
+        if let alphaNode = node["alpha"] {
+            guard let value = TokenValue.number(alphaNode), (0...1).contains(value) else {
+                throw SpecError(
+                    .invalidValue, at: alphaNode.location, "expected an alpha 0…1, found \(alphaNode.foundDescription)")
+            }
+            alpha = value
+        }
+        if let hex = node["hex"] {
+            guard let text = hex.string, text.count == 7, text.first == "#", Color(hex: text) != nil else {
+                throw SpecError(
+                    .invalidValue, at: hex.location,
+                    "expected a 6-digit CSS hex colour '#rrggbb' as the fallback, found \(hex.foundDescription)")
+            }
+        }
+        let rgb = sRGB(space: space, components)
+        return Color(red: byte(rgb.0), green: byte(rgb.1), blue: byte(rgb.2), alpha: byte(alpha))
+    }
+
+    /// The colour as the module writes it, in `srgb`, with its hex fallback.
+    static func node(_ color: Color, at location: SourceLocation) -> SpecNode {
+        // 0 and 1 as integers, the rest as the exact fraction of 255 that reads back to the byte.
+        func unit(_ byte: UInt8) -> SpecNode {
+            switch byte {
+            case 0: SpecNode(.int(0), at: location)
+            case 255: SpecNode(.int(1), at: location)
+            default: SpecNode(.double(Double(byte) / 255), at: location)
+            }
+        }
+        var fields: [(String, SpecNode)] = [
+            ("colorSpace", .text("srgb", at: location)),
+            ("components", SpecNode(.sequence([unit(color.red), unit(color.green), unit(color.blue)]), at: location)),
+        ]
+        if color.alpha != 255 { fields.append(("alpha", unit(color.alpha))) }
+        let opaque = Color(red: color.red, green: color.green, blue: color.blue)
+        fields.append(("hex", .text(opaque.description.lowercased(), at: location)))
+        return .object(fields, at: location)
+    }
+
+    private static func readComponents(
+        _ node: SpecNode?, ranges: [(name: String, range: ClosedRange<Double>, open: Bool)], space: String,
+        at location: SourceLocation
+    ) throws(SpecError) -> [Double] {
+        guard let node else { throw SpecError(.missingKey, at: location, "colour has no 'components'") }
+        guard case .sequence(let items) = node.value, items.count == ranges.count else {
+            throw SpecError(
+                .invalidValue, at: node.location,
+                "expected \(ranges.count) components [\(ranges.map(\.name).joined(separator: ", "))] for '\(space)', found \(node.foundDescription)"
+            )
+        }
+        var values: [Double] = []
+        for (item, range) in zip(items, ranges) {
+            if item.string == "none" {
+                values.append(0)
+                continue
+            }
+            guard let value = TokenValue.number(item) else {
+                throw SpecError(
+                    .typeMismatch, at: item.location,
+                    "expected the \(range.name) component, a number or 'none', found \(item.foundDescription)")
+            }
+            let upper =
+                range.open
+                ? "\(ValueText.format(range.range.upperBound)) (excluded)" : ValueText.format(range.range.upperBound)
+            guard range.range.contains(value), !(range.open && value == range.range.upperBound) else {
+                throw SpecError(
+                    .invalidValue, at: item.location,
+                    "\(range.name) component \(ValueText.format(value)) is out of range for '\(space)': expected \(ValueText.format(range.range.lowerBound))…\(upper)"
+                )
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Gamma-encoded sRGB 0…1 from a space of the sRGB family (CSS Color 4, sections 7, 8 and 10).
+    private static func sRGB(space: String, _ c: [Double]) -> (Double, Double, Double) {
+        switch space {
+        case "srgb-linear":
+            func encode(_ x: Double) -> Double { x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055 }
+            return (encode(c[0]), encode(c[1]), encode(c[2]))
+        case "hsl":
+            return hsl(hue: c[0], saturation: c[1] / 100, lightness: c[2] / 100)
+        case "hwb":
+            let (white, black) = (c[1] / 100, c[2] / 100)
+            if white + black >= 1 {
+                let gray = white / (white + black)
+                return (gray, gray, gray)
+            }
+            let pure = hsl(hue: c[0], saturation: 1, lightness: 0.5)
+            let scale = 1 - white - black
+            return (pure.0 * scale + white, pure.1 * scale + white, pure.2 * scale + white)
+        default:
+            return (c[0], c[1], c[2])
+        }
+    }
+
+    private static func hsl(hue: Double, saturation: Double, lightness: Double) -> (Double, Double, Double) {
+        func channel(_ n: Double) -> Double {
+            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
+            let a = saturation * min(lightness, 1 - lightness)
+            return lightness - a * max(-1, min(k - 3, 9 - k, 1))
+        }
+        return (channel(0), channel(8), channel(4))
+    }
+
+    private static func byte(_ unit: Double) -> UInt8 {
+        UInt8(max(0, min(255, (unit * 255).rounded())))
+    }
+}

@@ -1,0 +1,349 @@
+/// Converts a token's `$value` to the value a Livery variable holds, by the token's type.
+///
+/// | `$type` | variable |
+/// |---|---|
+/// | `color` | `"#RRGGBB"` or `"#RRGGBBAA"` (see ``TokenColor``) |
+/// | `dimension` | points: `px` as is, `rem` × ``remInPoints`` |
+/// | `fontFamily` | the first (most preferred) name |
+/// | `fontWeight` | the number, 1…1000 (a weight name becomes its number) |
+/// | `number` | the number |
+/// | `duration` | seconds |
+/// | `cubicBezier` | the four numbers |
+/// | `strokeStyle` | the style name, or `{dashArray: [points], lineCap}` |
+/// | `border` | a `Border` trait: `{type: Border, color, width}` |
+/// | `shadow` | a `DropShadow` trait: `{type: DropShadow, color, offset: {width, height}, radius}` (a list for several) |
+/// | `typography` | a `Font` trait: `{type: Font, name, size, weight}` |
+/// | `transition` | `{duration, delay, timingFunction}` converted as above |
+/// | `gradient` | the stops, `[{color, position}]` |
+///
+/// A reference `"{color.base}"` becomes `"@color.base"`, wherever it is, so the spec's own
+/// reference resolution follows chains and reports cycles. Parts a Livery value cannot hold
+/// (a border's style, a font's letter spacing and line height) stay in the token and in exports;
+/// a shadow's non-zero `spread` or `inset: true` stay in the variable, so a `DropShadow` that
+/// uses it refuses them where the token is rather than drawing another shadow.
+enum TokenValue {
+    /// Points in one `rem`: the default font size of browsers and of the format's own examples.
+    static let remInPoints = 16.0
+
+    /// The variable a token becomes: its value converted by its type, an alias's reference, or
+    /// what an export by Livery wrote in its extension (``TokensExport``).
+    static func variable(of token: DesignToken) throws(SpecError) -> SpecNode {
+        let livery = token.extensions?[TokensExport.livery]
+        if let expression = livery?["expression"], let text = expression.string, text.hasPrefix("~") {
+            return SpecNode(.string(text), at: token.location)
+        }
+        if let type = token.type { return try convert(token.value, as: type) }
+        if let alias = try reference(token.value) { return alias }
+        switch (livery?["type"]?.string, token.value.value) {
+        case ("string", .string(let text)): return SpecNode(.string(escaped(text)), at: token.location)
+        case ("boolean", .bool), ("null", .null), ("list", .sequence), ("mapping", .mapping): return token.value
+        default:
+            throw SpecError(
+                .typeMismatch, at: token.location,
+                "token '\(token.name)' has no $type, and its value \(token.value.foundDescription) is not the kind its '\(TokensExport.livery)' extension names"
+            )
+        }
+    }
+
+    static func convert(_ node: SpecNode, as type: TokenType) throws(SpecError) -> SpecNode {
+        if let alias = try reference(node) { return alias }
+        let at = node.location
+        switch type {
+        case .color:
+            return SpecNode(.string(try TokenColor.color(node).description), at: at)
+        case .dimension:
+            return number(try dimension(node), at: at)
+        case .fontFamily:
+            return SpecNode(.string(escaped(try fontFamily(node))), at: at)
+        case .fontWeight:
+            return SpecNode(.int(try fontWeight(node)), at: at)
+        case .number:
+            guard let value = number(node) else { throw mismatch(node, "a number") }
+            return number(value, at: at)
+        case .duration:
+            return number(try duration(node), at: at)
+        case .cubicBezier:
+            return try cubicBezier(node)
+        case .strokeStyle:
+            return try strokeStyle(node)
+        case .border:
+            let parts = try composite(node, required: ["color", "width", "style"], optional: [], type: "border")
+            _ = try part(parts["style"]!, as: .strokeStyle)
+            return trait(
+                "Border",
+                [
+                    ("color", try part(parts["color"]!, as: .color)),
+                    ("width", try part(parts["width"]!, as: .dimension)),
+                ],
+                at: at)
+        case .shadow:
+            if case .sequence(let items) = node.value {
+                var shadows: [SpecNode] = []
+                for item in items {
+                    if let alias = try reference(item) {
+                        shadows.append(alias)
+                    } else {
+                        shadows.append(try shadow(item))
+                    }
+                }
+                return SpecNode(.sequence(shadows), at: at)
+            }
+            return try shadow(node)
+        case .typography:
+            let parts = try composite(
+                node, required: ["fontFamily", "fontSize", "fontWeight", "letterSpacing", "lineHeight"], optional: [],
+                type: "typography")
+            _ = try part(parts["letterSpacing"]!, as: .dimension)
+            _ = try part(parts["lineHeight"]!, as: .number)
+            return trait(
+                "Font",
+                [
+                    ("name", try part(parts["fontFamily"]!, as: .fontFamily)),
+                    ("size", try part(parts["fontSize"]!, as: .dimension)),
+                    ("weight", try part(parts["fontWeight"]!, as: .fontWeight)),
+                ], at: at)
+        case .transition:
+            let parts = try composite(
+                node, required: ["duration", "delay", "timingFunction"], optional: [], type: "transition")
+            return mapping(
+                [
+                    ("duration", try part(parts["duration"]!, as: .duration)),
+                    ("delay", try part(parts["delay"]!, as: .duration)),
+                    ("timingFunction", try part(parts["timingFunction"]!, as: .cubicBezier)),
+                ], at: at)
+        case .gradient:
+            guard case .sequence(let stops) = node.value else { throw mismatch(node, "a list of gradient stops") }
+            var converted: [SpecNode] = []
+            for stop in stops {
+                if let alias = try reference(stop) {
+                    converted.append(alias)
+                    continue
+                }
+                let parts = try composite(stop, required: ["color", "position"], optional: [], type: "gradient stop")
+                let position = try part(parts["position"]!, as: .number)
+                if let value = number(position), !(0...1).contains(value) {
+                    throw SpecError(
+                        .invalidValue, at: position.location,
+                        "gradient stop position \(ValueText.format(value)) is out of range: expected 0…1")
+                }
+                converted.append(
+                    mapping(
+                        [("color", try part(parts["color"]!, as: .color)), ("position", position)], at: stop.location))
+            }
+            return SpecNode(.sequence(converted), at: at)
+        }
+    }
+
+    /// `"@path"` for a reference `"{path}"`; nil for any other value. A string with braces that
+    /// is not a whole reference is an error only where the format asks for a reference.
+    static func reference(_ node: SpecNode) throws(SpecError) -> SpecNode? {
+        guard let path = referencePath(node) else { return nil }
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.contains(where: { $0.isEmpty || $0.hasPrefix("$") && $0 != "$root" }) else {
+            throw SpecError(
+                .invalidValue, at: node.location, "'{\(path)}' is not a token reference: expected {group.token}")
+        }
+        return SpecNode(.string("@" + path), at: node.location)
+    }
+
+    /// The path inside `"{path}"`, if `node` is such a string.
+    static func referencePath(_ node: SpecNode) -> String? {
+        guard let text = node.string, text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
+        let inner = text.dropFirst().dropLast()
+        guard !inner.contains("{"), !inner.contains("}") else { return nil }
+        return String(inner)
+    }
+
+    /// A number node's value.
+    static func number(_ node: SpecNode) -> Double? {
+        switch node.value {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        default: nil
+        }
+    }
+
+    /// The weight names of the format and their numbers.
+    static let fontWeights: [String: Int] = [
+        "thin": 100, "hairline": 100, "extra-light": 200, "ultra-light": 200, "light": 300, "normal": 400,
+        "regular": 400, "book": 400, "medium": 500, "semi-bold": 600, "demi-bold": 600, "bold": 700,
+        "extra-bold": 800, "ultra-bold": 800, "black": 900, "heavy": 900, "extra-black": 950, "ultra-black": 950,
+    ]
+
+    static let strokeStyles: Set<String> = [
+        "solid", "dashed", "dotted", "double", "groove", "ridge", "outset", "inset",
+    ]
+
+    private static func part(_ node: SpecNode, as type: TokenType) throws(SpecError) -> SpecNode {
+        try convert(node, as: type)
+    }
+
+    private static func shadow(_ node: SpecNode) throws(SpecError) -> SpecNode {
+        let parts = try composite(
+            node, required: ["color", "offsetX", "offsetY", "blur", "spread"], optional: ["inset"], type: "shadow")
+        var fields: [(String, SpecNode)] = [
+            ("color", try part(parts["color"]!, as: .color)),
+            (
+                "offset",
+                mapping(
+                    [
+                        ("width", try part(parts["offsetX"]!, as: .dimension)),
+                        ("height", try part(parts["offsetY"]!, as: .dimension)),
+                    ], at: parts["offsetX"]!.location)
+            ),
+            ("radius", try part(parts["blur"]!, as: .dimension)),
+        ]
+        let spread = try part(parts["spread"]!, as: .dimension)
+        if number(spread) != 0 { fields.append(("spread", spread)) }
+        if let inset = parts["inset"] {
+            guard case .bool(let isInset) = inset.value else { throw mismatch(inset, "true or false") }
+            if isInset { fields.append(("inset", inset)) }
+        }
+        return trait("DropShadow", fields, at: node.location)
+    }
+
+    private static func dimension(_ node: SpecNode) throws(SpecError) -> Double {
+        let parts = try composite(node, required: ["value", "unit"], optional: [], type: "dimension")
+        let value = try requireNumber(parts["value"]!)
+        let unit = parts["unit"]!
+        switch unit.string {
+        case "px": return value
+        case "rem": return value * remInPoints
+        default:
+            throw SpecError(
+                .invalidValue, at: unit.location, "expected the unit 'px' or 'rem', found \(unit.foundDescription)")
+        }
+    }
+
+    private static func duration(_ node: SpecNode) throws(SpecError) -> Double {
+        let parts = try composite(node, required: ["value", "unit"], optional: [], type: "duration")
+        let value = try requireNumber(parts["value"]!)
+        let unit = parts["unit"]!
+        switch unit.string {
+        case "ms": return value / 1000
+        case "s": return value
+        default:
+            throw SpecError(
+                .invalidValue, at: unit.location, "expected the unit 'ms' or 's', found \(unit.foundDescription)")
+        }
+    }
+
+    private static func fontFamily(_ node: SpecNode) throws(SpecError) -> String {
+        if let name = node.string, !name.isEmpty { return name }
+        guard case .sequence(let names) = node.value, let first = names.first else {
+            throw mismatch(node, "a font name or a list of font names")
+        }
+        for name in names where name.string?.isEmpty != false { throw mismatch(name, "a font name") }
+        return first.string!
+    }
+
+    private static func fontWeight(_ node: SpecNode) throws(SpecError) -> Int {
+        if let name = node.string {
+            guard let weight = fontWeights[name] else {
+                throw SpecError(
+                    .invalidValue, at: node.location,
+                    "unknown font weight '\(name)': expected a number 1…1000 or one of \(fontWeights.keys.sorted().joined(separator: ", "))"
+                )
+            }
+            return weight
+        }
+        guard let value = number(node), value == value.rounded(), (1...1000).contains(value) else {
+            throw SpecError(
+                .invalidValue, at: node.location,
+                "expected a font weight 1…1000 or a weight name, found \(node.foundDescription)")
+        }
+        return Int(value)
+    }
+
+    private static func cubicBezier(_ node: SpecNode) throws(SpecError) -> SpecNode {
+        guard case .sequence(let items) = node.value, items.count == 4 else {
+            throw mismatch(node, "four numbers [x1, y1, x2, y2]")
+        }
+        for (index, item) in items.enumerated() {
+            let value = try requireNumber(item)
+            if index % 2 == 0, !(0...1).contains(value) {
+                throw SpecError(
+                    .invalidValue, at: item.location,
+                    "x coordinate \(ValueText.format(value)) is out of range: expected 0…1")
+            }
+        }
+        return node
+    }
+
+    private static func strokeStyle(_ node: SpecNode) throws(SpecError) -> SpecNode {
+        if let name = node.string {
+            guard strokeStyles.contains(name) else {
+                throw SpecError(
+                    .invalidValue, at: node.location,
+                    "unknown stroke style '\(name)': expected one of \(strokeStyles.sorted().joined(separator: ", "))")
+            }
+            return node
+        }
+        let parts = try composite(node, required: ["dashArray", "lineCap"], optional: [], type: "strokeStyle")
+        guard case .sequence(let dashes) = parts["dashArray"]!.value, !dashes.isEmpty else {
+            throw mismatch(parts["dashArray"]!, "a list of dimensions")
+        }
+        var converted: [SpecNode] = []
+        for dash in dashes { converted.append(try part(dash, as: .dimension)) }
+        let cap = parts["lineCap"]!
+        guard let capName = cap.string, ["round", "butt", "square"].contains(capName) else {
+            throw SpecError(
+                .invalidValue, at: cap.location, "expected 'round', 'butt' or 'square', found \(cap.foundDescription)")
+        }
+        return mapping(
+            [("dashArray", SpecNode(.sequence(converted), at: parts["dashArray"]!.location)), ("lineCap", cap)],
+            at: node.location)
+    }
+
+    /// The members of a composite value, checked: every required one present, no other.
+    private static func composite(
+        _ node: SpecNode, required: [String], optional: [String], type: String
+    ) throws(SpecError) -> [String: SpecNode] {
+        guard let members = node.members else {
+            throw mismatch(node, "a \(type) object {\(required.joined(separator: ", "))}")
+        }
+        var parts: [String: SpecNode] = [:]
+        for member in members {
+            guard required.contains(member.key) || optional.contains(member.key) else {
+                throw SpecError(
+                    .unknownKey, at: member.keyLocation,
+                    "unknown \(type) property '\(member.key)'; expected \((required + optional).joined(separator: ", "))"
+                )
+            }
+            parts[member.key] = member.value
+        }
+        for key in required where parts[key] == nil {
+            throw SpecError(.missingKey, at: node.location, "\(type) has no '\(key)'")
+        }
+        return parts
+    }
+
+    private static func requireNumber(_ node: SpecNode) throws(SpecError) -> Double {
+        guard let value = number(node) else { throw mismatch(node, "a number") }
+        return value
+    }
+
+    private static func mismatch(_ node: SpecNode, _ expected: String) -> SpecError {
+        SpecError(.typeMismatch, at: node.location, "expected \(expected), found \(node.foundDescription)")
+    }
+
+    private static func number(_ value: Double, at location: SourceLocation) -> SpecNode {
+        value == value.rounded() && abs(value) < 1e15
+            ? SpecNode(.int(Int(value)), at: location) : SpecNode(.double(value), at: location)
+    }
+
+    /// A literal string as a variable holds it: a leading `@` or `~` doubled, so it is not read
+    /// as a reference or a function.
+    static func escaped(_ text: String) -> String {
+        text.hasPrefix("@") || text.hasPrefix("~") ? String(text.first!) + text : text
+    }
+
+    private static func mapping(_ fields: [(String, SpecNode)], at location: SourceLocation) -> SpecNode {
+        SpecNode(
+            .mapping(fields.map { SpecNode.Member(key: $0.0, keyLocation: $0.1.location, value: $0.1) }), at: location)
+    }
+
+    private static func trait(_ type: String, _ fields: [(String, SpecNode)], at location: SourceLocation) -> SpecNode {
+        mapping([("type", SpecNode(.string(type), at: location))] + fields, at: location)
+    }
+}

@@ -1,0 +1,262 @@
+/// Reads a design tokens document (Format Module 2025.10) into its tokens: groups walked with
+/// `$type` and `$deprecated` inherited from the nearest group, `$extends` merged, `$ref` JSON
+/// Pointers expanded, every name checked. Reports every error it finds, each located.
+struct TokensReader {
+    private static let groupProperties: Set<String> = [
+        "$type", "$description", "$deprecated", "$extensions", "$extends", "$schema", "$ref", "$defs",
+    ]
+    private static let tokenProperties: Set<String> = [
+        "$value", "$type", "$description", "$deprecated", "$extensions", "$ref",
+    ]
+
+    private let root: SpecNode
+    private var pointers = JSONPointerResolver()
+    private(set) var tokens: [DesignToken] = []
+    private(set) var errors: [SpecError] = []
+
+    /// Reads `root`, a parsed tokens document.
+    init(root: SpecNode) {
+        self.root = root
+        guard root.members != nil else {
+            errors.append(
+                SpecError(
+                    .typeMismatch, at: root.location,
+                    "expected a design tokens document (an object of groups and tokens), found \(root.foundDescription)"
+                ))
+            return
+        }
+        walkGroup(root, path: [], type: nil, deprecation: nil, extending: [])
+    }
+
+    private mutating func walkGroup(
+        _ group: SpecNode, path: [String], type: TokenType?, deprecation: String?, extending: [String]
+    ) {
+        var members = group.members ?? []
+        var type = type, deprecation = deprecation
+        if let extends = members.first(where: { $0.key == "$extends" }) {
+            members = Self.merged(
+                inherited: extendedMembers(extends.value, from: path, extending: extending), local: members)
+        }
+        for member in members where member.key.hasPrefix("$") && member.key != "$root" {
+            switch member.key {
+            case "$type": type = readType(member.value) ?? type
+            case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
+            case "$description": requireString(member.value, "a description")
+            case "$extensions": requireMapping(member.value)
+            case "$extends", "$schema", "$defs": break
+            default:
+                errors.append(
+                    SpecError(
+                        .unknownKey, at: member.keyLocation,
+                        "unknown group property '\(member.key)'; names starting with '$' are the format's own"))
+            }
+        }
+        for member in members where !member.key.hasPrefix("$") || member.key == "$root" {
+            guard checkName(member) else { continue }
+            var node = member.value
+            if node.members?.contains(where: { $0.key == "$ref" }) == true {
+                node = expandTokenReference(node)
+            }
+            guard let childMembers = node.members else {
+                errors.append(
+                    SpecError(
+                        .typeMismatch, at: node.location,
+                        "expected a token (an object with '$value') or a group, found \(node.foundDescription)"))
+                continue
+            }
+            let childPath = path + [member.key]
+            if childMembers.contains(where: { $0.key == "$value" }) {
+                readToken(node, key: member, path: childPath, type: type, deprecation: deprecation)
+            } else if member.key == "$root" {
+                errors.append(SpecError(.missingKey, at: node.location, "'$root' must be a token: it has no '$value'"))
+            } else {
+                walkGroup(node, path: childPath, type: type, deprecation: deprecation, extending: extending)
+            }
+        }
+    }
+
+    private mutating func readToken(
+        _ node: SpecNode, key: SpecNode.Member, path: [String], type inherited: TokenType?, deprecation: String?
+    ) {
+        var type = inherited, deprecation = deprecation
+        var description: String?, extensions: SpecNode?
+        var value = node
+        for member in node.members ?? [] {
+            switch member.key {
+            case "$value": value = pointers.expandValues(member.value, in: root, errors: &errors)
+            case "$type":
+                // A bad type is its own error; the token is not read further.
+                guard let declared = readType(member.value) else { return }
+                type = declared
+            case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
+            case "$description": description = requireString(member.value, "a description")
+            case "$extensions": extensions = requireMapping(member.value)
+            case "$ref": break
+            default:
+                let what =
+                    member.key.hasPrefix("$") ? "unknown token property" : "a token cannot hold groups or tokens:"
+                errors.append(SpecError(.unknownKey, at: member.keyLocation, "\(what) '\(member.key)'"))
+            }
+        }
+        let name = path.joined(separator: ".")
+        let liveryKind = extensions?[TokensExport.livery]?["type"]
+        if type == nil, TokenValue.referencePath(value) == nil, liveryKind == nil {
+            errors.append(
+                SpecError(
+                    .missingKey, at: value.location,
+                    "token '\(name)' has no $type and no group above it has one; the format forbids guessing a type"))
+            return
+        }
+        tokens.append(
+            DesignToken(
+                path: path, type: type, value: value, description: description, deprecation: deprecation,
+                extensions: extensions, keyLocation: key.keyLocation))
+    }
+
+    /// A `$ref` in a token's or group's place: the target, with the object's own members laid
+    /// over it. A pointer into a value (through a `$value`) makes a token of that value.
+    private mutating func expandTokenReference(_ node: SpecNode) -> SpecNode {
+        guard let members = node.members, let reference = members.first(where: { $0.key == "$ref" }) else {
+            return node
+        }
+        guard let target = pointers.target(of: reference.value, in: root, errors: &errors) else { return node }
+        let local = members.filter { $0.key != "$ref" }
+        if pointers.pointsIntoValue(reference.value) {
+            let value = SpecNode.Member(
+                key: "$value", keyLocation: reference.keyLocation,
+                value: SpecNode(target.value, at: reference.value.location))
+            return SpecNode(.mapping([value] + local), at: node.location)
+        }
+        guard let targetMembers = target.members else { return target }
+        return SpecNode(.mapping(Self.merged(inherited: targetMembers, local: local)), at: node.location)
+    }
+
+    /// The members of the group `$extends` names, themselves extended; a cycle is an error.
+    private mutating func extendedMembers(
+        _ node: SpecNode, from path: [String], extending: [String]
+    ) -> [SpecNode.Member] {
+        guard let targetPath = TokenValue.referencePath(node) else {
+            errors.append(
+                SpecError(
+                    .invalidValue, at: node.location,
+                    "expected '$extends' as a group reference {group}, found \(node.foundDescription)"))
+            return []
+        }
+        let here = path.joined(separator: ".")
+        if extending.contains(targetPath) || targetPath == here || here.hasPrefix(targetPath + ".") {
+            errors.append(
+                SpecError(
+                    .cycle, at: node.location,
+                    "group extension cycle: \((extending + [here, targetPath]).filter { !$0.isEmpty }.joined(separator: " → "))"
+                ))
+            return []
+        }
+        var target = root
+        for part in targetPath.split(separator: ".") {
+            guard let next = target[String(part)] else {
+                errors.append(
+                    SpecError(.unresolvedReference, at: node.location, "'$extends' names no group '\(targetPath)'"))
+                return []
+            }
+            target = next
+        }
+        guard let members = target.members, target["$value"] == nil else {
+            errors.append(
+                SpecError(.invalidValue, at: node.location, "'$extends' must name a group; '\(targetPath)' is a token"))
+            return []
+        }
+        if let further = members.first(where: { $0.key == "$extends" }) {
+            let inherited = extendedMembers(
+                further.value, from: targetPath.split(separator: ".").map(String.init), extending: extending + [here])
+            return Self.merged(inherited: inherited, local: members.filter { $0.key != "$extends" })
+        }
+        return members
+    }
+
+    /// `inherited` with `local` laid over it: groups merge deeply, a token replaces a token whole.
+    static func merged(inherited: [SpecNode.Member], local: [SpecNode.Member]) -> [SpecNode.Member] {
+        var result = inherited
+        for member in local where member.key != "$extends" {
+            guard let index = result.firstIndex(where: { $0.key == member.key }) else {
+                result.append(member)
+                continue
+            }
+            if let old = result[index].value.members, let new = member.value.members,
+                old.contains(where: { $0.key == "$value" }) == false,
+                new.contains(where: { $0.key == "$value" }) == false
+            {
+                result[index].value = SpecNode(
+                    .mapping(Self.merged(inherited: old, local: new)), at: member.value.location)
+            } else {
+                result[index] = member
+            }
+        }
+        return result
+    }
+
+    private mutating func checkName(_ member: SpecNode.Member) -> Bool {
+        if member.key == "$root" { return true }
+        if member.key.isEmpty || member.key.contains(where: { $0 == "{" || $0 == "}" || $0 == "." }) {
+            errors.append(
+                SpecError(
+                    .invalidValue, at: member.keyLocation,
+                    "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
+            return false
+        }
+        return true
+    }
+
+    private mutating func readType(_ node: SpecNode) -> TokenType? {
+        guard let name = node.string else {
+            errors.append(
+                SpecError(.typeMismatch, at: node.location, "expected a type name, found \(node.foundDescription)"))
+            return nil
+        }
+        guard let type = TokenType(rawValue: name) else {
+            let hint =
+                Suggestion.closest(to: name, in: TokenType.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
+                ?? ""
+            errors.append(
+                SpecError(
+                    .invalidValue, at: node.location,
+                    "unknown token type '\(name)'\(hint) (expected \(TokenType.expected))"))
+            return nil
+        }
+        return type
+    }
+
+    private mutating func readDeprecation(_ node: SpecNode, inherited: String?) -> String? {
+        switch node.value {
+        case .bool(let deprecated): return deprecated ? "" : nil
+        case .string(let reason): return reason
+        default:
+            errors.append(
+                SpecError(
+                    .typeMismatch, at: node.location, "expected true, false or a reason, found \(node.foundDescription)"
+                ))
+            return inherited
+        }
+    }
+
+    @discardableResult
+    private mutating func requireString(_ node: SpecNode, _ what: String) -> String? {
+        guard let text = node.string else {
+            errors.append(
+                SpecError(.typeMismatch, at: node.location, "expected \(what), found \(node.foundDescription)"))
+            return nil
+        }
+        return text
+    }
+
+    @discardableResult
+    private mutating func requireMapping(_ node: SpecNode) -> SpecNode? {
+        guard node.members != nil else {
+            errors.append(
+                SpecError(
+                    .typeMismatch, at: node.location,
+                    "expected '$extensions' as an object, found \(node.foundDescription)"))
+            return nil
+        }
+        return node
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import Livery
+
+extension DaemonRoutes {
+    /// Tokens Studio for Figma's "Generic Versioned Storage" at `/v1/tokens-studio`: `GET` pulls,
+    /// `PUT` pushes (read/write), `POST` creates (read/write/create) — see ``TokensStudioStorage``.
+    var tokensStudioRoutes: [Route] {
+        [
+            Route(.get, TokensStudioStorage.path) { request, _ in try await self.tokensStudioPull(request) },
+            Route(.put, TokensStudioStorage.path, writes: true) { request, _ in try await self.tokensStudioPush(request)
+            },
+            Route(.post, TokensStudioStorage.path, writes: true) { request, _ in
+                try await self.tokensStudioCreate(request)
+            },
+        ]
+    }
+
+    /// `GET`: every token set and the themes, with the bundle's ETag (what `If-Match` on a push
+    /// compares with) as the header and as `version`.
+    func tokensStudioPull(_ request: Request) async throws(Problem) -> Response {
+        guard let snapshot = hub.snapshot else { throw Problem.noBundle(hub.errors) }
+        let state: StoreState
+        do throws(StoreError) {
+            state = try await writer.store.read()
+        } catch {
+            throw error.problem
+        }
+        let payload = try TokensStudioStorage.payload(
+            of: state.sources, version: snapshot.etag.description, updatedAt: snapshot.loadedAt)
+        var headers = HTTPFields()
+        headers[.eTag] = snapshot.etag.description
+        headers[.cacheControl] = "no-cache"
+        headers[.contentType] = "application/json"
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: payload.canonicalJSON)))
+    }
+
+    /// `PUT`: the whole storage, published atomically through the one write path (validated,
+    /// `If-Match` on the bundle's ETag, history on etcd).
+    func tokensStudioPush(_ request: Request) async throws(Problem) -> Response {
+        let path = "PUT \(TokensStudioStorage.path)"
+        let body = try await tokensStudioBody(request)
+        let current = try await currentSources(path: path)
+        let change: ChangeSet
+        do throws(Problem) {
+            change = try TokensStudioStorage.change(pushing: body, over: current)
+        } catch {
+            throw refused(error, path: path)
+        }
+        do throws(StoreError) {
+            return try await answer(publishing: change, request)
+        } catch {
+            throw refused(error, path: path)
+        }
+    }
+
+    /// `POST`: creates the storage when the specs hold no token set yet (Tokens Studio sends an
+    /// empty set named `options`); storage that exists is left as it is. Either way the answer
+    /// is the storage, as a pull gives it.
+    func tokensStudioCreate(_ request: Request) async throws(Problem) -> Response {
+        let path = "POST \(TokensStudioStorage.path)"
+        let body = try await tokensStudioBody(request)
+        let current = try await currentSources(path: path)
+        if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
+            let change: ChangeSet
+            do throws(Problem) {
+                change = try TokensStudioStorage.change(pushing: body, over: current)
+            } catch {
+                throw refused(error, path: path)
+            }
+            do throws(StoreError) {
+                _ = try await answer(publishing: change, request)
+            } catch {
+                throw refused(error, path: path)
+            }
+        }
+        return try await tokensStudioPull(request)
+    }
+
+    /// The specs the store holds now, which a push replaces the token sets of.
+    private func currentSources(path: String) async throws(Problem) -> SpecSourceSet {
+        do throws(StoreError) {
+            return try await writer.store.read().sources
+        } catch {
+            throw refused(error, path: path)
+        }
+    }
+
+    private func tokensStudioBody(_ request: Request) async throws(Problem) -> SpecNode {
+        let data = try await collectBody(request)
+        do {
+            return try SpecNode.parse(data, format: .json, source: "<body>", limits: configuration.readerLimits)
+        } catch {
+            throw Problem.badRequest("the body is not JSON: \(error)")
+        }
+    }
+}
