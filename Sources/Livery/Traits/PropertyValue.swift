@@ -9,6 +9,12 @@ public enum PropertyValue: Sendable, Equatable {
     case insets(Insets)
     /// A flag.
     case flag(Bool)
+    /// A size or an offset.
+    case size(Size)
+    /// A text, such as a font name.
+    case text(String)
+    /// A font weight.
+    case weight(FontWeight)
 }
 
 /// A property type a ``PropertyTrait`` can set: one a ``PropertyValue`` holds.
@@ -87,6 +93,54 @@ extension Bool: PropertyValueConvertible {
             guard case .flag(var value) = setting else { return nil }
             exchange(unsafeDowncast(object, to: Target.self), &value)
             return .flag(value)
+        }
+    }
+}
+
+extension Size: PropertyValueConvertible {
+    /// `.size(self)`.
+    public var propertyValue: PropertyValue { .size(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.size` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Size) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .size(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .size(value)
+        }
+    }
+}
+
+extension String: PropertyValueConvertible {
+    /// `.text(self)`.
+    public var propertyValue: PropertyValue { .text(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.text` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout String) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .text(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .text(value)
+        }
+    }
+}
+
+extension FontWeight: PropertyValueConvertible {
+    /// `.weight(self)`.
+    public var propertyValue: PropertyValue { .weight(self) }
+
+    /// Binds `exchange` to objects of exactly `type`; it is given `.weight` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout FontWeight) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(exactly: type) { object, setting in
+            guard case .weight(var value) = setting else { return nil }
+            exchange(unsafeDowncast(object, to: Target.self), &value)
+            return .weight(value)
         }
     }
 }
