@@ -21,8 +21,10 @@ final class ClassCapabilities {
     enum Step {
         /// Through the class's binding for one property of a ``PropertyTrait``.
         case bound(Unmanaged<PropertyBinding>)
-        /// Through the trait's own `apply(to:)`: the trait at this position of the list.
-        case general(trait: Int)
+        /// Through the trait's own `apply(to:)`: the trait at this position of the list. An
+        /// `Int32`, so that a step fits in the binding's eight bytes (an `Int` takes a ninth for
+        /// the case, and a load reads a plan's steps for every target).
+        case general(trait: Int32)
     }
 
     /// Trait types checked so far. A program uses a handful of trait types, so a short array

@@ -289,7 +289,7 @@ extension TraitsProvider {
             if traits[index].type.stepCount == verdict.bindings.count {
                 for binding in verdict.bindings { plan.append(.bound(.passUnretained(binding))) }
             } else {
-                plan.append(.general(trait: index))
+                plan.append(.general(trait: Int32(index)))
             }
         }
         return plan
@@ -338,7 +338,8 @@ extension TraitsProvider {
                 do throws(SpecError) {
                     slot.pointee.undos.append(
                         .reversal(
-                            try reversal(applying: traits[trait], to: object, identifier: slot.pointee.identifier)))
+                            try reversal(applying: traits[Int(trait)], to: object, identifier: slot.pointee.identifier))
+                    )
                 } catch {
                     // This target's part is undone before the error goes up.
                     slot.pointee.revertAll(on: object)

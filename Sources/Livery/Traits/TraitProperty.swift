@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// TraitProperty("radius", \CornerRadius.radius, check: .atLeast(0)) {
-///     ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+///     ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
 /// }
 /// ```
 ///
@@ -54,7 +54,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// class: `TraitProperty("interval", \Blink.interval, sets: \Cursor.blinkInterval)`.
     ///
     /// The provider applies it on its fast path like any binding; the key path costs more per
-    /// apply than a binding written with ``TraitTarget/binding(_:)`` (Benchmarks/README.md,
+    /// apply than a binding written with ``TraitTarget/binding(_:assign:)`` (Benchmarks/README.md,
     /// figure 4).
     public init<Root: AnyObject, Value: PropertyValueConvertible>(
         _ field: String, _ value: KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
@@ -77,6 +77,10 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         _ type: AnyClass, _ property: ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> PropertyBinding? {
         guard type is Root.Type else { return nil }
-        return Value.binding(exactly: type, as: Root.self) { swap(&$0[keyPath: property], &$1) }
+        return Value.binding(exactly: type, as: Root.self) {
+            swap(&$0[keyPath: property], &$1)
+        } assign: {
+            $0[keyPath: property] = $1
+        }
     }
 }

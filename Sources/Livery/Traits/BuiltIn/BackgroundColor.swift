@@ -13,7 +13,11 @@ public struct BackgroundColor: PropertyTrait {
     /// `color` sets ``HasBackgroundColor/backgroundColor``.
     public static let properties = [
         TraitProperty("color", \Self.color) {
-            ($0 as? any HasBackgroundColor.Type)?.binding { swap(&$0.backgroundColor, &$1) }
+            ($0 as? any HasBackgroundColor.Type)?.binding {
+                swap(&$0.backgroundColor, &$1)
+            } assign: {
+                $0.backgroundColor = $1
+            }
         }
     ]
 }

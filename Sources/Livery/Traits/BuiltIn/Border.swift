@@ -18,9 +18,19 @@ public struct Border: PropertyTrait {
 
     /// `color` sets ``HasBorder/borderColor``, `width` (at least 0) ``HasBorder/borderWidth``.
     public static let properties = [
-        TraitProperty("color", \Self.color) { ($0 as? any HasBorder.Type)?.binding { swap(&$0.borderColor, &$1) } },
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasBorder.Type)?.binding {
+                swap(&$0.borderColor, &$1)
+            } assign: {
+                $0.borderColor = $1
+            }
+        },
         TraitProperty("width", \Self.width, check: .atLeast(0)) {
-            ($0 as? any HasBorder.Type)?.binding { swap(&$0.borderWidth, &$1) }
+            ($0 as? any HasBorder.Type)?.binding {
+                swap(&$0.borderWidth, &$1)
+            } assign: {
+                $0.borderWidth = $1
+            }
         },
     ]
 }

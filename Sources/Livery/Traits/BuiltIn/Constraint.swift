@@ -12,6 +12,12 @@ public struct Constraint: PropertyTrait {
 
     /// `constant` sets ``HasConstant/constant``.
     public static let properties = [
-        TraitProperty("constant", \Self.constant) { ($0 as? any HasConstant.Type)?.binding { swap(&$0.constant, &$1) } }
+        TraitProperty("constant", \Self.constant) {
+            ($0 as? any HasConstant.Type)?.binding {
+                swap(&$0.constant, &$1)
+            } assign: {
+                $0.constant = $1
+            }
+        }
     ]
 }

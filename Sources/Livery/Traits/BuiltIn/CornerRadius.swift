@@ -13,7 +13,11 @@ public struct CornerRadius: PropertyTrait {
     /// `radius` (at least 0) sets ``HasCornerRadius/cornerRadius``.
     public static let properties = [
         TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
-            ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+            ($0 as? any HasCornerRadius.Type)?.binding {
+                swap(&$0.cornerRadius, &$1)
+            } assign: {
+                $0.cornerRadius = $1
+            }
         }
     ]
 }

@@ -25,15 +25,33 @@ public struct DropShadow: PropertyTrait {
 
     /// Its four fields set ``HasDropShadow``'s four properties; `opacity` is 0…1, `radius` at least 0.
     public static let properties = [
-        TraitProperty("color", \Self.color) { ($0 as? any HasDropShadow.Type)?.binding { swap(&$0.shadowColor, &$1) } },
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowColor, &$1)
+            } assign: {
+                $0.shadowColor = $1
+            }
+        },
         TraitProperty("offset", \Self.offset) {
-            ($0 as? any HasDropShadow.Type)?.binding { swap(&$0.shadowOffset, &$1) }
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowOffset, &$1)
+            } assign: {
+                $0.shadowOffset = $1
+            }
         },
         TraitProperty("opacity", \Self.opacity, check: .within(0...1)) {
-            ($0 as? any HasDropShadow.Type)?.binding { swap(&$0.shadowOpacity, &$1) }
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowOpacity, &$1)
+            } assign: {
+                $0.shadowOpacity = $1
+            }
         },
         TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
-            ($0 as? any HasDropShadow.Type)?.binding { swap(&$0.shadowRadius, &$1) }
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowRadius, &$1)
+            } assign: {
+                $0.shadowRadius = $1
+            }
         },
     ]
 }

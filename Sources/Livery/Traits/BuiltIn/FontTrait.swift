@@ -29,11 +29,33 @@ public struct FontTrait: PropertyTrait {
     /// `name`, `size` (greater than 0) and `weight` set those parts of ``HasFont/font``; `color`
     /// sets ``HasTextColor/textColor``.
     public static let properties = [
-        TraitProperty("name", \Self.name) { ($0 as? any HasFont.Type)?.binding { swap(&$0.font.name, &$1) } },
-        TraitProperty("size", \Self.size, check: .greaterThan(0)) {
-            ($0 as? any HasFont.Type)?.binding { swap(&$0.font.size, &$1) }
+        TraitProperty("name", \Self.name) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.name, &$1)
+            } assign: {
+                $0.font.name = $1
+            }
         },
-        TraitProperty("weight", \Self.weight) { ($0 as? any HasFont.Type)?.binding { swap(&$0.font.weight, &$1) } },
-        TraitProperty("color", \Self.color) { ($0 as? any HasFont.Type)?.binding { swap(&$0.textColor, &$1) } },
+        TraitProperty("size", \Self.size, check: .greaterThan(0)) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.size, &$1)
+            } assign: {
+                $0.font.size = $1
+            }
+        },
+        TraitProperty("weight", \Self.weight) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.weight, &$1)
+            } assign: {
+                $0.font.weight = $1
+            }
+        },
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.textColor, &$1)
+            } assign: {
+                $0.textColor = $1
+            }
+        },
     ]
 }

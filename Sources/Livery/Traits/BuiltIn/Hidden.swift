@@ -12,6 +12,12 @@ public struct Hidden: PropertyTrait {
 
     /// `hidden` sets ``HasHidden/isHidden``.
     public static let properties = [
-        TraitProperty("hidden", \Self.hidden) { ($0 as? any HasHidden.Type)?.binding { swap(&$0.isHidden, &$1) } }
+        TraitProperty("hidden", \Self.hidden) {
+            ($0 as? any HasHidden.Type)?.binding {
+                swap(&$0.isHidden, &$1)
+            } assign: {
+                $0.isHidden = $1
+            }
+        }
     ]
 }

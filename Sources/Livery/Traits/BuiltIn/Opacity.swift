@@ -13,7 +13,11 @@ public struct Opacity: PropertyTrait {
     /// `opacity` (0…1) sets ``HasOpacity/opacity``.
     public static let properties = [
         TraitProperty("opacity", \Self.opacity, check: .within(0...1)) {
-            ($0 as? any HasOpacity.Type)?.binding { swap(&$0.opacity, &$1) }
+            ($0 as? any HasOpacity.Type)?.binding {
+                swap(&$0.opacity, &$1)
+            } assign: {
+                $0.opacity = $1
+            }
         }
     ]
 }

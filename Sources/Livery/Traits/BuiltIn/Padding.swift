@@ -13,6 +13,12 @@ public struct Padding: PropertyTrait {
 
     /// `insets` sets ``HasPadding/padding``.
     public static let properties = [
-        TraitProperty("insets", \Self.insets) { ($0 as? any HasPadding.Type)?.binding { swap(&$0.padding, &$1) } }
+        TraitProperty("insets", \Self.insets) {
+            ($0 as? any HasPadding.Type)?.binding {
+                swap(&$0.padding, &$1)
+            } assign: {
+                $0.padding = $1
+            }
+        }
     ]
 }

@@ -12,6 +12,12 @@ public struct TextColor: PropertyTrait {
 
     /// `color` sets ``HasTextColor/textColor``.
     public static let properties = [
-        TraitProperty("color", \Self.color) { ($0 as? any HasTextColor.Type)?.binding { swap(&$0.textColor, &$1) } }
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasTextColor.Type)?.binding {
+                swap(&$0.textColor, &$1)
+            } assign: {
+                $0.textColor = $1
+            }
+        }
     ]
 }
