@@ -43,6 +43,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Only the tests and the benchmarks launch processes (Tests/Support/ChildProcess.swift);
+        // swift-system's FilePath names the executable and folder on Linux.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -122,10 +126,12 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The studio's page is copied as files; the API document is compiled in, so that the
-            // daemon serves it without finding a bundle next to the executable (the repository
-            // root links to it).
-            resources: [.copy("Studio/Page"), .embedInCode("Resources/openapi.yaml")],
+            // The studio's page is copied as files; the API document and the browser client are
+            // compiled in, so that the daemon serves them without finding a bundle next to the
+            // executable (the repository root links to the API document).
+            resources: [
+                .copy("Studio/Page"), .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/livery.js"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -170,9 +176,26 @@ let package = Package(
             path: "Tests/StudioFollower",
             swiftSettings: strict
         ),
+        // Prints what a StyledBox gets from a specs folder under each theme, as JSON: the
+        // expected values of the web page tests (Tests/Browser), computed by the Swift side.
+        .executableTarget(
+            name: "StyleOracle",
+            dependencies: ["Livery", "LiveryTesting"],
+            path: "Tests/StyleOracle",
+            swiftSettings: strict
+        ),
         // Helpers shared by the test targets and the benchmarks (not a product: users get LiveryTesting).
         .target(
-            name: "LiveryTestSupport", dependencies: ["Livery", "LiveryTesting"], path: "Tests/Support",
+            name: "LiveryTestSupport",
+            dependencies: [
+                "Livery",
+                "LiveryTesting",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support",
             swiftSettings: strict),
         // The benchmarks (see Benchmarks/README.md): part of the root package so that
         // the debug build `scripts/test` makes also compiles them (CI runs `scripts/bench --smoke

@@ -51,6 +51,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "FuzzBundleScan",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "LiveryHTTP", package: "Livery"),
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

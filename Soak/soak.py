@@ -115,7 +115,7 @@ class Soak:
                 reader, writer = await self.connect()
                 while True:
                     condition = f"If-None-Match: {etag}\r\n" if etag else ""
-                    writer.write(f"GET /v1/spec?wait=30s HTTP/1.1\r\nHost: soak\r\n{condition}\r\n".encode())
+                    writer.write(f"GET /v1/spec?wait=30s HTTP/1.1\r\nHost: 127.0.0.1\r\n{condition}\r\n".encode())
                     status, headers = await read_head(reader)
                     await read_body(reader, headers)
                     self.stats.count("long-poll", status)
@@ -132,7 +132,7 @@ class Soak:
         while True:
             try:
                 reader, writer = await self.connect()
-                writer.write(b"GET /v1/events HTTP/1.1\r\nHost: soak\r\nAccept: text/event-stream\r\n\r\n")
+                writer.write(b"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
                 status, headers = await read_head(reader)
                 self.stats.count("events", status)
                 if status != 200:
@@ -162,7 +162,7 @@ class Soak:
             version += 1
             body = f"specs:\n  soak.counter:\n    - {{ type: CornerRadius, radius: {version} }}\n".encode()
             writer.write(
-                (f"PUT /v1/specs/soak.yaml HTTP/1.1\r\nHost: soak\r\nAuthorization: Bearer {self.args.token}\r\n"
+                (f"PUT /v1/specs/soak.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {self.args.token}\r\n"
                  f"Content-Type: application/yaml\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
             status, headers = await read_head(reader)
             await read_body(reader, headers)
@@ -194,7 +194,7 @@ class Soak:
 
     async def current_etag(self):
         reader, writer = await self.connect()
-        writer.write(b"GET /v1/spec HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n")
+        writer.write(b"GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         status, headers = await read_head(reader)
         await read_body(reader, headers)
         writer.close()

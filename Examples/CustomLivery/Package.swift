@@ -6,7 +6,9 @@ let package = Package(
     name: "CustomLivery",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Livery", path: "../..")
+        .package(name: "Livery", path: "../.."),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         .target(
@@ -24,6 +26,8 @@ let package = Package(
             dependencies: [
                 "Lighting",
                 .product(name: "LiveryRemote", package: "Livery"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

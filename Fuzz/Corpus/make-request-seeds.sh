@@ -41,3 +41,22 @@ done
 seed "GET /v1/version?since=cbf29ce484222325&wait=30s HTTP/1.1${crlf}Livery-Client: name=\"shop\", instance=\"host-3:4121\", version=\"2.4.1\", applied=\"\\\\\"cbf29ce484222325\\\\\"\", skipped=(\"promo.banner\" \"card.badge\"), more=3${crlf}${crlf}"
 seed "GET /v1/spec/cbf29ce484222325 HTTP/1.1${crlf}Livery-Client: name=%\"caf%c3%a9\", instance=\"i\";p=1, x=:aGk=:, y=?1, z=-1.25, t=tok/en${crlf}${crlf}"
 seed "GET /v1/spec HTTP/1.1${crlf}Livery-Client: name=\"a\",instance=\"b\",, skipped=(\"c\" d), more=-1, name=%\"%ff\"${crlf}${crlf}"
+
+# FuzzBundleScan: plain bundle requests as the raw reader sees them, with the Host and
+# Authorization shapes the admission rule decides on (loopback names, ports, IPv6, a rebound
+# name, two Host lines, the two fixed tokens of AdmissionChecks and near misses).
+out=FuzzBundleScan
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+for host in 'localhost' '127.0.0.1:7878' '[::1]' '[::1]:7878' 'LOCALHOST:' 'livery.example:443' 'evil.example' \
+    'localhost.' '[::1]x' 'localhost:7a' ''; do
+    seed "GET /v1/spec HTTP/1.1${crlf}Host: ${host}${crlf}If-None-Match: ${tag}${crlf}${crlf}"
+done
+for authorization in 'Bearer reader-token' 'bearer pusher' 'Bearer reader-toke' 'Bearer reader-tokenx' 'Basic x' \
+    'Bearer  pusher' 'BEARER pusher'; do
+    seed "HEAD /v1/spec HTTP/1.1${crlf}Host: localhost${crlf}Authorization: ${authorization}${crlf}Accept-Encoding: gzip${crlf}${crlf}"
+done
+seed "GET /v1/spec HTTP/1.1${crlf}Host: localhost${crlf}Host: evil.example${crlf}${crlf}"
+seed "GET /v1/spec HTTP/1.1${crlf}Authorization: Bearer pusher${crlf}Authorization: Bearer pusher${crlf}Host: localhost${crlf}${crlf}"
+seed "GET /v1/spec HTTP/1.1${crlf}host:\t127.0.0.1 ${crlf}Connection: close${crlf}${crlf}GET /v1/spec HTTP/1.1${crlf}${crlf}"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Livery
 import LiveryServer
 
 /// The options of the commands that run the daemon (`serve`, `demo`): where it listens and
@@ -13,14 +14,14 @@ struct DaemonOptions: ParsableArguments {
 
     @Option(
         help:
-            "A file holding the push token. Without it a random token is written to \(TokenFile.defaultLocation().path)."
+            "A file holding the push token, written with a random one if missing. Without it a random token is written to \(TokenFile.defaultLocation().path)."
     )
     var tokenFile: String?
 
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host, off otherwise)."
+            "Serve Livery Studio, the web page for designers, at /studio/ (default: on for a loopback --host or with --tls-cert; off on other addresses without TLS)."
     )
     var studio: Bool?
     @Option(help: "A PEM certificate chain to speak HTTPS with (with --tls-key); re-read when it changes on disk.")
@@ -34,8 +35,12 @@ struct DaemonOptions: ParsableArguments {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both, or neither for plain HTTP")
         }
-        for path in [tlsCert, tlsKey].compactMap(\.self) where !FileManager.default.isReadableFile(atPath: path) {
-            throw ValidationError("\(path): no such readable file")
+        for path in [tlsCert, tlsKey].compactMap(\.self) {
+            do throws(FileSystemError) {
+                try LocalFile.checkReadable(path)
+            } catch {
+                throw ValidationError("\(path): \(error.reason)")
+            }
         }
     }
 
@@ -48,12 +53,13 @@ struct DaemonOptions: ParsableArguments {
     /// `http` or `https`, as the daemon speaks.
     var scheme: String { tls == nil ? "http" : "https" }
 
-    /// The token from `--token-file`, or a fresh random one written where `livery push` looks
-    /// for it. Only the file's location is printed, never the token.
+    /// The token from `--token-file` (a fresh random one written there when the file does not
+    /// exist), or without it a fresh one written where `livery push` looks for it. Only the
+    /// file's location is printed, never the token.
     func loadToken(say: (String) -> Void) throws -> BearerToken {
         if let tokenFile {
-            let token = try TokenFile.read(URL(filePath: tokenFile))
-            say("livery: push token read from \(tokenFile)")
+            let (token, created) = try TokenFile.readOrCreate(URL(filePath: tokenFile))
+            say("livery: push token \(created ? "written to \(tokenFile) (mode 0600)" : "read from \(tokenFile)")")
             return token
         }
         let token = BearerToken.random()

@@ -12,6 +12,8 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var readToken: ReadTokenOption
+
     @Option(help: "The most publishes to list.")
     var limit = 20
 
@@ -21,7 +23,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server).send("/v1/history?limit=\(limit)") {
+        switch try await DaemonCall(server: server, token: try readToken.token()).send("/v1/history?limit=\(limit)") {
         case .ok(let body):
             let list = try JSONDecoder().decode(HistoryPage.self, from: body)
             for entry in list.entries {

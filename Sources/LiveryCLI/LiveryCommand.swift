@@ -21,6 +21,7 @@ public struct LiveryCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ValidateCommand.self, WatchCommand.self, ServeCommand.self, PushCommand.self,
             HistoryCommand.self, RollbackCommand.self, StatusCommand.self, SchemaCommand.self, IdentifiersCommand.self,
+            CSSCommand.self,
         ]
     )
 

@@ -29,7 +29,9 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
-    @Option(name: .customLong("as"), help: "The path in the specs folder (one file only; default: the file's name).")
+    @Option(
+        name: .customLong("as"), help: "The path in the specs folder (with exactly one file; default: the file's name)."
+    )
     var remotePath: String?
 
     @Option(
@@ -54,12 +56,16 @@ struct PushCommand: AsyncParsableCommand {
         guard !files.isEmpty || !delete.isEmpty else {
             throw ValidationError("name at least one file to push or --delete")
         }
-        if isPublish, remotePath != nil {
-            throw ValidationError("--as needs exactly one file and no --delete or --message")
+        if let remotePath, files.count != 1 {
+            throw ValidationError("--as \(remotePath) names the path of one file; give exactly one file with it")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
-            throw ValidationError("--cacert \(cacert): no such readable file")
+        if let cacert {
+            do throws(FileSystemError) {
+                try LocalFile.checkReadable(cacert)
+            } catch {
+                throw ValidationError("--cacert \(cacert): \(error.reason)")
+            }
         }
     }
 
@@ -85,11 +91,7 @@ struct PushCommand: AsyncParsableCommand {
         var failed = false
         for file in files {
             let remote = remotePath ?? URL(filePath: file).lastPathComponent
-            let body: Data
-            do {
-                body = try Data(contentsOf: URL(filePath: file))
-            } catch {
-                Self.complain("\(file): error: cannot read the file: \(error.localizedDescription)")
+            guard let body = Self.contents(of: file) else {
                 failed = true
                 continue
             }
@@ -111,13 +113,9 @@ struct PushCommand: AsyncParsableCommand {
         var contents: [String: String?] = [:]
         var localNames: [String: String] = [:]
         for file in files {
-            let remote = URL(filePath: file).lastPathComponent
-            do {
-                contents[remote] = .some(String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self))
-            } catch {
-                Self.complain("\(file): error: cannot read the file: \(error.localizedDescription)")
-                throw ExitCode(1)
-            }
+            let remote = remotePath ?? URL(filePath: file).lastPathComponent
+            guard let data = Self.contents(of: file) else { throw ExitCode(1) }
+            contents[remote] = .some(String(decoding: data, as: UTF8.self))
             localNames[remote] = file
         }
         for path in delete { contents[path] = .some(nil) }
@@ -145,6 +143,16 @@ struct PushCommand: AsyncParsableCommand {
             return SpecFileNaming(folder: String(localFile.dropLast(remotePath.count + 1)))
         }
         return SpecFileNaming(folder: "", renamed: [remotePath: localFile])
+    }
+
+    /// The bytes of a file to push, or `nil` after saying why it cannot be read.
+    private static func contents(of file: String) -> Data? {
+        do throws(FileSystemError) {
+            return try LocalFile.contents(of: file)
+        } catch {
+            complain("\(file): error: cannot read the file: \(error.reason)")
+            return nil
+        }
     }
 
     static func complain(_ line: String) {

@@ -31,9 +31,20 @@ struct ServeCommand: RegistryCommand {
     )
     var etcdWatchSilence = 10
 
+    @OptionGroup var etcdSecurity: EtcdSecurityOptions
+
     @OptionGroup var options: DaemonOptions
 
     @OptionGroup var includes: IncludeOptions
+
+    @OptionGroup(title: "Hostile clients") var access: AccessOptions
+
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "Let web pages from this origin (scheme://host[:port], or *) read the stylesheet, the browser client and the version signal (repeatable). Writes never answer another origin. No CORS without it.",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
 
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
@@ -50,6 +61,12 @@ struct ServeCommand: RegistryCommand {
     @Flag(help: "Serve the folder but refuse every push and delete (403), even with the token.")
     var readOnly = false
 
+    @Flag(
+        help:
+            "Start even if the specs folder does not exist yet (a mount that comes later) and serve it once it appears; without it a missing folder is an error."
+    )
+    var waitForFolder = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -62,7 +79,18 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
-        _ = try etcdEndpoints()
+        _ = try allowedOrigins()
+        let endpoints = try etcdEndpoints()
+        if etcdSecurity.given, etcd == nil {
+            throw ValidationError(
+                "--etcd-cacert, --etcd-cert, --etcd-key, --etcd-user and --etcd-password-file need --etcd")
+        }
+        if etcdSecurity.etcdCacert != nil || etcdSecurity.etcdCert != nil,
+            let plain = endpoints.first(where: { $0.scheme != "https" })
+        {
+            throw ValidationError(
+                "--etcd: '\(plain.absoluteString)' is plain http; the etcd TLS files need https:// endpoints")
+        }
         guard etcdWatchSilence > 0 else {
             throw ValidationError("--etcd-watch-silence \(etcdWatchSilence) must be at least 1 second")
         }
@@ -72,6 +100,23 @@ struct ServeCommand: RegistryCommand {
         guard etcdPrefix.hasPrefix("/") else {
             throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
         }
+        if etcd != nil, waitForFolder { throw ValidationError("--wait-for-folder is for a specs folder, not --etcd") }
+        if etcd == nil, !waitForFolder { try Self.checkFolder(directory ?? "Specs") }
+    }
+
+    /// A folder missing when the daemon starts is almost always a typo: said at once, rather
+    /// than served as nothing (a folder that goes away later is waited for, as the watcher does).
+    static func checkFolder(_ folder: String) throws {
+        var info = stat()
+        guard stat(folder, &info) == 0 else {
+            if errno == ENOENT {
+                throw ValidationError(
+                    "the specs folder '\(folder)' does not exist; create it, or give --wait-for-folder to serve it once it appears"
+                )
+            }
+            throw ValidationError("cannot use the specs folder '\(folder)': \(FileSystemError.reason(errno: errno))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw ValidationError("'\(folder)' is not a folder") }
     }
 
     /// The `--etcd` URLs, each checked; empty without the option.
@@ -88,6 +133,15 @@ struct ServeCommand: RegistryCommand {
         }
     }
 
+    /// The `--allow-origin` values; a bad one is a usage error naming it.
+    func allowedOrigins() throws -> CrossOriginPolicy {
+        do {
+            return try CrossOriginPolicy(allowing: allowOrigin)
+        } catch {
+            throw ValidationError("--allow-origin: \(error)")
+        }
+    }
+
     func run(registry: TraitRegistry) async throws {
         var logger = Logger(label: "livery.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -100,15 +154,18 @@ struct ServeCommand: RegistryCommand {
             studio: options.studio)
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
+        configuration.allowedOrigins = try allowedOrigins()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
+        try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
-        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient()
+        let security = try etcdSecurity.security()
+        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
         if let http {
             configuration.etcd = EtcdStoreConfiguration(
                 endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
-                historyLimit: historyLimit)
+                historyLimit: historyLimit, credentials: security.credentials)
         }
         let served =
             http == nil

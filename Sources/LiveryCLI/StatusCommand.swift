@@ -12,12 +12,14 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var readToken: ReadTokenOption
+
     func validate() throws {
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server).send("/v1/clients") {
+        switch try await DaemonCall(server: server, token: try readToken.token()).send("/v1/clients") {
         case .ok(let body):
             let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)
             for line in fleet.lines { print(line) }
@@ -32,6 +34,9 @@ extension FleetStatus {
     /// The report as printed.
     var lines: [String] {
         var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
+        if !complete {
+            lines.append("warning: \(evicted) clients were dropped to make room lately; lagging ones may be missing")
+        }
         for version in versions {
             lines.append(
                 "  \(version.etag ?? "(nothing applied)")  \(version.clients)\(version.isCurrent ? "  current" : "")"
@@ -45,6 +50,7 @@ extension FleetStatus {
                 "  \(client.name) \(client.instance)\(app)  applied \(client.applied ?? "nothing")  seen \(client.lastSeen)\(skipped)"
             )
         }
+        if unlistedNotConverged > 0 { lines.append("  … and \(unlistedNotConverged) more") }
         if !skipped.isEmpty { lines.append("skipped identifiers:") }
         for entry in skipped { lines.append("  \(entry.identifier)  \(entry.clients)") }
         if malformedHeaders > 0 { lines.append("malformed Livery-Client headers: \(malformedHeaders)") }

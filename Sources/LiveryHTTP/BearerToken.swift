@@ -7,6 +7,8 @@ import Foundation
 public struct BearerToken: Sendable, CustomStringConvertible {
     /// The token's characters.
     public let text: String
+    /// ``text`` as bytes, kept for the comparisons.
+    private let utf8: [UInt8]
 
     /// Wraps a token; surrounding whitespace (a file's trailing newline) is removed.
     ///
@@ -15,6 +17,7 @@ public struct BearerToken: Sendable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw TokenError("the token is empty") }
         self.text = trimmed
+        self.utf8 = Array(trimmed.utf8)
     }
 
     /// A new random token: 32 bytes (256 bits) from the system's secure generator, as 64 hex digits.
@@ -27,7 +30,10 @@ public struct BearerToken: Sendable, CustomStringConvertible {
         return BearerToken(checked: hex)
     }
 
-    private init(checked text: String) { self.text = text }
+    private init(checked text: String) {
+        self.text = text
+        self.utf8 = Array(text.utf8)
+    }
 
     /// The value of an `Authorization` header carrying this token.
     public var authorizationHeader: String { "Bearer \(text)" }
@@ -37,21 +43,30 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     /// The comparison takes the same time wherever the first differing byte is, so response
     /// times do not reveal how much of a guess was right.
     public func authorizes(_ header: String?) -> Bool {
-        guard let header else { return false }
+        guard var header else { return false }
+        return header.withUTF8 { authorizes(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether the bytes of an `Authorization` value carry this token: the raw request path
+    /// compares them where they arrived, and the parsed one calls this too.
+    public func authorizes(_ header: UnsafeRawBufferPointer) -> Bool {
         // Bytes, not Characters: a token starting with a combining mark would otherwise merge
         // with the space after `Bearer` into one Character and never match.
-        let bytes = Array(header.utf8)
-        let scheme = Array("bearer ".utf8)
-        let lowercased = bytes.prefix(scheme.count).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-        guard bytes.count > scheme.count, lowercased == scheme else { return false }
-        let offered = bytes[scheme.count...].map(\.self)
-        let expected = Array(text.utf8)
-        var difference = UInt8(offered.count == expected.count ? 0 : 1)
-        for index in expected.indices {
-            difference |= expected[index] ^ (index < offered.count ? offered[index] : 0)
+        let scheme = Self.scheme
+        guard header.count > scheme.count else { return false }
+        for index in scheme.indices {
+            let byte = header[index]
+            guard ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == scheme[index] else { return false }
+        }
+        let offered = header.count - scheme.count
+        var difference = UInt8(offered == utf8.count ? 0 : 1)
+        for index in utf8.indices {
+            difference |= utf8[index] ^ (index < offered ? header[scheme.count + index] : 0)
         }
         return difference == 0
     }
+
+    private static let scheme = Array("bearer ".utf8)
 
     /// `BearerToken(redacted)`: the token itself is never printed.
     public var description: String { "BearerToken(redacted)" }

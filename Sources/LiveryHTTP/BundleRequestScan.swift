@@ -1,22 +1,28 @@
-/// Recognises, in the raw bytes a client sent, one whole `GET /v1/spec HTTP/1.1` (or `HEAD`)
-/// request head of the plainest kind: what a polling client sends over and over. The daemon answers those
+/// Recognises, in the raw bytes a client sent, one whole `GET /v1/spec HTTP/1.1` or
+/// `GET /v1/css HTTP/1.1` (or `HEAD`) request head of the plainest kind: what a polling client
+/// sends over and over. The daemon answers those
 /// from pre-built bytes without running the HTTP parser (figure 3 of the benchmarks).
 ///
 /// Anything out of the ordinary is ``Result/other``, and the full HTTP stack takes over: a
 /// query (`?wait=`), another method (but `HEAD`), path or version, a body (`Content-Length`,
 /// `Transfer-Encoding`), `Expect`, `Upgrade`, `Livery-Client` (the daemon records who sent
 /// it), more than one `If-None-Match` or `Accept-Encoding` line, a folded or malformed header
-/// line, a control character, a head over `maxHeadBytes`. So this reader
-/// needs to be right only about what it accepts, and it accepts little.
+/// line, a control character, a head over `maxHeadBytes`, more than one `Host` or
+/// `Authorization` line. So this reader needs to be right only about what it accepts, and it
+/// accepts little. The `Host` and `Authorization` values it finds go to ``RequestAdmission``,
+/// as the parsed request's do.
 public enum BundleRequestScan {
     /// What the bytes start with.
     public enum Result: Equatable, Sendable {
         /// A whole plain request head of `length` bytes. `ifNoneMatch` is the range of the
         /// `If-None-Match` value within the bytes, trimmed; `closes` is `Connection: close`;
         /// `isHead` is a `HEAD` request; `acceptEncoding` is the range of the
-        /// `Accept-Encoding` value, trimmed.
+        /// `Accept-Encoding` value, trimmed; `styleSheet` is a request for `/v1/css`; `host` and
+        /// `authorization` the ranges of those values, trimmed.
         case bundle(
-            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false, acceptEncoding: Range<Int>? = nil
+            length: Int, ifNoneMatch: Range<Int>?, closes: Bool, isHead: Bool = false,
+            acceptEncoding: Range<Int>? = nil, styleSheet: Bool = false,
+            host: Range<Int>? = nil, authorization: Range<Int>? = nil
         )
         /// The start of what may be such a request, with its end not arrived yet.
         case incomplete
@@ -26,11 +32,22 @@ public enum BundleRequestScan {
 
     static let getLine = Array("GET /v1/spec HTTP/1.1\r\n".utf8)
     static let headLine = Array("HEAD /v1/spec HTTP/1.1\r\n".utf8)
+    static let styleSheetGetLine = Array("GET /v1/css HTTP/1.1\r\n".utf8)
+    static let styleSheetHeadLine = Array("HEAD /v1/css HTTP/1.1\r\n".utf8)
 
     /// Reads the request head at the start of `bytes`.
     public static func scan(_ bytes: UnsafeRawBufferPointer, maxHeadBytes: Int) -> Result {
         let isHead = bytes.first == UInt8(ascii: "H")
-        let requestLine = isHead ? headLine : getLine
+        // The byte after "/v1/" tells the two paths apart; the whole line is compared below.
+        let pathByte = (isHead ? 5 : 4) + 4
+        let styleSheet = bytes.count > pathByte && bytes[pathByte] == UInt8(ascii: "c")
+        let requestLine =
+            switch (isHead, styleSheet) {
+            case (false, false): getLine
+            case (true, false): headLine
+            case (false, true): styleSheetGetLine
+            case (true, true): styleSheetHeadLine
+            }
         let limit = min(bytes.count, maxHeadBytes)
         guard limit >= requestLine.count else {
             return bytes.count < requestLine.count && requestLine.starts(with: bytes) ? .incomplete : .other
@@ -40,6 +57,8 @@ public enum BundleRequestScan {
         }
         var ifNoneMatch: Range<Int>?
         var acceptEncoding: Range<Int>?
+        var host: Range<Int>?
+        var authorization: Range<Int>?
         var closes = false
         var lineStart = requestLine.count
         while true {
@@ -51,7 +70,8 @@ public enum BundleRequestScan {
             if lineEnd == lineStart {
                 return .bundle(
                     length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead,
-                    acceptEncoding: acceptEncoding)
+                    acceptEncoding: acceptEncoding, styleSheet: styleSheet, host: host,
+                    authorization: authorization)
             }
             guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
@@ -63,6 +83,12 @@ public enum BundleRequestScan {
             case .acceptEncoding:
                 guard acceptEncoding == nil else { return .other }
                 acceptEncoding = field.value
+            case .host:
+                guard host == nil else { return .other }
+                host = field.value
+            case .authorization:
+                guard authorization == nil else { return .other }
+                authorization = field.value
             case .connection:
                 closes = closes || containsClose(bytes, field.value)
             case .ignored:
@@ -91,7 +117,7 @@ public enum BundleRequestScan {
 
     private enum FieldName {
         case contentLength, transferEncoding, expect, upgrade, ifNoneMatch, acceptEncoding, connection, liveryClient,
-            ignored
+            host, authorization, ignored
     }
 
     /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
@@ -126,7 +152,11 @@ public enum BundleRequestScan {
         case 17: return named("transfer-encoding") ? .transferEncoding : .ignored
         case 6: return named("expect") ? .expect : .ignored
         case 7: return named("upgrade") ? .upgrade : .ignored
-        case 13: return named("if-none-match") ? .ifNoneMatch : named("livery-client") ? .liveryClient : .ignored
+        case 4: return named("host") ? .host : .ignored
+        case 13:
+            return named("if-none-match")
+                ? .ifNoneMatch
+                : named("authorization") ? .authorization : named("livery-client") ? .liveryClient : .ignored
         case 15: return named("accept-encoding") ? .acceptEncoding : .ignored
         case 10: return named("connection") ? .connection : .ignored
         default: return .ignored

@@ -53,11 +53,12 @@ struct BundleCache {
                 throw BundleCacheError(
                     .corrupt, path: file.path, "the file has \(size) bytes, more than a bundle of \(maxBytes) can take")
             }
-            data = try Data(contentsOf: file)
+            data = try LocalFile.contents(of: file.path)
         } catch let error as BundleCacheError {
             throw error
         } catch {
-            throw BundleCacheError(.unreadable, path: file.path, "cannot read the file: \(error.localizedDescription)")
+            let reason = FileSystemError(operation: "read", path: file.path, error: error).reason
+            throw BundleCacheError(.unreadable, path: file.path, "cannot read the file: \(reason)")
         }
         return try decode(data)
     }
@@ -68,11 +69,12 @@ struct BundleCache {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw BundleCacheError(
-                .unwritable, path: file.path, "cannot create the folder: \(error.localizedDescription)")
+            let reason = FileSystemError(operation: "create", path: folder.path, error: error).reason
+            throw BundleCacheError(.unwritable, path: file.path, "cannot create the folder: \(reason)")
         }
         do {
-            try AtomicFile.write(Self.encode(entry), to: file)
+            // The bundle may hold private settings: readable by this user only, like a token.
+            try AtomicFile.write(Self.encode(entry), to: file, mode: 0o600)
         } catch {
             throw BundleCacheError(.unwritable, path: file.path, error.description)
         }

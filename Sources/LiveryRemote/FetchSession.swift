@@ -151,6 +151,9 @@ final class FetchSession {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         for (name, value) in configuration.headers { request.headers.replaceOrAdd(name: name, value: value) }
+        if let token = configuration.readToken {
+            request.headers.replaceOrAdd(name: "Authorization", value: token.authorizationHeader)
+        }
         request.headers.replaceOrAdd(
             name: LiveryClientHeader.fieldName, value: appliedVersion.header(for: configuration.identity).fieldValue)
         return request

@@ -1,4 +1,5 @@
-// The `Livery-Client` header's types live in LiveryHTTP, where the daemon parses them too;
+@_exported import struct LiveryHTTP.BearerToken
+// The `Livery-Client` header's types and the read token live in LiveryHTTP, where the daemon reads them too;
 // programs that configure a RemoteSpecSource see them without importing LiveryHTTP.
 @_exported import struct LiveryHTTP.ClientHeaderError
 @_exported import struct LiveryHTTP.ClientIdentity

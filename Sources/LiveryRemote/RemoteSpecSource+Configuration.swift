@@ -35,6 +35,10 @@ extension RemoteSpecSource {
         /// which a provider then keeps on their last good traits. Every other error rejects the
         /// spec under both.
         public var unknownTraits: UnknownTraitPolicy
+        /// The daemon's read token (`livery serve --read-token-file`), sent as
+        /// `Authorization: Bearer <token>` with every request; `nil`, the default, sends none.
+        /// It takes the place of an `Authorization` in ``headers``.
+        public var readToken: BearerToken?
         /// A PEM file of the certificate authorities to trust for `https` (like curl's
         /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
         /// default, trusts the system's. The file is read when a session starts.
@@ -55,6 +59,7 @@ extension RemoteSpecSource {
             cacheDirectory: URL? = nil,
             unknownTraits: UnknownTraitPolicy = .rejectSpec,
             trustedCertificatesPath: String? = nil,
+            readToken: BearerToken? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -67,6 +72,7 @@ extension RemoteSpecSource {
             self.cacheDirectory = cacheDirectory
             self.unknownTraits = unknownTraits
             self.trustedCertificatesPath = trustedCertificatesPath
+            self.readToken = readToken
             self.sleep = sleep
         }
 

@@ -26,6 +26,8 @@ extension TraitsProvider {
     ///   - url: The daemon's base URL, or for ``RemoteSpecSource/Mode/poll(interval:)`` the spec file's URL.
     ///   - mode: How to learn about changes; the version signal of `livery serve` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
+    ///   - readToken: The daemon's read token (`livery serve --read-token-file`), when it
+    ///     requires one; it replaces the configuration's ``RemoteSpecSource/Configuration/readToken``.
     ///   - logger: Where to log loads and failures; nothing is logged without one.
     ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
     ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
@@ -34,13 +36,14 @@ extension TraitsProvider {
         url: URL,
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
+        readToken: BearerToken? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
         await follow(
-            urls: [url], mode: mode, configuration: configuration, logger: logger, onUpdate: onUpdate,
-            isolation: isolation)
+            urls: [url], mode: mode, configuration: configuration, readToken: readToken, logger: logger,
+            onUpdate: onUpdate, isolation: isolation)
     }
 
     /// Follows a remote spec served by several endpoints, moving on to the next when one fails
@@ -53,10 +56,13 @@ extension TraitsProvider {
         urls: [URL],
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
+        readToken: BearerToken? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
+        var configuration = configuration
+        if let readToken { configuration.readToken = readToken }
         let source = RemoteSpecSource(
             urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger)
         for await update in source {

@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryHTTP
 import LiveryWatch
 
 /// Everything `livery serve` can be told: where the specs are, where to listen, and the limits.
@@ -54,9 +55,27 @@ public struct DaemonConfiguration: Sendable {
     /// daemon has no HTTP client of its own. Each reload of the folder fetches them again.
     public var includeFetcher: (any RemoteIncludeFetcher)?
     /// Whether to serve Livery Studio at `/studio/`: `true` or `false` as asked (`--studio`,
-    /// `--no-studio`); `nil`, the default, serves it only on a loopback ``host`` (see
-    /// ``servesStudio``).
+    /// `--no-studio`); `nil`, the default, serves it on a loopback ``host`` or with ``tls``, on
+    /// any address (see ``servesStudio``).
     public var studio: Bool?
+    /// The web origins whose pages may read the stylesheet, the browser client and the version
+    /// signal (`--allow-origin`); ``LiveryHTTP/CrossOriginPolicy/none``, the default, sends no
+    /// CORS field.
+    public var allowedOrigins: CrossOriginPolicy = .none
+
+    // Hostile clients: who may ask (``RequestAdmission``), and how much (``ConnectionLimits``).
+
+    /// Names accepted in a request's `Host` besides `localhost`, `127.0.0.1` and `[::1]`
+    /// (`--allowed-host`): the names a proxy or a real deployment reaches the daemon by. On a
+    /// loopback ``host`` other names get 421; elsewhere any name is accepted unless some are
+    /// given here. Empty by default.
+    public var allowedHosts: [String] = []
+    /// The token every route but `/healthz`, `/readyz` and the studio's own files requires
+    /// (`--read-token-file`); the push token is accepted too. `nil`, the default, leaves reads
+    /// open to whoever reaches the daemon.
+    public var readToken: BearerToken?
+    /// Bounds on connections and held requests (long-polls, event streams).
+    public var connectionLimits = ConnectionLimits()
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
@@ -111,10 +130,22 @@ extension DaemonConfiguration {
         SpecFolderLoader(registry: registry, limits: readerLimits, allowList: allowedIncludes, fetcher: includeFetcher)
     }
 
-    /// Whether `/studio/` is served. Off by default beyond loopback: the daemon speaks plain
-    /// HTTP, and a page that asks for the push token should not invite typing it over a network
-    /// in clear text; `--studio` (behind a TLS proxy) turns it on there.
-    public var servesStudio: Bool { studio ?? isLoopback }
+    /// The names accepted in `Host`: the loopback names and ``allowedHosts`` on a loopback
+    /// ``host`` or when names are given; `nil` (any) otherwise.
+    public var acceptedHosts: [String]? {
+        guard isLoopback || !allowedHosts.isEmpty else { return nil }
+        return RequestAdmission.loopbackNames + allowedHosts
+    }
+
+    /// The rule on `Host` and tokens; `pushToken` opens the read routes too.
+    func admission(pushToken: BearerToken) -> RequestAdmission {
+        RequestAdmission(hosts: acceptedHosts, tokens: readToken.map { [$0, pushToken] } ?? [])
+    }
+
+    /// Whether `/studio/` is served. By default on loopback, and on any address with TLS; off
+    /// beyond loopback without TLS, where a page that asks for the push token would invite
+    /// typing it over a network in clear text. `--studio` (behind a TLS proxy) turns it on there.
+    public var servesStudio: Bool { studio ?? (isLoopback || tls != nil) }
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
     /// else the daemon warns at start-up unless it speaks TLS (``tls``).

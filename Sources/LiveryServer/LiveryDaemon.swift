@@ -30,6 +30,7 @@ public final class LiveryDaemon: Service, Sendable {
     /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
     public let clients: ClientTable
     private let routes: DaemonRoutes
+    private let token: BearerToken
     private let logger: Logger
     private let listening = Mutex(ListenState())
 
@@ -50,6 +51,7 @@ public final class LiveryDaemon: Service, Sendable {
         metrics: ServerMetrics = ServerMetrics()
     ) {
         self.configuration = configuration
+        self.token = token
         self.logger = logger
         self.metrics = metrics
         let store: any SpecStore
@@ -72,10 +74,20 @@ public final class LiveryDaemon: Service, Sendable {
             configuration: configuration, logger: logger)
     }
 
+    /// Every route the daemon answers, as its route table has it: for documentation, and for
+    /// tests that must cover each route (a route added later is then covered too).
+    public var routeTable: [DaemonRoute] {
+        routes.routes.map {
+            DaemonRoute(method: $0.method.rawValue, path: $0.path, writes: $0.writes, isOpen: $0.open)
+        }
+    }
+
     /// Runs the watcher and the server until graceful shutdown (or cancellation).
     public func run() async throws {
         let router = Router(options: .autoGenerateHeadEndpoints)
-        routes.register(on: router)
+        let gate = RequestGate(
+            admission: configuration.admission(pushToken: token), openRoutes: routes.register(on: router),
+            budget: ConnectionBudget(limits: connectionLimits()))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",
@@ -94,7 +106,7 @@ public final class LiveryDaemon: Service, Sendable {
             server: HTTPServerBuilder { [configuration, hub, clients, metrics] responder in
                 DaemonHTTPChannel(
                     responder: responder, configuration: configuration, hub: hub, clients: clients, metrics: metrics,
-                    tls: tls)
+                    tls: tls, gate: gate)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
@@ -133,6 +145,35 @@ public final class LiveryDaemon: Service, Sendable {
             }
             if let port { continuation.resume(with: port) }
         }
+    }
+
+    /// Raises the file limit (``FileDescriptorLimit``) and returns the connection limits it
+    /// leaves room for, logging both.
+    private func connectionLimits() -> ConnectionLimits {
+        let (files, error) = FileDescriptorLimit.raise()
+        if let error {
+            logger.warning(
+                "cannot raise the open-file limit to its hard limit",
+                metadata: ["soft": "\(files.soft)", "hard": "\(files.hard)", "errno": "\(error)"])
+        }
+        let limits = configuration.connectionLimits.effective(fileLimit: files.soft)
+        logger.info(
+            "open-file limit",
+            metadata: [
+                "soft": "\(files.soft)", "softAtStart": "\(files.before)", "hard": "\(files.hard)",
+                "maxConnections": "\(limits.maxConnections)",
+                "maxConnectionsPerPeer": "\(limits.maxConnectionsPerPeer)",
+                "maxHeldRequests": "\(limits.maxHeldRequests)",
+                "maxHeldRequestsPerPeer": "\(limits.maxHeldRequestsPerPeer)",
+            ])
+        if limits != configuration.connectionLimits {
+            logger.notice(
+                "connection limits lowered to fit the open-file limit",
+                metadata: [
+                    "maxConnections": "\(limits.maxConnections)", "maxHeldRequests": "\(limits.maxHeldRequests)",
+                ])
+        }
+        return limits
     }
 
     /// A daemon killed in the middle of a write (`kill -9`, a power cut) leaves its hidden

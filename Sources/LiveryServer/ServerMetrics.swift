@@ -19,6 +19,8 @@ public final class ServerMetrics: Sendable {
     let fleetClientsNotConverged: Gauge
     /// `Livery-Client` headers that did not parse (their requests were answered all the same).
     let malformedClientHeaders: Counter
+    /// Connections closed as soon as accepted: over ``ConnectionLimits``.
+    let refusedConnections: Counter
     /// Requests by route, method and status, with their latency.
     private let requests: RequestSeries
 
@@ -40,6 +42,9 @@ public final class ServerMetrics: Sendable {
                 "fleet_clients_not_converged", "", "Clients whose applied version is not the current one."))
         malformedClientHeaders = registry.makeCounter(
             descriptor: Self.name("malformed_client_headers", "total", "Livery-Client headers that did not parse."))
+        refusedConnections = registry.makeCounter(
+            descriptor: Self.name(
+                "refused_connections", "total", "Connections closed on arrival: over the connection limits."))
         requests = RequestSeries(registry: registry)
         _ = rejectedSpecs(source: "disk")
         _ = rejectedSpecs(source: "push")

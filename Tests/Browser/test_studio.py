@@ -43,10 +43,17 @@ def open_file(driver, name):
     wait(driver, lambda d: "active" in find(d, f'.tab[data-path="{name}"]').get_attribute("class"))
 
 
+# A part of a preview scene: the unsaved scene is in a shadow root (its own stylesheet).
+PART = ("const s = document.querySelector(`.scene[data-scene='${arguments[0]}']`);"
+        "const n = (s?.querySelector('.stage')?.shadowRoot ?? s)?.querySelector(`[data-identifier='${arguments[1]}']`);")
+
+
 def background(driver, scene, identifier):
-    return driver.execute_script(
-        "const n = document.querySelector(`.scene[data-scene='${arguments[0]}'] [data-identifier='${arguments[1]}']`);"
-        "return n && getComputedStyle(n).backgroundColor;", scene, identifier)
+    return driver.execute_script(PART + "return n && getComputedStyle(n).backgroundColor;", scene, identifier)
+
+
+def font_weight(driver, scene, identifier):
+    return driver.execute_script(PART + "return n && getComputedStyle(n).fontWeight;", scene, identifier)
 
 
 def file_state(driver):
@@ -55,7 +62,7 @@ def file_state(driver):
 
 def test_shows_identifiers_places_variables_and_themes(page, daemon):
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, ACCENT))
-    assert background(page, "Live", "card.button") == "rgb(10, 132, 255)"
+    wait(page, lambda d: background(d, "Live", "card.button") == "rgb(10, 132, 255)")
     find(page, "#search").send_keys("title")
     wait(page, lambda d: [e.get_attribute("data-identifier") for e in d.find_elements(By.CSS_SELECTOR, ".identifier")] == ["card.title"])
     find(page, '.identifier[data-identifier="card.title"]').click()
@@ -92,7 +99,8 @@ def test_colour_picked_and_saved_reaches_the_file_and_a_following_program(needs_
     set_value(page, find(page, ACCENT).find_element(By.CSS_SELECTOR, ".alpha"), "80")
     wait(page, lambda d: 'accent: "#FF3B30CC"' in find(d, "#editor").get_attribute("value"))
     wait(page, lambda d: file_state(d) == "valid", message="the dry run did not accept the edit")
-    assert background(page, "Unsaved", "card.button") == "rgba(255, 59, 48, 0.8)"
+    wait(page, lambda d: background(d, "Unsaved", "card.button") == "rgba(255, 59, 48, 0.8)",
+         message="the unsaved scene did not take the daemon's dry-run stylesheet")
     assert background(page, "Live", "card.button") == "rgb(10, 132, 255)"
     assert daemon.path("palette.yaml").read_text() == palette_before
     ARTIFACTS.mkdir(exist_ok=True)
@@ -134,7 +142,7 @@ def test_an_edit_on_disk_and_a_push_from_elsewhere_appear(page, daemon):
     print(f"disk edit shown after {time.monotonic() - started:.3f} s")
     assert find(page, "#version").get_attribute("data-etag") != version
     wait(page, lambda d: '"#34C759"' in find(d, "#editor").get_attribute("value"))
-    assert background(page, "Live", "card.button") == "rgb(52, 199, 89)"
+    wait(page, lambda d: background(d, "Live", "card.button") == "rgb(52, 199, 89)")
 
     pushed = path.read_text().replace('"#34C759"', '"#AF52DE"').encode()
     status, _, _ = daemon.request("PUT", "/v1/specs/palette.yaml", pushed, {"Authorization": f"Bearer {TOKEN}"})
@@ -225,13 +233,12 @@ def test_a_trait_field_is_edited_with_a_weight_menu(needs_dry_run, page, daemon)
     set_value(page, menu, "black", "change")
     wait(page, lambda d: 'weight: "black"' in find(d, "#editor").get_attribute("value"))
     wait(page, lambda d: file_state(d) == "valid")
-    weight = "return getComputedStyle(document.querySelector(`.scene[data-scene='${arguments[0]}'] [data-identifier='card.title']`)).fontWeight"
-    assert page.execute_script(weight, "Unsaved") == "900"
-    assert page.execute_script(weight, "Live") == "600"
+    wait(page, lambda d: font_weight(d, "Unsaved", "card.title") == "900")
+    assert font_weight(page, "Live", "card.title") == "600"
     find(page, "#save").click()
     wait(page, lambda d: file_state(d) == "saved")
     assert 'weight: "black"' in daemon.path("card.yaml").read_text()
-    wait(page, lambda d: d.execute_script(weight, "Live") == "900")
+    wait(page, lambda d: font_weight(d, "Live", "card.title") == "900")
 
 
 def test_livery_serve_no_studio_turns_the_page_off(specs):

@@ -56,10 +56,11 @@ import Testing
         (directory: "", folder: "Specs", base: "Specs/"), (directory: "Specs", folder: ".", base: ""),
     ]
 
-    @Test(arguments: cases) func validateText(_ bad: Case) throws {
+    @Test(arguments: cases) func validateText(_ bad: Case) async throws {
         let root = try bad.root()
         for point in Self.vantagePoints {
-            let (status, output) = try LiveryProcess.run(["validate", point.folder], in: root.url(point.directory))
+            let (status, output) = try await LiveryProcess.run(
+                ["validate", point.folder], in: root.url(point.directory))
             #expect(status == 1)
             #expect(
                 output == bad.expected(base: point.base) + "\n",
@@ -67,10 +68,10 @@ import Testing
         }
     }
 
-    @Test(arguments: cases) func validateJSON(_ bad: Case) throws {
+    @Test(arguments: cases) func validateJSON(_ bad: Case) async throws {
         let root = try bad.root()
         for point in Self.vantagePoints {
-            let (status, output) = try LiveryProcess.run(
+            let (status, output) = try await LiveryProcess.run(
                 ["validate", "--format", "json", point.folder], in: root.url(point.directory))
             #expect(status == 1)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
@@ -95,7 +96,7 @@ import Testing
         for point in Self.vantagePoints {
             let livery = LiveryProcess(["watch", point.folder], in: root.url(point.directory))
             var lines = livery.lines.makeAsyncIterator()
-            try livery.start()
+            try await livery.start()
             defer { livery.stop() }
             #expect(try await lines.next() == "watching \(point.folder) (Ctrl-C to stop)")
             #expect(try await lines.next() == bad.expected(base: point.base))

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 
@@ -70,9 +71,9 @@ import Testing
 
         // A push through the demo's daemon replaces the broken file: the error clears.
         try folder.write("pushed/card.yaml", goodCard)
-        let (status, output) = try await ChildProcess.run([
-            LiveryProcess.executable.path, "push", folder.url("pushed/card.yaml").path,
-            "--server", String(url), "--token-file", folder.url("token").path,
+        let (status, output) = try await LiveryProcess.run([
+            "push", folder.url("pushed/card.yaml").path, "--server", String(url), "--token-file",
+            folder.url("token").path,
         ])
         #expect(status == 0, "\(output)")
         try await tmux.waitForPane("the error line to clear") {
@@ -103,9 +104,9 @@ import Testing
         } else {
             // The demo is the shell's child in the pane.
             let shell = try #require(pid_t(try await tmux.query("#{pane_pid}")))
-            let (status, demo) = try await ChildProcess.run(["pgrep", "-P", "\(shell)"])
-            #expect(status == 0)
-            let pid = try #require(pid_t(demo.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let pgrep = try await ChildProcess.run("pgrep", ["-P", "\(shell)"])
+            #expect(pgrep.terminationStatus == 0)
+            let pid = try #require(pid_t(pgrep.output.trimmingCharacters(in: .whitespacesAndNewlines)))
             #expect(kill(pid, SIGTERM) == 0)
         }
         try await Self.expectCleanExit(tmux, in: folder)

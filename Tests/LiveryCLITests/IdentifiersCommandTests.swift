@@ -1,10 +1,11 @@
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 
 /// `livery identifiers`: a Swift enum of the spec identifiers that really compiles.
 @Suite(.timeLimit(.minutes(1))) struct IdentifiersCommandTests {
-    @Test func writesACompilableEnumWithStableNames() throws {
+    @Test func writesACompilableEnumWithStableNames() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write(
             "specs/ui.yaml",
@@ -16,7 +17,7 @@ import Testing
               default: []
               screen: []
             """)
-        let (status, output) = try LiveryProcess.run(
+        let (status, output) = try await LiveryProcess.run(
             ["identifiers", "specs", "--output", "Identifier.swift"], in: folder.url)
         #expect(status == 0)
         #expect(output.isEmpty)
@@ -36,18 +37,15 @@ import Testing
 
                 """)
         try folder.write("Use.swift", "let all: [String] = Identifier.allCases.map(\\.rawValue)\n")
-        let swiftc = Process()
-        swiftc.executableURL = URL(filePath: "/usr/bin/env")
-        swiftc.arguments = ["swiftc", "-typecheck", folder.url("Identifier.swift").path, folder.url("Use.swift").path]
-        try swiftc.run()
-        swiftc.waitUntilExit()
+        let swiftc = try await ChildProcess.run(
+            "swiftc", ["-typecheck", folder.url("Identifier.swift").path, folder.url("Use.swift").path])
         #expect(swiftc.terminationStatus == 0)
     }
 
-    @Test func aBadSpecIsReportedAndNothingIsWritten() throws {
+    @Test func aBadSpecIsReportedAndNothingIsWritten() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write("specs/ui.yaml", "specs: { a: [{ type: Nope }] }")
-        let (status, output) = try LiveryProcess.run(
+        let (status, output) = try await LiveryProcess.run(
             ["identifiers", "specs", "-o", "Identifier.swift"], in: folder.url)
         #expect(status == 1)
         #expect(

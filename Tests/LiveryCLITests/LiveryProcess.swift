@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 
 /// The built `livery` executable, run as a real process with its output captured.
 struct LiveryProcess {
@@ -7,52 +8,26 @@ struct LiveryProcess {
         URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("livery")
     }
 
-    let process = Process()
-    private let output = Pipe()
+    /// Standard error goes with standard output, in the order printed, as a terminal shows them.
+    let process: ChildProcess
 
     init(_ arguments: [String], in folder: URL? = nil) {
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = output
-        process.standardError = output
+        process = ChildProcess(Self.executable.path, arguments, in: folder, streams: .merged)
     }
 
     /// Runs to the end; returns the exit status and everything printed.
-    static func run(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, output: String) {
         let livery = LiveryProcess(arguments, in: folder)
-        try livery.process.run()
-        let data = livery.output.fileHandleForReading.readDataToEndOfFile()
-        livery.process.waitUntilExit()
-        return (livery.process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try await livery.start()
+        await livery.process.waitUntilExit()
+        return (livery.process.terminationStatus, livery.process.output)
     }
 
-    func start() throws { try process.run() }
+    func start() async throws { try await process.start() }
 
     /// Lines as the process prints them.
-    var lines: AsyncThrowingStream<String, any Error> {
-        let handle = output.fileHandleForReading
-        return AsyncThrowingStream { continuation in
-            // A plain thread: `availableData` blocks, and Linux's FileHandle has no async bytes.
-            let reader = Thread {
-                var pending = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                        pending = Data(pending[(newline + 1)...])
-                    }
-                }
-                continuation.finish()
-            }
-            reader.start()
-        }
-    }
+    var lines: AsyncThrowingStream<String, any Error> { process.lines }
 
-    func stop() {
-        if process.isRunning { process.interrupt() }
-        process.waitUntilExit()
-    }
+    /// Ctrl-C; ``ChildProcess/waitUntilExit()`` waits for its end.
+    func stop() { process.interrupt() }
 }

@@ -1,14 +1,15 @@
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 
 /// `--allow-include` on `livery validate` (the same options serve `serve` and `watch`), against
 /// the real executable and, for the allowed case, a real `python3 -m http.server`.
 @Suite(.timeLimit(.minutes(1))) struct RemoteIncludeOptionTests {
-    @Test func withoutTheOptionARemoteIncludeIsOffAndSaysHowToEnableIt() throws {
+    @Test func withoutTheOptionARemoteIncludeIsOffAndSaysHowToEnableIt() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write("card.yaml", "include: ['https://cdn.example.com/brand/palette.yaml']\nspecs: {}\n")
-        let (status, output) = try LiveryProcess.run(["validate", "."], in: folder.url)
+        let (status, output) = try await LiveryProcess.run(["validate", "."], in: folder.url)
         #expect(status == 1)
         #expect(
             output
@@ -16,36 +17,38 @@ import Testing
         )
     }
 
-    @Test func aBadPrefixIsAUsageError() throws {
-        let (status, output) = try LiveryProcess.run(["validate", "--allow-include", "https://a@cdn.example.com/", "."])
+    @Test func aBadPrefixIsAUsageError() async throws {
+        let (status, output) = try await LiveryProcess.run([
+            "validate", "--allow-include", "https://a@cdn.example.com/", ".",
+        ])
         #expect(status == 64)
         #expect(output.contains("--allow-include: allowed prefix 'https://a@cdn.example.com/' has user information"))
     }
 
     @Test(arguments: ["validate", "watch", "serve"])
-    func helpDescribesTheOption(command: String) throws {
-        let (status, output) = try LiveryProcess.run([command, "--help"])
+    func helpDescribesTheOption(command: String) async throws {
+        let (status, output) = try await LiveryProcess.run([command, "--help"])
         #expect(status == 0)
         #expect(output.contains("--allow-include <prefix>"))
         #expect(output.contains("--include-timeout <include-timeout>"))
     }
 
-    @Test func anAllowedPrefixIsFetchedFromARealServer() throws {
+    @Test func anAllowedPrefixIsFetchedFromARealServer() async throws {
         let site = try TemporarySpecFolder(prefix: "livery-cdn")
         try site.write("brand/palette.yaml", "variables:\n  colors: { accent: '#0A84FF' }\n")
-        let server = try PythonHTTPServer(serving: site.url)
+        let server = try await PythonHTTPServer(serving: site.url)
         defer { server.stop() }
         let folder = try TemporarySpecFolder()
         try folder.write(
             "card.yaml",
             "include: ['\(server.base)/brand/palette.yaml']\nspecs:\n  card: [{ type: BackgroundColor, color: '@colors.accent' }]\n"
         )
-        let allowed = try LiveryProcess.run(
+        let allowed = try await LiveryProcess.run(
             ["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
         #expect(allowed.output == ".: ok\n")
         #expect(allowed.status == 0)
         try folder.write("card.yaml", "include: ['\(server.base)/brand/missing.yaml']\nspecs: {}\n")
-        let missing = try LiveryProcess.run(
+        let missing = try await LiveryProcess.run(
             ["validate", "--allow-include", server.base + "/brand/", "."], in: folder.url)
         #expect(missing.status == 1)
         #expect(
@@ -55,37 +58,23 @@ import Testing
 
 /// `python3 -m http.server` on a free loopback port, serving a folder.
 private final class PythonHTTPServer {
-    private let process = Process()
+    private let process: ChildProcess
     let base: String
 
-    init(serving folder: URL) throws {
-        let output = Pipe()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path,
-        ]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    init(serving folder: URL) async throws {
+        process = ChildProcess(
+            "python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path])
+        try await process.start()
         // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let match = text.firstMatch(of: /port (\d+)/) else {
-            kill(process.processIdentifier, SIGKILL)
+        var lines = process.lines.makeAsyncIterator()
+        guard let line = try await lines.next(), let match = line.firstMatch(of: /port (\d+)/) else {
+            process.send(SIGKILL)
             throw CocoaError(
-                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server did not start: \(text)"])
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "http.server did not start: \(process.output) \(process.errors)"])
         }
         base = "http://127.0.0.1:\(match.1)"
     }
 
-    /// SIGKILL, not SIGTERM: other tests in this process run the daemon, whose signal handling
-    /// leaves SIGTERM ignored, and a child inherits that.
-    func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func stop() { process.send(SIGKILL) }
 }

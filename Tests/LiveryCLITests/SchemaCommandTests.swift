@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 
@@ -9,19 +10,19 @@ import Testing
     static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func theCommittedSchemaIsTheGeneratedOne() throws {
+    @Test func theCommittedSchemaIsTheGeneratedOne() async throws {
         let committed = try String(
             contentsOf: Self.root.appendingPathComponent("schema/livery-spec.schema.json"), encoding: .utf8)
-        let (status, output) = try LiveryProcess.run(["schema"])
+        let (status, output) = try await LiveryProcess.run(["schema"])
         #expect(status == 0)
         #expect(output == committed, "regenerate it: livery schema > schema/livery-spec.schema.json")
         #expect(output == TraitRegistry.standard.jsonSchema())
     }
 
     /// Validates each document and returns, for each, the number of schema errors.
-    private func validate(_ documents: [String]) throws -> [Int] {
+    private func validate(_ documents: [String]) async throws -> [Int] {
         let folder = try TemporarySpecFolder()
-        let (_, schema) = try LiveryProcess.run(["schema"])
+        let (_, schema) = try await LiveryProcess.run(["schema"])
         try folder.write("schema.json", schema)
         for (index, document) in documents.enumerated() { try folder.write("doc\(index).yaml", document) }
         let script = """
@@ -32,30 +33,25 @@ import Testing
             for path in sys.argv[2:]:
                 print(len(list(validator.iter_errors(yaml.safe_load(open(path))))))
             """
-        let python = Process()
-        python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments =
-            ["python3", "-c", script, folder.url("schema.json").path]
-            + documents.indices.map { folder.url("doc\($0).yaml").path }
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "python3 with jsonschema and yaml is needed: \(text)")
+        let python = try await ChildProcess.run(
+            "python3",
+            ["-c", script, folder.url("schema.json").path] + documents.indices.map { folder.url("doc\($0).yaml").path })
+        let text = python.output
+        try #require(
+            python.terminationStatus == 0, "python3 with jsonschema and yaml is needed: \(text) \(python.errors)")
         return text.split(separator: "\n").compactMap { Int($0) }
     }
 
-    @Test func everyExampleSpecPasses() throws {
+    @Test func everyExampleSpecPasses() async throws {
         let specs = Self.root.appendingPathComponent("Specs")
         let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }
             .sorted()
         try #require(!files.isEmpty)
         let documents = try files.map { try String(contentsOf: specs.appendingPathComponent($0), encoding: .utf8) }
-        #expect(try validate(documents) == Array(repeating: 0, count: files.count))
+        #expect(try await validate(documents) == Array(repeating: 0, count: files.count))
     }
 
-    @Test func goodAndBadDocuments() throws {
+    @Test func goodAndBadDocuments() async throws {
         let documents = [
             "specs: { a: [{ type: CornerRadius, radius: 4 }, { type: Set, values: { retries: 2 } }] }",
             "specs: { a: [{ type: DropShadow, offset: [0, 2], color: '~alpha(@c, 0.5)' }] }",
@@ -67,7 +63,7 @@ import Testing
             "spec: { a: [] }",  // unknown top-level key
             "specs: { a: [{ type: Font, weight: bolder }] }",  // unknown weight
         ]
-        let errors = try validate(documents)
+        let errors = try await validate(documents)
         #expect(errors.count == documents.count)
         #expect(errors.prefix(3).allSatisfy { $0 == 0 })
         #expect(errors.dropFirst(3).allSatisfy { $0 > 0 })

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 
 /// A command running in a detached tmux session on a private server (`tmux -L <unique name>`),
 /// so tests see exactly what a user's terminal shows, escapes included, without touching any
@@ -26,8 +27,7 @@ final class TmuxSession {
     }
 
     deinit {
-        // The server may already be gone, and a test's result must not depend on it.
-        ChildProcess.start(["tmux", "-L", socket, "kill-server"])
+        Self.killServer(socket)
         try? FileManager.default.removeItem(at: configuration)  // best effort: a leftover file harms nothing
     }
 
@@ -83,11 +83,23 @@ final class TmuxSession {
         pane.replacingOccurrences(of: "\u{1B}", with: "␛")
     }
 
+    /// Ends the server on `socket` in the background. It may already be gone, and a test's
+    /// result must not depend on it.
+    private static func killServer(_ socket: String) {
+        Task { _ = try? await ChildProcess.run("tmux", ["-L", socket, "kill-server"], environment: environment) }
+    }
+
+    /// Tests may run inside tmux; the servers they start are separate.
+    private static let environment: [String: String?] = ["TMUX": nil]
+
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
-        let (status, output) = try await ChildProcess.run(["tmux", "-L", socket] + arguments)
-        guard status == 0 else { throw TmuxError("tmux \(arguments.joined(separator: " ")) failed: \(output)") }
-        return output
+        let tmux = try await ChildProcess.run(
+            "tmux", ["-L", socket] + arguments, environment: Self.environment, streams: .merged)
+        guard tmux.terminationStatus == 0 else {
+            throw TmuxError("tmux \(arguments.joined(separator: " ")) failed: \(tmux.output)")
+        }
+        return tmux.output
     }
 }
 

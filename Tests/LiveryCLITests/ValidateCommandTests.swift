@@ -3,19 +3,19 @@ import LiveryTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ValidateCommandTests {
-    @Test func goodFolderExitsZero() throws {
+    @Test func goodFolderExitsZero() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write("a.yaml", "specs: { a: [{ type: Hidden, hidden: true }] }")
-        let (status, output) = try LiveryProcess.run(["validate", folder.url.path])
+        let (status, output) = try await LiveryProcess.run(["validate", folder.url.path])
         #expect(status == 0)
         #expect(output == "\(folder.url.path): ok\n")
     }
 
-    @Test func errorsPrintInCompilerStyleWithTheFolderAsGivenAndExitOne() throws {
+    @Test func errorsPrintInCompilerStyleWithTheFolderAsGivenAndExitOne() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write(
             "specs/a.yaml", "specs:\n  a: [{ type: Hiden, hidden: true }]\n  b: [{ type: Opacity, opacity: 2 }]")
-        let (status, output) = try LiveryProcess.run(["validate", "specs"], in: folder.url)
+        let (status, output) = try await LiveryProcess.run(["validate", "specs"], in: folder.url)
         #expect(status == 1)
         #expect(
             output == """
@@ -25,10 +25,10 @@ import Testing
                 """)
     }
 
-    @Test func jsonFormatForTools() throws {
+    @Test func jsonFormatForTools() async throws {
         let folder = try TemporarySpecFolder()
         try folder.write("a.json", #"{"specs": {"a": [{"type": "Nope"}]}}"#)
-        let (status, output) = try LiveryProcess.run(["validate", "--format", "json", "a.json"], in: folder.url)
+        let (status, output) = try await LiveryProcess.run(["validate", "--format", "json", "a.json"], in: folder.url)
         #expect(status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         #expect(report?["ok"] as? Bool == false)
@@ -40,8 +40,8 @@ import Testing
         #expect(first?["message"] as? String == "unknown trait type 'Nope'")
     }
 
-    @Test func missingPathIsAnError() throws {
-        let (status, output) = try LiveryProcess.run(["validate", "/nonexistent/specs"])
+    @Test func missingPathIsAnError() async throws {
+        let (status, output) = try await LiveryProcess.run(["validate", "/nonexistent/specs"])
         #expect(status == 1)
         #expect(output == "/nonexistent/specs:1:1: error: no such file or folder\n")
     }

@@ -9,7 +9,7 @@ import Testing
         try folder.write("specs/card.yaml", "specs: { card: [{ type: CornerRadius, radius: 1 }], title: [] }")
         let livery = LiveryProcess(["watch", "specs"], in: folder.url)
         var lines = livery.lines.makeAsyncIterator()
-        try livery.start()
+        try await livery.start()
         defer { livery.stop() }
 
         #expect(try await lines.next() == "watching specs (Ctrl-C to stop)")
@@ -26,6 +26,7 @@ import Testing
                 == "specs/card.yaml:1:47: error: 'radius' of trait CornerRadius: -2.0 must be at least 0")
 
         livery.stop()
+        await livery.process.waitUntilExit()
         #expect(livery.process.terminationReason == .uncaughtSignal || livery.process.terminationStatus == 0)
     }
 }

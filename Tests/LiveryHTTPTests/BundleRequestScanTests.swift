@@ -10,17 +10,35 @@ import Testing
 
     @Test func aPlainRequestEndsAfterItsEmptyLine() {
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n"
-        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false, host: 29..<30))
         // A second request behind it is not read.
         #expect(
             scan(head + "GET /healthz HTTP/1.1\r\n\r\n")
-                == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false))
+                == .bundle(length: head.utf8.count, ifNoneMatch: nil, closes: false, host: 29..<30))
         #expect(scan("GET /v1/spec HTTP/1.1\r\n\r\n") == .bundle(length: 25, ifNoneMatch: nil, closes: false))
+    }
+
+    @Test func aPlainRequestForTheStylesheetIsReadTheSameWay() {
+        let head = "GET /v1/css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\n"
+        #expect(
+            scan(head)
+                == .bundle(
+                    length: head.utf8.count, ifNoneMatch: 46..<51, closes: false, styleSheet: true, host: 28..<29))
+        #expect(
+            scan("HEAD /v1/css HTTP/1.1\r\n\r\n")
+                == .bundle(length: 25, ifNoneMatch: nil, closes: false, isHead: true, styleSheet: true))
+        #expect(scan("GET /v1/c") == .incomplete)
+        #expect(scan("GET /v1/css HTTP/1.1\r\n") == .incomplete)
+        #expect(scan("GET /v1/css/abc HTTP/1.1\r\n\r\n") == .other)
+        #expect(scan("GET /v1/cssx HTTP/1.1\r\n\r\n") == .other)
+        #expect(scan("GET /v1/css?wait=1s HTTP/1.1\r\n\r\n") == .other)
     }
 
     @Test func aHeadRequestIsReadLikeAGet() {
         let head = "HEAD /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\n"
-        #expect(scan(head) == .bundle(length: head.utf8.count, ifNoneMatch: 48..<53, closes: false, isHead: true))
+        #expect(
+            scan(head)
+                == .bundle(length: head.utf8.count, ifNoneMatch: 48..<53, closes: false, isHead: true, host: 30..<31))
         #expect(scan("HEAD /v1/spec HTTP/1.1\r\n") == .incomplete)
         #expect(scan("HEAD /v1/spec?wait=1s HTTP/1.1\r\n\r\n") == .other)
         #expect(scan("HEAT /v1/spec HTTP/1.1\r\n\r\n") == .other)
@@ -28,7 +46,7 @@ import Testing
 
     @Test func theAcceptEncodingValueIsFoundOnceAndTrimmed() {
         let head = "GET /v1/spec HTTP/1.1\r\naccept-ENCODING:  gzip, br \r\n\r\n"
-        guard case .bundle(_, nil, false, false, let range?) = scan(head) else {
+        guard case .bundle(_, nil, false, false, let range?, false, nil, nil) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }
@@ -38,11 +56,24 @@ import Testing
 
     @Test func theConditionValueIsFoundTrimmedWhateverTheNameCase() {
         let head = "GET /v1/spec HTTP/1.1\r\nHost: x\r\nif-NONE-match: \t\"abc\" \r\n\r\n"
-        guard case .bundle(_, let range?, false, false, nil) = scan(head) else {
+        guard case .bundle(_, let range?, false, false, nil, false, _?, nil) = scan(head) else {
             Issue.record("not read: \(scan(head))")
             return
         }
         #expect(String(decoding: Array(head.utf8)[range], as: UTF8.self) == "\"abc\"")
+    }
+
+    @Test func theHostAndAuthorizationValuesAreFoundOnceAndTrimmed() {
+        let head = "GET /v1/spec HTTP/1.1\r\nHOST:  localhost:7878 \r\nauthorization: Bearer abc\r\n\r\n"
+        guard case .bundle(_, nil, false, false, nil, false, let host?, let authorization?) = scan(head) else {
+            Issue.record("not read: \(scan(head))")
+            return
+        }
+        #expect(String(decoding: Array(head.utf8)[host], as: UTF8.self) == "localhost:7878")
+        #expect(String(decoding: Array(head.utf8)[authorization], as: UTF8.self) == "Bearer abc")
+        // Two of either: the parser's path refuses the request (400) or joins the values.
+        #expect(scan("GET /v1/spec HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == .other)
+        #expect(scan("GET /v1/spec HTTP/1.1\r\nAuthorization: a\r\nAuthorization: b\r\n\r\n") == .other)
     }
 
     @Test(arguments: ["close", "Close", "keep-alive, close", "CLOSE , foo"])

@@ -33,11 +33,11 @@ struct FleetThroughNginxTests {
         let work = try TemporarySpecFolder(prefix: "livery-fleet-daemons")
         try folder.write("box.yaml", Self.yaml(radius: 1))
         let token = "test-token-0123456789abcdef"
-        let first = try ServeProcess(folder: folder.url, work: work.url, token: token)
+        let first = try await ServeProcess(folder: folder.url, work: work.url, token: token)
         defer { first.kill() }
-        let second = try ServeProcess(folder: folder.url, work: work.url, token: token)
+        let second = try await ServeProcess(folder: folder.url, work: work.url, token: token)
         defer { second.kill() }
-        let front = try NginxFront(daemonPorts: [first.port, second.port])
+        let front = try await NginxFront(daemonPorts: [first.port, second.port])
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.clients + 50
         // Its own event loop, so that 500 followers do not starve the clients of other tests.
@@ -106,9 +106,9 @@ struct FleetThroughNginxTests {
         let folder = try TemporarySpecFolder(prefix: "livery-fleet-rounds")
         let work = try TemporarySpecFolder(prefix: "livery-fleet-rounds-daemon")
         try folder.write("box.yaml", Self.yaml(radius: 1))
-        let daemon = try ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
+        let daemon = try await ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
         defer { daemon.kill() }
-        let front = try NginxFront(daemonPorts: [daemon.port])
+        let front = try await NginxFront(daemonPorts: [daemon.port])
         let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 150

@@ -16,7 +16,7 @@ struct PollModeTests {
 
     @Test("an atomic edit is seen through nginx's ETag; unchanged polls get 304 and publish nothing")
     func etagAndNotModified() async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         try nginx.write(bundle(radius: 1), to: "spec.json")
         let collector = UpdateCollector(source(nginx.baseURL.appending(path: "spec.json")))
@@ -37,7 +37,7 @@ struct PollModeTests {
 
     @Test("without validators every change is seen by content, and unchanged content is never re-published")
     func noValidators() async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         try nginx.write(bundle(radius: 1), to: "plain/spec.json")
         let collector = UpdateCollector(source(nginx.baseURL.appending(path: "plain/spec.json")))
@@ -60,7 +60,7 @@ struct PollModeTests {
 
     @Test("a 404 or 500 whose body is a valid spec is a failure, never applied", arguments: [404, 500])
     func errorStatus(status: Int) async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         let collector = UpdateCollector(source(nginx.baseURL.appending(path: "status/\(status).json")))
         try await collector.wait { $0.count >= 3 }
@@ -74,7 +74,7 @@ struct PollModeTests {
 
     @Test("a file that is missing fails until it appears, then loads")
     func missingThenPresent() async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         let collector = UpdateCollector(source(nginx.baseURL.appending(path: "later.json")))
         try await collector.wait { $0.count >= 2 }
@@ -87,7 +87,7 @@ struct PollModeTests {
 
     @Test("a body that does not parse fails once with its URL, line and column; the last good stays")
     func badBody() async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         let url = nginx.baseURL.appending(path: "spec.json")
         try nginx.write(bundle(radius: 1), to: "spec.json")
@@ -115,7 +115,7 @@ struct PollModeTests {
         "YAML is read by Content-Type, or by extension when the type says nothing",
         arguments: ["spec.yaml", "spec.yml"])
     func yaml(file: String) async throws {
-        let nginx = try Nginx(statusBody: bundle(radius: 9))
+        let nginx = try await Nginx(statusBody: bundle(radius: 9))
         defer { #expect(throws: Never.self) { try nginx.stop() } }
         try nginx.write("specs:\n  box:\n    - type: CornerRadius\n      radius: 7\n", to: file)
         let collector = UpdateCollector(source(nginx.baseURL.appending(path: file)))

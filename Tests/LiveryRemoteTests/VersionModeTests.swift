@@ -27,9 +27,10 @@ struct VersionModeTests {
 
         try folder.atomicSave("box.json", bundle(radius: 2))
         try await client.waitForLoaded(2)
+        // Before the stop: a stopping server still answers the wait the client had just sent.
+        let seen = server.seen
         await client.cancel()
         await server.stop()
-        let seen = server.seen
         #expect(client.loaded.map(radius) == [1, 2])
         #expect(client.failures.isEmpty)
         #expect(seen.filter { $0.path.hasPrefix("/v1/spec/") }.map(\.status) == [200, 200])

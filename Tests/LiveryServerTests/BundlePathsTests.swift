@@ -15,11 +15,11 @@ import Testing
             let connection = try RawConnection(port: server.port)
             // Router, event-loop path, router, event-loop path (304), router: sent in one write.
             try await connection.send(
-                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/specs HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/specs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
             #expect(closed)
             let answers = Self.split(text)
@@ -39,11 +39,11 @@ import Testing
             // Raw, raw (304), router, then the event-loop path: the connection stays
             // with the parser once it has had a request of another kind.
             try await connection.send(
-                "GET /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/\(etag), \"other\"\r\n\r\n"
-                    + "GET /v1/spec HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: W/\(etag), \"other\"\r\n\r\n"
+                    + "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
             #expect(closed)
             let answers = Self.split(text)
@@ -58,7 +58,7 @@ import Testing
     @Test func aRawAnswerWithConnectionCloseClosesAndSaysSo() async throws {
         try await TestDaemon.with { server in
             let connection = try RawConnection(port: server.port)
-            try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
             #expect(closed)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.contains("\r\nConnection: close\r\n"), "\(text)")
@@ -72,8 +72,8 @@ import Testing
             let connection = try RawConnection(port: server.port)
             let start = ContinuousClock.now
             try await connection.send(
-                "GET /v1/spec?wait=1s HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                "GET /v1/spec?wait=1s HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let early = try await connection.receive(until: "HTTP/1.1", timeout: .milliseconds(600))
             #expect(early.isEmpty, "nothing may be answered while the long-poll waits: \(early)")
             let text = try await connection.receive(until: #""status":"ok""#, timeout: .seconds(5))
@@ -91,8 +91,9 @@ import Testing
             let connection = try RawConnection(port: server.port)
             let start = ContinuousClock.now
             try await connection.send(
-                "GET /v1/specs HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /v1/spec?wait=1s HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nConnection: close\r\n\r\n")
+                "GET /v1/specs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /v1/spec?wait=1s HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\nConnection: close\r\n\r\n"
+            )
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(5))
             #expect(closed)
             let answers = Self.split(text)
@@ -108,7 +109,7 @@ import Testing
             // A request every 300 ms for 3.6 s: never idle for 2 s (room for a loaded machine's
             // late wake-ups), so never closed, though none of these requests reaches the router.
             for _ in 0..<12 {
-                try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n")
+                try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n")
                 let answer = try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5))
                 #expect(answer.hasPrefix("HTTP/1.1 304"), "\(answer)")
                 try await Task.sleep(for: .milliseconds(300))

@@ -83,4 +83,74 @@ import Testing
         table.record(["not a dictionary ("])
         #expect(table.malformedHeaders == 1)
     }
+
+    @Test func theSkippedIdentifiersAreBoundedOverTheWholeTable() throws {
+        let table = ClientTable(capacity: 100, skippedCapacity: 5, lifetime: .seconds(60), metrics: ServerMetrics())
+        let start = Date()
+        table.record([try header("a", applied: nil, skipped: ["a1", "a2", "a3"]).1], at: start)
+        table.record([try header("b", applied: nil, skipped: ["b1", "b2"]).1], at: start.addingTimeInterval(1))
+        #expect(table.entries(at: start.addingTimeInterval(2)).count == 2)
+        // One more identifier than the budget holds: the least recently seen client goes.
+        table.record([try header("c", applied: nil, skipped: ["c1"]).1], at: start.addingTimeInterval(2))
+        #expect(table.entries(at: start.addingTimeInterval(3)).map(\.header.identity.instance) == ["c", "b"])
+        let status = table.status(current: nil, at: start.addingTimeInterval(3))
+        #expect(status.evicted == 1)
+        #expect(!status.complete, "a client was dropped for room: the table cannot vouch for convergence")
+        #expect(Set(status.skipped.map(\.identifier)) == ["b1", "b2", "c1"])
+        // A client listing more than the whole budget keeps what fits, counted in `more`.
+        table.record(
+            [try header("d", applied: nil, skipped: ["1", "2", "3", "4", "5", "6"]).1], at: start.addingTimeInterval(4))
+        let d = try #require(table.entries(at: start.addingTimeInterval(4)).first)
+        #expect(d.header.skipped == ["1", "2", "3", "4", "5"])
+        #expect(d.header.moreSkipped == 1)
+        #expect(
+            table.status(current: nil, at: start.addingTimeInterval(400)).complete, "evictions older than the lifetime")
+    }
+
+    @Test func aLaterReportOfAnInstanceReplacesTheEarlierOne() throws {
+        let table = ClientTable(capacity: 10, lifetime: .seconds(60), metrics: ServerMetrics())
+        let current = EntityTag(of: "current".utf8)
+        let start = Date()
+        table.record([try header("victim", applied: "\"old\"").1], at: start)
+        // A forged report that the lagging instance converged counts only until its next request.
+        table.record([try header("victim", applied: current.description).1], at: start.addingTimeInterval(1))
+        #expect(table.status(current: current, at: start.addingTimeInterval(1)).converged == 1)
+        table.record([try header("victim", applied: "\"old\"").1], at: start.addingTimeInterval(2))
+        let status = table.status(current: current, at: start.addingTimeInterval(2))
+        #expect(status.clients == 1)
+        #expect(status.converged == 0)
+        #expect(status.notConverged.map(\.instance) == ["victim"])
+    }
+
+    @Test func aClientPollingOftenLeavesNoTrailBehind() throws {
+        let table = ClientTable(capacity: 10, lifetime: .seconds(60), metrics: ServerMetrics())
+        let start = Date()
+        table.record([try header("quiet", applied: nil).1], at: start)
+        for step in 1...10_000 {
+            table.record([try header("busy", applied: nil).1], at: start.addingTimeInterval(Double(step) / 1000))
+        }
+        #expect(table.entries(at: start.addingTimeInterval(11)).map(\.header.identity.instance) == ["busy", "quiet"])
+        #expect(table.entries(at: start.addingTimeInterval(65)).map(\.header.identity.instance) == ["busy"])
+        #expect(table.placesHeld <= 2 * 2 + 64, "stale places are dropped once they outnumber live ones")
+    }
+
+    @Test func theListsAreCutAndCounted() throws {
+        let table = ClientTable(metrics: ServerMetrics())
+        let start = Date()
+        for index in 0..<300 {
+            table.record(
+                [try header("i\(index)", applied: "\"v\(index % 30)\"", skipped: ["s\(index)"]).1],
+                at: start.addingTimeInterval(Double(index) / 1000))
+        }
+        let status = table.status(current: nil, at: start.addingTimeInterval(1))
+        #expect(status.clients == 300)
+        #expect(status.versions.count == FleetStatus.maxListedVersions)
+        #expect(status.unlistedVersions == 30 - FleetStatus.maxListedVersions)
+        #expect(status.notConverged.count == FleetStatus.maxListedClients)
+        #expect(status.notConverged.first?.instance == "i299", "most recently seen first")
+        #expect(status.unlistedNotConverged == 300 - FleetStatus.maxListedClients)
+        #expect(status.skipped.count == FleetStatus.maxListedSkipped)
+        #expect(status.unlistedSkipped == 300 - FleetStatus.maxListedSkipped)
+        #expect(status.complete)
+    }
 }

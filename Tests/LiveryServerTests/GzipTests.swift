@@ -115,7 +115,7 @@ import Testing
         try await TestDaemon.with { server in
             let connection = try RawConnection(port: server.port)
             try await connection.send(
-                "GET /v1/events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+                "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n\r\n")
             let text = try await connection.receive(until: "data: ", timeout: .seconds(5))
             #expect(
                 text.hasPrefix("HTTP/1.1 200") && !text.lowercased().contains("content-encoding"), "\(text)"
@@ -124,6 +124,6 @@ import Testing
     }
 
     private static func request(_ target: String, _ fields: String = "") -> String {
-        "GET \(target) HTTP/1.1\r\nHost: x\r\n\(fields)Connection: close\r\n\r\n"
+        "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(fields)Connection: close\r\n\r\n"
     }
 }

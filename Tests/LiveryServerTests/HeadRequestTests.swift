@@ -34,9 +34,10 @@ import Testing
             for (target, condition) in cases {
                 let extra = condition.replacingOccurrences(of: "ETAG", with: etag)
                 let get = try await RawResponse.exchange(
-                    "GET \(target) HTTP/1.1\r\nHost: x\r\n\(extra)Connection: close\r\n\r\n", port: server.port)
+                    "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)Connection: close\r\n\r\n", port: server.port)
                 let head = try await RawResponse.exchange(
-                    "HEAD \(target) HTTP/1.1\r\nHost: x\r\n\(extra)Connection: close\r\n\r\n", port: server.port)
+                    "HEAD \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)Connection: close\r\n\r\n", port: server.port
+                )
                 let excluded: Set<String> = target == "/metrics" ? ["date", "content-length"] : ["date"]
                 #expect(get.status == head.status, "\(target) \(extra.debugDescription)")
                 #expect(
@@ -57,10 +58,10 @@ import Testing
         try await TestDaemon.with { server in
             let connection = try RawConnection(port: server.port)
             try await connection.send(
-                "HEAD /v1/spec HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "HEAD /v1/spec?wait=0s HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                "HEAD /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "HEAD /v1/spec?wait=0s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let (text, closed) = try await connection.receiveUntilClosed(timeout: .seconds(10))
             #expect(closed)
             let answers = BundlePathsTests.split(text)

@@ -21,7 +21,7 @@ import Testing
         try await TestDaemon.with { server in
             for (method, target, allow) in cases {
                 let answer = try await RawResponse.exchange(
-                    "\(method) \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
                     port: server.port)
                 #expect(answer.status == 405, "\(method) \(target): \(answer)")
                 #expect(answer.field("Allow") == allow, "\(method) \(target)")
@@ -37,7 +37,7 @@ import Testing
                 "OPTIONS /v1/history/3/extra",
             ] {
                 let answer = try await RawResponse.exchange(
-                    "\(request) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+                    "\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
                 #expect(answer.status == 404, "\(request): \(answer)")
                 #expect(answer.field("Allow") == nil)
             }
@@ -51,7 +51,7 @@ import Testing
                 ("/v1/history/7", "GET, HEAD, OPTIONS"),
             ] {
                 let answer = try await RawResponse.exchange(
-                    "OPTIONS \(target) HTTP/1.1\r\nHost: x\r\nOrigin: https://elsewhere.example\r\n"
+                    "OPTIONS \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://elsewhere.example\r\n"
                         + "Access-Control-Request-Method: PUT\r\nConnection: close\r\n\r\n", port: server.port)
                 #expect(answer.status == 204, "\(target): \(answer)")
                 #expect(answer.field("Allow") == allow)

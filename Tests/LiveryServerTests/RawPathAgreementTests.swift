@@ -93,7 +93,7 @@ import Testing
     )
         -> String
     {
-        "\(method) \(target) HTTP/1.1\r\nHost: x\r\n\(fields)\(close ? "Connection: close\r\n" : "")\r\n"
+        "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(fields)\(close ? "Connection: close\r\n" : "")\r\n"
     }
 
     /// The responses in `data`, each body as long as its `Content-Length` says (none for `304`

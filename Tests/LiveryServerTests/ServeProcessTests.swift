@@ -11,7 +11,7 @@ import Testing
         let runtime = try TemporarySpecFolder(prefix: "livery-runtime")
         let environment = ["XDG_RUNTIME_DIR": runtime.url.path]
         let start = ContinuousClock.now
-        let serve = try Subprocess(
+        let serve = try await Subprocess(
             ["serve", specs.url.path, "--port", "0", "--log-level", "warning"], environment: environment)
         defer { if serve.process.isRunning { serve.process.interrupt() } }
 

@@ -48,11 +48,15 @@ import Testing
         }
     }
 
-    @Test func theStudioIsOnByDefaultOnlyOnLoopback() throws {
+    @Test func theStudioIsOnByDefaultOnLoopbackOrWithTLS() throws {
         let folder = URL(filePath: "/nonexistent")
+        let tls = TLSFiles(certificatePath: "/etc/livery/tls.crt", keyPath: "/etc/livery/tls.key")
         #expect(DaemonConfiguration(directory: folder, host: "127.0.0.1").servesStudio)
         #expect(DaemonConfiguration(directory: folder, host: "::1").servesStudio)
         #expect(!DaemonConfiguration(directory: folder, host: "0.0.0.0").servesStudio)
+        #expect(DaemonConfiguration(directory: folder, host: "0.0.0.0", tls: tls).servesStudio)
+        #expect(DaemonConfiguration(directory: folder, host: "192.0.2.7", tls: tls).servesStudio)
+        #expect(!DaemonConfiguration(directory: folder, host: "0.0.0.0", studio: false, tls: tls).servesStudio)
         #expect(DaemonConfiguration(directory: folder, host: "0.0.0.0", studio: true).servesStudio)
         #expect(!DaemonConfiguration(directory: folder, host: "127.0.0.1", studio: false).servesStudio)
     }

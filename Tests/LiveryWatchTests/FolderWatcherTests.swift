@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LiveryTestSupport
 import Testing
 
 @testable import LiveryWatch
@@ -47,11 +48,7 @@ extension WatchIOTests {
             try await withWatchedFolder { folder, recorder in
                 let elsewhere = try TemporaryFolder()
                 try elsewhere.write("source.yaml", "card: copied\n")
-                let cp = Process()
-                cp.executableURL = URL(filePath: "/bin/cp")
-                cp.arguments = [elsewhere.at("source.yaml"), folder.at("card.yaml")]
-                try cp.run()
-                cp.waitUntilExit()
+                let cp = try await ChildProcess.run("/bin/cp", [elsewhere.at("source.yaml"), folder.at("card.yaml")])
                 #expect(cp.terminationStatus == 0)
                 try await recorder.waitForValue(["card.yaml": "card: copied\n"])
             }

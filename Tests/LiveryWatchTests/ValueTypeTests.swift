@@ -30,9 +30,9 @@ import Testing
         #expect(error.message.contains("fs.inotify.max_user_watches (currently 8192)"))
     }
 
-    @Test func aSystemCallFailureCarriesTheCLibraryMessage() {
+    @Test func aSystemCallFailureSaysWhyInLiverysWords() {
         let error = WatchError(.io, path: "/x", "cannot list folder", Errno(rawValue: 13))
-        #expect(error.description == "/x: error: cannot list folder: Permission denied")
+        #expect(error.description == "/x: error: cannot list folder: permission denied")
     }
 }
 

@@ -8,10 +8,11 @@ extension WatchIOTests {
     @Suite struct WatchLimitTests {
         let owner = InotifyOwner.shared
 
-        @Test(.enabled(if: UserNamespace.isAvailable, "needs `unshare --user`"))
+        @Test(.enabled("needs `unshare --user`") { await UserNamespace.isAvailable })
         func aRealExhaustedLimitIsReportedAndRescansCoverTheRest() async throws {
             guard UserNamespace.isChild else {
-                let child = try UserNamespace.runTest(named: "aRealExhaustedLimitIsReportedAndRescansCoverTheRest")
+                let child = try await UserNamespace.runTest(
+                    named: "aRealExhaustedLimitIsReportedAndRescansCoverTheRest")
                 #expect(child.status == 0, "the child run failed:\n\(child.output)")
                 // Not vacuous: a filter matching nothing would exit 0 too.
                 #expect(child.output.contains("aRealExhaustedLimitIsReportedAndRescansCoverTheRest() passed"))

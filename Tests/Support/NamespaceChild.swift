@@ -19,33 +19,25 @@ public struct NamespaceChild: Sendable {
     public var isChild: Bool { ProcessInfo.processInfo.environment[variable] != nil }
 
     /// Whether such namespaces can be created here (containers often forbid it).
-    public func probe() -> Bool {
+    public func probe() async -> Bool {
         if isChild { return true }
         do {
-            return try run(["/bin/true"]).status == 0
+            return try await run(["/bin/true"]).status == 0
         } catch {
             return false  // no unshare, or it cannot start: not available, which is the answer
         }
     }
 
     /// Runs the test called `name` again, in the child; returns its exit status and output.
-    public func runTest(named name: String) throws -> (status: Int32, output: String) {
+    public func runTest(named name: String) async throws -> (status: Int32, output: String) {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        return try run([executable, "--testing-library", "swift-testing", "--filter", name])
+        return try await run([executable, "--testing-library", "swift-testing", "--filter", name])
     }
 
-    private func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/unshare")
-        process.arguments = ["--user", "--map-root-user"] + extraNamespaces + command
-        process.environment = ProcessInfo.processInfo.environment.merging([variable: "1"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        // Before waiting: a full pipe would block the child.
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+    private func run(_ command: [String]) async throws -> (status: Int32, output: String) {
+        let unshare = try await ChildProcess.run(
+            "/usr/bin/unshare", ["--user", "--map-root-user"] + extraNamespaces + command,
+            environment: [variable: "1"], streams: .merged)
+        return (unshare.terminationStatus, unshare.output)
     }
 }

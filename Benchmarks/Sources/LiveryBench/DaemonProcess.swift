@@ -1,40 +1,34 @@
 import Foundation
+import LiveryTestSupport
 
 /// `livery serve DIR --port 0` as a child process: the real executable, built beside this one
 /// (`swift build --product livery`), so its memory is the daemon's alone.
 final class DaemonProcess {
     let port: Int
     let pid: Int32
-    private let process = Process()
+    private let process: ChildProcess
 
     /// Starts the daemon and waits for the line that says which port it listens on.
     init(directory: URL, tokenFile: URL) throws {
         let executable = try Self.liveryExecutable()
-        process.executableURL = executable
-        process.arguments = [
-            "serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        pid = process.processIdentifier
+        let process = ChildProcess(
+            executable.path,
+            ["serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"])
         // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
-        var said = Data()
-        var port: Int?
-        while port == nil {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                throw BenchError("\(executable.path) exited before listening: \(String(decoding: said, as: UTF8.self))")
+        let port = try Blocking.run {
+            try await process.start()
+            for try await line in process.lines where line.contains(" on http://") {
+                if let colon = line.lastIndex(of: ":"),
+                    let port = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                {
+                    return port
+                }
             }
-            said.append(chunk)
-            let text = String(decoding: said, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains(" on http://") }),
-                let colon = line.lastIndex(of: ":")
-            {
-                port = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            }
+            throw BenchError("\(executable.path) exited before listening: \(process.errors)")
         }
-        self.port = port ?? 0
+        self.process = process
+        self.pid = process.processIdentifier
+        self.port = port
     }
 
     /// The daemon's resident set (`VmRSS` of /proc/PID/status), in bytes.
@@ -48,13 +42,12 @@ final class DaemonProcess {
 
     /// SIGTERM (graceful shutdown), then waits for the exit.
     func stop() {
-        guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 
     /// `livery` in the folder of this executable: both are products of the root package.
-    private static func liveryExecutable() throws -> URL {
+    static func liveryExecutable() throws -> URL {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let livery = me.deletingLastPathComponent().appendingPathComponent("livery")
         guard FileManager.default.isExecutableFile(atPath: livery.path) else {

@@ -1,10 +1,11 @@
 import Foundation
+import LiveryTestSupport
 
 /// One etcd member (Debian's `/usr/bin/etcd`) on free loopback ports with a temporary data
 /// folder, for the etcd figure; `scripts/bench` installs it.
 final class EtcdMember {
     let clientURL: URL
-    private let process = Process()
+    private let process: ChildProcess
     private let data: URL
 
     init() throws {
@@ -17,16 +18,16 @@ final class EtcdMember {
         let url = "http://127.0.0.1:\(client)"
         guard let clientURL = URL(string: url) else { throw BenchError("bad URL \(url)") }
         self.clientURL = clientURL
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/etcd")
-        process.arguments = [
-            "--name", "bench", "--data-dir", data.path, "--listen-client-urls", url, "--advertise-client-urls", url,
-            "--listen-peer-urls", "http://127.0.0.1:\(peer)", "--initial-advertise-peer-urls",
-            "http://127.0.0.1:\(peer)",
-            "--log-level", "error",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = ChildProcess(
+            "/usr/bin/etcd",
+            [
+                "--name", "bench", "--data-dir", data.path, "--listen-client-urls", url, "--advertise-client-urls", url,
+                "--listen-peer-urls", "http://127.0.0.1:\(peer)", "--initial-advertise-peer-urls",
+                "http://127.0.0.1:\(peer)",
+                "--log-level", "error",
+            ])
+        self.process = process
+        try Blocking.run { try await process.start() }
         let deadline = ContinuousClock.now + .seconds(10)
         while (try? Command.run("/usr/bin/curl", ["-sf", url + "/health"]))?.contains(#""health":"true""#) != true {
             guard ContinuousClock.now < deadline else {
@@ -40,10 +41,8 @@ final class EtcdMember {
     deinit { stop() }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.terminate()
+        process.waitUntilExitBlocking()
         try? FileManager.default.removeItem(at: data)
     }
 }

@@ -7,7 +7,7 @@ import LiveryTestSupport
 /// conf's places change (see `NginxFrontConf`), and its `worker_connections` fit `connections`.
 final class FleetFront {
     let port: Int
-    private let process = Process()
+    private let process: ChildProcess
 
     /// Starts nginx and returns once a `GET /healthz` through it reaches a daemon.
     init(root: URL, daemonPorts: [Int], connections: Int) throws {
@@ -23,12 +23,14 @@ final class FleetFront {
             NginxFrontConf.config(root: root.path, port: port, daemonPorts: daemonPorts, connections: connections)
                 .utf8
         ).write(to: config)
-        process.executableURL = URL(filePath: nginx)
-        process.arguments = [
-            "-p", root.path, "-e", root.appendingPathComponent("error.log").path, "-c", config.path, "-g",
-            "daemon off;",
-        ]
-        try process.run()
+        let process = ChildProcess(
+            nginx,
+            [
+                "-p", root.path, "-e", root.appendingPathComponent("error.log").path, "-c", config.path, "-g",
+                "daemon off;",
+            ])
+        self.process = process
+        try Blocking.run { try await process.start() }
         let health = "http://127.0.0.1:\(port)/healthz"
         let deadline = ContinuousClock.now + .seconds(10)
         while !Self.answers(health) {
@@ -41,9 +43,8 @@ final class FleetFront {
 
     /// SIGTERM (nginx's fast shutdown), then waits for the exit.
     func stop() {
-        guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 
     private static func answers(_ url: String) -> Bool {

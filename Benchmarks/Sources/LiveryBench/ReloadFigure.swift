@@ -83,6 +83,11 @@ enum ReloadFigure {
 }
 
 /// `inotifywait -m` on the same folder; the time this process reads each of its lines.
+///
+/// Launched with Foundation's `Process`, unlike every other child of the tests and benchmarks
+/// (`ChildProcess`): its lines are timed as a thread of its own reads them, and the baseline is a
+/// fraction of a millisecond, which the task hops of an asynchronous read would lengthen. The
+/// benchmarks launch one process at a time, from their own thread.
 private final class InotifywaitProbe: Sendable {
     /// Shared with the reading thread: a class, because a `Mutex` cannot be copied into it.
     private final class Lines: Sendable {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import Logging
 import Synchronization
 
@@ -63,16 +64,11 @@ enum ServeFigure {
                 ["If-None-Match: \(liveryGzip.etag)", acceptGzip], ["If-None-Match: \(nginxGzip.etag)", acceptGzip]
             ),
         ] {
-            let ours = try Wrk.requestsPerSecond(livery, headers: liveryHeaders, seconds: seconds)
-            let theirs = try Wrk.requestsPerSecond(plain, headers: nginxHeaders, seconds: seconds)
-            let ratio = ours / theirs
             rows.append(
-                Row(
-                    figure: "3", metric: "wrk GET \(size), \(name), requests/s",
-                    unit: "req/s", value: ours, p99: nil, baseline: "nginx, same file, ETags on, gzip_static",
-                    baselineValue: theirs, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×",
-                    verdict: ratio >= 1 ? .pass : .miss,
-                    notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores"))
+                try Wrk.row(
+                    figure: "3", metric: "wrk GET \(size), \(name), requests/s", livery: (livery, liveryHeaders),
+                    nginx: (plain, nginxHeaders), baseline: "nginx, same file, ETags on, gzip_static", seconds: seconds)
+            )
         }
         return rows
     }
@@ -132,7 +128,7 @@ private final class ResultBox<T: Sendable>: Sendable {
 /// nginx as a child process on a free loopback port.
 final class NginxServer {
     let port: Int
-    private let process = Process()
+    private let process: ChildProcess
 
     init(root: URL, work: URL) throws {
         port = try FreePort.find()
@@ -154,9 +150,9 @@ final class NginxServer {
             }
             """.utf8
         ).write(to: config)
-        process.executableURL = URL(filePath: "/usr/sbin/nginx")
-        process.arguments = ["-p", work.path, "-c", config.path]
-        try process.run()
+        let process = ChildProcess("/usr/sbin/nginx", ["-p", work.path, "-c", config.path])
+        self.process = process
+        try Blocking.run { try await process.start() }
         let deadline = ContinuousClock.now + .seconds(5)
         while (try? Curl.head("http://127.0.0.1:\(port)/bundle.json")) == nil {  // not up yet
             guard ContinuousClock.now < deadline else { throw BenchError("nginx did not start on port \(port)") }
@@ -166,7 +162,7 @@ final class NginxServer {
 
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 }
 
@@ -214,6 +210,21 @@ enum Curl {
 }
 
 enum Wrk {
+    /// A row of requests per second against the daemon beside nginx, measured one after the
+    /// other in the same run; the target is ≥ 1.0×.
+    static func row(
+        figure: String, metric: String, livery: (url: String, headers: [String]),
+        nginx: (url: String, headers: [String]), baseline: String, seconds: Int
+    ) throws -> Row {
+        let ours = try requestsPerSecond(livery.url, headers: livery.headers, seconds: seconds)
+        let theirs = try requestsPerSecond(nginx.url, headers: nginx.headers, seconds: seconds)
+        let ratio = ours / theirs
+        return Row(
+            figure: figure, metric: metric, unit: "req/s", value: ours, p99: nil, baseline: baseline,
+            baselineValue: theirs, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×", verdict: ratio >= 1 ? .pass : .miss,
+            notes: "wrk -t2 -c64 -d\(seconds)s, both servers and wrk on the same 2 cores")
+    }
+
     static func requestsPerSecond(_ url: String, headers: [String], seconds: Int) throws -> Double {
         var arguments = ["-t2", "-c64", "-d\(seconds)s"]
         for header in headers { arguments += ["-H", header] }
@@ -230,15 +241,17 @@ enum Wrk {
 
 enum Command {
     static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("\(path) exited \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        let command = try Blocking.run { try await ChildProcess.run(path, arguments) }
+        guard command.terminationReason == .exit, command.terminationStatus == 0 else {
+            throw BenchError("\(path) exited \(command.terminationStatus): \(command.errors)")
+        }
+        return command.output
+    }
+}
+
+extension ChildProcess {
+    /// ``waitUntilExit()`` for the benchmarks' own thread, which is not one of the cooperative pool's.
+    func waitUntilExitBlocking() {
+        _ = try? Blocking.run { await self.waitUntilExit() }  // it cannot throw
     }
 }

@@ -3,12 +3,11 @@ import FuzzSupport
 
 /// Bytes → an HTTP request (request line, headers, body) → every interpreter the daemon runs on
 /// raw request strings: the `/v1/specs/{path}` path and its rules, `If-None-Match` / `If-Match`,
-/// `Last-Event-ID`, `?wait=`, `Authorization` and `Livery-Client`, and the raw reader of plain bundle requests
-/// (``BundleScanChecks``). Each is checked against its contract
+/// `Last-Event-ID`, `?wait=`, `Authorization` and `Livery-Client` (the raw reader of plain
+/// bundle requests has its own target, `FuzzBundleScan`). Each is checked against its contract
 /// (``RequestChecks``), not only for crashes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    BundleScanChecks.check(UnsafeRawBufferPointer(start: start, count: count))
     let request = RawRequest(Data(bytes: start, count: count))
     RequestChecks.checkPath(request.path)
     RequestChecks.checkConditions(request, body: request.body)

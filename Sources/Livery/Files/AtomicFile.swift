@@ -6,21 +6,32 @@ import Foundation
 package enum AtomicFile {
     /// Replaces (or creates) `url` with `data`.
     ///
-    /// - Parameter mode: The new file's permissions; `nil` keeps those of the file it replaces
-    ///   (0644 for a new file).
+    /// - Parameter mode: The new file's permissions; `nil` keeps those of the file it replaces,
+    ///   and gives a new file 0666 less the process's umask, as any program creating a file does.
     package static func write(_ data: Data, to url: URL, mode: mode_t? = nil) throws(FileSystemError) {
+        try place(data, at: url, mode: mode, replacing: true)
+    }
+
+    /// Creates `url` with `data` unless a file of that name exists (then it fails with
+    /// `EEXIST` and leaves that file alone): of several processes creating the same file at
+    /// once, exactly one succeeds, and the others can read what it wrote.
+    package static func create(_ data: Data, at url: URL, mode: mode_t) throws(FileSystemError) {
+        try place(data, at: url, mode: mode, replacing: false)
+    }
+
+    private static func place(_ data: Data, at url: URL, mode: mode_t?, replacing: Bool) throws(FileSystemError) {
         let folder = url.deletingLastPathComponent().path
         let target = url.path
         // Hidden, so watchers and folder reads skip it while it exists.
         let temporary = folder + "/.\(url.lastPathComponent).livery-\(UInt32.random(in: .min ... .max)).tmp"
         var existing = stat()
-        let permissions = mode ?? (stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
+        let permissions = mode ?? (stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil)
+        // open() applies the umask: right for a new file, too narrow for an exact mode.
         let fd = try retrying("create", temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o666)
         }
         do {
-            // open() applies the umask; the file must have exactly the requested mode (0600 for a token).
-            _ = try retrying("chmod", temporary) { fchmod(fd, permissions) }
+            if let permissions { _ = try retrying("chmod", temporary) { fchmod(fd, permissions) } }
             try writeAll(data, to: fd, path: temporary)
             _ = try retrying("fsync", temporary) { fsync(fd) }
         } catch {
@@ -35,11 +46,15 @@ package enum AtomicFile {
             throw error
         }
         do {
-            _ = try retrying("rename", target) { rename(temporary, target) }
+            // link() never replaces an existing name, where rename() does.
+            _ = try retrying(replacing ? "rename" : "create", target) {
+                replacing ? rename(temporary, target) : link(temporary, target)
+            }
         } catch {
             unlink(temporary)
             throw error
         }
+        if !replacing { unlink(temporary) }
         try syncFolder(folder)
     }
 
@@ -64,9 +79,10 @@ package enum AtomicFile {
         try syncFolder(url.deletingLastPathComponent().path)
     }
 
-    /// Creates `folder` (mode 0755) and flushes its parent, so the new entry survives a crash.
+    /// Creates `folder` (mode 0777 less the umask) and flushes its parent, so the new entry
+    /// survives a crash.
     package static func makeFolder(_ folder: String) throws(FileSystemError) {
-        _ = try retrying("create folder", folder) { mkdir(folder, 0o755) }
+        _ = try retrying("create folder", folder) { mkdir(folder, 0o777) }
         try syncFolder((folder as NSString).deletingLastPathComponent)
     }
 
@@ -103,13 +119,4 @@ package enum AtomicFile {
             if errno != EINTR { throw FileSystemError(operation: operation, path: path, errno: errno) }
         }
     }
-}
-
-/// A failed file-system call, naming the operation and the path.
-package struct FileSystemError: Error, CustomStringConvertible {
-    package var operation: String
-    package var path: String
-    package var errno: Int32
-
-    package var description: String { "cannot \(operation) '\(path)': \(String(cString: strerror(errno)))" }
 }

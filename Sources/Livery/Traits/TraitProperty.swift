@@ -2,16 +2,18 @@
 /// value must pass, and how the property is reached on a target's class.
 ///
 /// ```swift
-/// TraitProperty("radius", \CornerRadius.radius, check: .atLeast(0)) {
+/// TraitProperty(
+///     "radius", \CornerRadius.radius, check: .atLeast(0),
+///     css: { [CSSDeclaration("border-radius", .pixels($0))] }
+/// ) {
 ///     ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
 /// }
 /// ```
 ///
 /// Everything Livery knows about a built-in property trait comes from its properties: its
 /// `apply(to:)` and reversal, the provider's fast path, the checks where a spec is read, its
-/// entry in the JSON Schema and the fields Livery Studio shows (`GET /v1/traits`). Another form
-/// of a trait (a CSS form, say) is another field here, filled in where the trait declares its
-/// properties.
+/// entry in the JSON Schema, the fields Livery Studio shows (`GET /v1/traits`) and its CSS form
+/// (`GET /v1/css`, ``Spec/styleSheet(theme:)``).
 public struct TraitProperty<Owner: Trait>: Sendable {
     /// The trait's field, as specs write it.
     public let field: String
@@ -21,6 +23,9 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     let setting: @Sendable (Owner) -> PropertyValue?
     /// How to set the property on objects of exactly `class`; nil where the class lacks it.
     let binding: @Sendable (_ class: AnyClass) -> PropertyBinding?
+    /// The CSS declarations of the value the trait holds (none where the field is left out);
+    /// nil when the property has no CSS form, which the stylesheet then names.
+    let css: (@Sendable (Owner) -> [CSSDeclaration])?
 
     /// A property set from the field `field`, always given.
     ///
@@ -28,26 +33,39 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     ///   - field: the field's name in specs, the name of the trait's stored property.
     ///   - value: the trait's stored property.
     ///   - check: what the value must satisfy.
+    ///   - css: the value's CSS declarations on an element; nil for no CSS form.
     ///   - binding: how to set the property on objects of a class; nil where the class lacks it.
     public init<Value: PropertyValueConvertible>(
         _ field: String, _ value: KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
+        css: (@Sendable (Value) -> [CSSDeclaration])? = nil,
         binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
     ) {
         self.field = field
         self.check = check
         self.setting = { $0[keyPath: value].propertyValue }
         self.binding = binding
+        if let css {
+            self.css = { @Sendable owner in css(owner[keyPath: value]) }
+        } else {
+            self.css = nil
+        }
     }
 
     /// A property set from the optional field `field`; left as it is where the field is nil.
     public init<Value: PropertyValueConvertible>(
         _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        css: (@Sendable (Value) -> [CSSDeclaration])? = nil,
         binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
     ) {
         self.field = field
         self.check = check
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
+        if let css {
+            self.css = { @Sendable owner in owner[keyPath: value].map(css) ?? [] }
+        } else {
+            self.css = nil
+        }
     }
 
     /// A property of the class `Root` reached through a key path, for a trait whose `Target` is a

@@ -42,6 +42,8 @@ public final class BundleHub: Service, Sendable {
         var storeRevision: Int64?
         var staleSince: Date?
         var staleReason: String?
+        /// Loads applied, good or bad: changes whenever the store's content may have.
+        var generation = 0
     }
 
     let source: Source
@@ -74,6 +76,10 @@ public final class BundleHub: Service, Sendable {
 
     /// Clients waiting for a new bundle (long-polls and event streams).
     public var waitingClients: Int { state.withLock { $0.subscribers.count } }
+
+    /// How many loads of the store (good or bad) the hub applied: a version number for what is
+    /// derived from the store's content, such as the listing of `GET /v1/specs`.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// The etcd revision of the files the hub last saw; `nil` on a folder.
     public var storeRevision: Int64? { state.withLock { $0.storeRevision } }
@@ -235,6 +241,7 @@ public final class BundleHub: Service, Sendable {
                 }
                 let changed = state.snapshot?.etag != snapshot.etag
                 state.snapshot = snapshot
+                state.generation += 1
                 if changed {
                     state.kept.removeAll { $0.etag == snapshot.etag }
                     state.kept.append(snapshot)
@@ -254,6 +261,12 @@ public final class BundleHub: Service, Sendable {
                 metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
             if changed {
                 for subscriber in subscribers { subscriber.deliver(snapshot) }
+                let withoutCSS = snapshot.styleSheet.traitTypesWithoutCSS
+                if !withoutCSS.isEmpty {
+                    logger.warning(
+                        "trait types with no CSS form are not in /v1/css",
+                        metadata: ["types": "\(withoutCSS.joined(separator: ", "))", "etag": "\(snapshot.etag)"])
+                }
             }
         case .failure(let error):
             let diagnostics = Diagnostic.all(of: error)
@@ -264,6 +277,7 @@ public final class BundleHub: Service, Sendable {
                 }
                 state.errors = diagnostics
                 state.errorAt = Date()
+                state.generation += 1
                 state.hasFirstUpdate = true
                 return true
             }

@@ -22,9 +22,10 @@ public final class BundleRepresentation: Sendable {
     /// The `If-None-Match` of a client that echoes ``etag``.
     let echoedCondition: EntityTagCondition
 
-    /// Makes the representation of `bytes`, sent with `Content-Encoding: contentEncoding` when
-    /// it is not `nil`, and its answers (with their heads as bytes, for the raw path), once.
-    init(bytes: ByteBuffer, contentEncoding: String?) {
+    /// Makes the representation of `bytes` (of `contentType`), sent with `Content-Encoding:
+    /// contentEncoding` when it is not `nil`, and its answers (with their heads as bytes, for the
+    /// raw path), once.
+    init(bytes: ByteBuffer, contentType: String = "application/json", contentEncoding: String?) {
         self.bytes = bytes
         self.etag = EntityTag(of: bytes.readableBytesView)
         self.etagText = etag.description
@@ -36,7 +37,7 @@ public final class BundleRepresentation: Sendable {
         notModified[.vary] = "Accept-Encoding"
         self.notModified = BundleResponse(prebuilt: .notModified, fields: notModified, body: nil)
         var ok = HTTPFields()
-        ok[.contentType] = "application/json"
+        ok[.contentType] = contentType
         if let contentEncoding { ok[.contentEncoding] = contentEncoding }
         ok[.eTag] = etagText
         ok[.cacheControl] = "no-cache"

@@ -15,6 +15,9 @@ public struct BundleSnapshot: Sendable {
     /// the clients that accept it. `nil` only if zlib failed, and then every client gets
     /// ``identity``, which is always a correct answer.
     public var gzip: BundleRepresentation? { storage.gzip }
+    /// The bundle as CSS (``Livery/Spec/styleSheet(theme:)``), rendered and compressed once
+    /// per version for `GET /v1/css`.
+    public var styleSheet: StyleSheetSnapshot { storage.styleSheet }
     /// The files the bundle was merged from, in merge order.
     public var files: [String] { storage.files }
     /// The spec itself, with the places its bundle no longer carries (for `GET /v1/resolved`);
@@ -44,6 +47,7 @@ public struct BundleSnapshot: Sendable {
         storage = Storage(
             identity: identity,
             gzip: Self.compressed(identity.bytes).map { BundleRepresentation(bytes: $0, contentEncoding: "gzip") },
+            styleSheet: StyleSheetSnapshot(spec: spec ?? (try? Spec(json: json))),
             files: files, spec: spec, loadedAt: loadedAt,
             eventFrame: ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text))
     }
@@ -51,17 +55,19 @@ public struct BundleSnapshot: Sendable {
     private final class Storage: Sendable {
         let identity: BundleRepresentation
         let gzip: BundleRepresentation?
+        let styleSheet: StyleSheetSnapshot
         let files: [String]
         let spec: Spec?
         let loadedAt: Date
         let eventFrame: ByteBuffer
 
         init(
-            identity: BundleRepresentation, gzip: BundleRepresentation?, files: [String], spec: Spec?, loadedAt: Date,
-            eventFrame: ByteBuffer
+            identity: BundleRepresentation, gzip: BundleRepresentation?, styleSheet: StyleSheetSnapshot,
+            files: [String], spec: Spec?, loadedAt: Date, eventFrame: ByteBuffer
         ) {
             self.identity = identity
             self.gzip = gzip
+            self.styleSheet = styleSheet
             self.files = files
             self.spec = spec
             self.loadedAt = loadedAt
@@ -71,7 +77,7 @@ public struct BundleSnapshot: Sendable {
 
     /// `bytes` gzip-compressed at the best level: done once per version, so the time is spent
     /// where it is paid back on every answer.
-    private static func compressed(_ bytes: ByteBuffer) -> ByteBuffer? {
+    static func compressed(_ bytes: ByteBuffer) -> ByteBuffer? {
         var source = bytes
         do {
             return try source.compress(with: .gzip(configuration: .init(compressionLevel: .bestCompression)))

@@ -59,6 +59,7 @@ extension EtcdClient {
         let limit = TimeAmount.nanoseconds(
             silenceLimit.components.seconds * 1_000_000_000 + silenceLimit.components.attoseconds / 1_000_000_000)
         var failures: [String] = []
+        let sent = try await authorization()
         let first = preferred.withLock { $0 }
         for offset in 0..<endpoints.count {
             let index = (first + offset) % endpoints.count
@@ -66,6 +67,7 @@ extension EtcdClient {
             var request = HTTPClientRequest(url: endpoint.absoluteString + "/v3/watch")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
+            if let sent { request.headers.add(name: "Authorization", value: sent) }
             request.body = .bytes(ByteBuffer(bytes: body))
             let response: HTTPClientResponse
             do {
@@ -75,6 +77,8 @@ extension EtcdClient {
                 continue
             }
             guard response.status == .ok else {
+                // A refused token is replaced by the next watch, which the follower makes again.
+                forgetToken(ifRefused: response.status.code, sent: sent)
                 failures.append("\(endpoint.absoluteString) answered \(response.status.code)")
                 continue
             }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A small etcd v3 client over etcd's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`, `/v3/watch`,
@@ -51,23 +52,34 @@ public final class EtcdClient: Sendable {
     let requestTimeout: TimeAmount
     /// The index of the endpoint that last answered, where requests and watches start.
     let preferred = Mutex(0)
+    /// The etcd user the client authenticates as; `nil` when etcd does not require one.
+    let credentials: EtcdCredentials?
+    /// The token the last authentication gave, sent in `Authorization` until etcd refuses it.
+    private let token = Mutex<String?>(nil)
 
-    /// Creates a client over `http`, which the caller owns and shuts down.
+    /// Creates a client over `http`, which the caller owns and shuts down, authenticating as
+    /// `credentials` when given.
     ///
     /// Give `http` a short connect timeout and no connection retries
-    /// (``makeHTTPClient()``), or a dead member holds every request until its timeout.
-    public init(endpoints: [URL], http: HTTPClient, logger: Logger, requestTimeout: TimeAmount = .seconds(5)) {
+    /// (``makeHTTPClient(tls:)``), or a dead member holds every request until its timeout.
+    public init(
+        endpoints: [URL], http: HTTPClient, credentials: EtcdCredentials? = nil, logger: Logger,
+        requestTimeout: TimeAmount = .seconds(5)
+    ) {
         precondition(!endpoints.isEmpty, "an etcd client needs at least one endpoint")
         self.endpoints = endpoints
         self.http = http
+        self.credentials = credentials
         self.logger = logger
         self.requestTimeout = requestTimeout
     }
 
     /// An HTTP client suited to failover: a 1 s connect timeout and no retrying of refused
-    /// connections, so that a dead member is skipped at once.
-    public static func makeHTTPClient() -> HTTPClient {
+    /// connections, so that a dead member is skipped at once; `tls` for `https` endpoints
+    /// (``EtcdSecurity/tlsConfiguration()``).
+    public static func makeHTTPClient(tls: TLSConfiguration? = nil) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = tls
         configuration.timeout.connect = .seconds(1)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
@@ -120,7 +132,9 @@ public final class EtcdClient: Sendable {
         return "\0"
     }
 
-    /// Posts `body` to `path` on the preferred endpoint, then on the others in turn.
+    /// Posts `body` to `path` with the client's token, authenticating first when it has none;
+    /// a token etcd no longer accepts (expired, or the member restarted) is replaced once. etcd
+    /// checks the token before it applies anything, so a refused write is safe to send again.
     func call<Body: Encodable, Answer: Decodable>(
         _ path: String, _ body: Body, idempotent: Bool
     ) async throws(EtcdError) -> Answer {
@@ -130,6 +144,46 @@ public final class EtcdClient: Sendable {
         } catch {
             throw EtcdError(.protocolError, "cannot encode the request for \(path): \(error)")
         }
+        let sent = try await authorization()
+        do {
+            return try await post(path, bytes, idempotent: idempotent, authorization: sent)
+        } catch  where error.code == .unauthenticated && sent != nil {
+            token.withLock { if $0 == sent { $0 = nil } }
+            return try await post(path, bytes, idempotent: idempotent, authorization: try await authorization())
+        }
+    }
+
+    /// The `Authorization` value requests carry: the cached token, or a new one from
+    /// `/v3/auth/authenticate`; `nil` without credentials.
+    func authorization() async throws(EtcdError) -> String? {
+        guard let credentials else { return nil }
+        if let cached = token.withLock({ $0 }) { return cached }
+        let request = EtcdWireAuthenticateRequest(name: credentials.user, password: credentials.password)
+        let bytes: Data
+        do {
+            bytes = try JSONEncoder().encode(request)
+        } catch {
+            throw EtcdError(.protocolError, "cannot encode the authentication request: \(error)")
+        }
+        let answer: EtcdWireAuthenticateResponse = try await post(
+            "/v3/auth/authenticate", bytes, idempotent: true, authorization: nil)
+        guard let fresh = answer.token, !fresh.isEmpty else {
+            throw EtcdError(.unauthenticated, "etcd authenticated user '\(credentials.user)' but gave no token")
+        }
+        token.withLock { $0 = fresh }
+        return fresh
+    }
+
+    /// Forgets the token if etcd refused `status` for it, so the next request authenticates again.
+    func forgetToken(ifRefused status: UInt, sent: String?) {
+        guard status == 401, let sent else { return }
+        token.withLock { if $0 == sent { $0 = nil } }
+    }
+
+    /// Posts `bytes` to `path` on the preferred endpoint, then on the others in turn.
+    private func post<Answer: Decodable>(
+        _ path: String, _ bytes: Data, idempotent: Bool, authorization: String?
+    ) async throws(EtcdError) -> Answer {
         let first = preferred.withLock { $0 }
         var failures: [String] = []
         for offset in 0..<endpoints.count {
@@ -138,6 +192,7 @@ public final class EtcdClient: Sendable {
             var request = HTTPClientRequest(url: endpoint.absoluteString + path)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
+            if let authorization { request.headers.add(name: "Authorization", value: authorization) }
             request.body = .bytes(ByteBuffer(bytes: bytes))
             let status: UInt
             let answer: ByteBuffer
@@ -191,6 +246,14 @@ public final class EtcdClient: Sendable {
         }
         if [408, 502, 503, 504].contains(status) || wire?.code == 1 || wire?.code == 14 {
             return EtcdError(.unavailable, "\(place) answered \(status): \(message)")
+        }
+        // gRPC's Unauthenticated (an invalid or expired token) and the gateway's answer to a
+        // wrong user or password; PermissionDenied for a role without the key.
+        if wire?.code == 16 || message.contains("authentication failed") || message.contains("user name is empty") {
+            return EtcdError(.unauthenticated, "\(place) answered \(status): \(message)")
+        }
+        if wire?.code == 7 {
+            return EtcdError(.permissionDenied, "\(place) answered \(status): \(message)")
         }
         return EtcdError(.protocolError, "\(place) answered \(status): \(message)")
     }

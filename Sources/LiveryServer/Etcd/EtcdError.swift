@@ -8,6 +8,11 @@ public struct EtcdError: Error, CustomStringConvertible, Sendable {
         case compacted
         /// The revision asked for does not exist yet.
         case futureRevision
+        /// etcd refused the client's credentials: a wrong user or password, or a token that
+        /// expired (the client authenticates again once before it reports this).
+        case unauthenticated
+        /// The etcd user may not do this (its role lacks the permission on the key).
+        case permissionDenied
         /// etcd refused the request, or answered something the client does not understand.
         case protocolError
     }

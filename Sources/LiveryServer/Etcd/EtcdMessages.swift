@@ -116,3 +116,14 @@ extension String {
     /// The base64 of the string's UTF-8, as the gateway wants keys.
     var etcdBase64: String { Data(utf8).base64EncodedString() }
 }
+
+/// `POST /v3/auth/authenticate`.
+struct EtcdWireAuthenticateRequest: Encodable, Sendable {
+    var name: String
+    var password: String
+}
+
+/// The answer to an authenticate: the token later requests carry in `Authorization`.
+struct EtcdWireAuthenticateResponse: Decodable, Sendable {
+    var token: String?
+}

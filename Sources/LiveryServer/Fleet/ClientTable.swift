@@ -4,8 +4,20 @@ import LiveryHTTP
 import Synchronization
 
 /// The clients the daemon has heard from, by the `Livery-Client` header of their requests: who
-/// they are and which version each has applied. Bounded: an entry expires ``lifetime`` after its
-/// client's last request, and past ``capacity`` entries the least recently seen one goes.
+/// they are and which version each has applied.
+///
+/// Anyone who can send a request can send a report, so the table is bounded in total, not per
+/// client: at most ``capacity`` clients and ``skippedCapacity`` skipped identifiers over all of
+/// them; past either, the least recently seen clients go (and ``FleetStatus/complete`` turns
+/// false for a ``lifetime``). An entry expires ``lifetime`` after its client's last request.
+/// Every operation costs O(1) amortised, and ``status(current:at:)`` reads the running counts
+/// instead of copying the table.
+///
+/// What the table can prove: nothing about a client but what its last report claimed. One entry
+/// per name and instance, replaced by each later report, so a forged report for an instance lasts
+/// until that instance's next request; a forged report cannot hide a lagging instance for longer,
+/// except by pushing it out of a full table, which ``FleetStatus/complete`` reveals. With a read
+/// token, only the reports of requests that present it are recorded.
 ///
 /// A header that does not parse never fails its request: it is counted (``malformedHeaders``)
 /// and otherwise ignored.
@@ -18,26 +30,34 @@ public final class ClientTable: Sendable {
         public var lastSeen: Date
     }
 
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var name: String
         var instance: String
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var malformed = 0
-    }
+    /// The default of ``capacity``.
+    public static let defaultCapacity = 10_000
+    /// The default of ``skippedCapacity``: a few identifiers per client of a full table, the 16
+    /// a header may list for a few thousand.
+    public static let defaultSkippedCapacity = 20_000
 
     /// The most clients remembered.
     public let capacity: Int
+    /// The most skipped identifiers remembered, over all clients.
+    public let skippedCapacity: Int
     /// How long a client is remembered after its last request.
     public let lifetime: Duration
     private let metrics: ServerMetrics
-    private let state = Mutex(State())
+    private let state = Mutex(ClientTableState())
 
     /// Creates an empty table.
-    package init(capacity: Int = 10_000, lifetime: Duration = .seconds(300), metrics: ServerMetrics) {
+    package init(
+        capacity: Int = defaultCapacity, skippedCapacity: Int = defaultSkippedCapacity,
+        lifetime: Duration = .seconds(300),
+        metrics: ServerMetrics
+    ) {
         self.capacity = max(1, capacity)
+        self.skippedCapacity = max(0, skippedCapacity)
         self.lifetime = lifetime
         self.metrics = metrics
     }
@@ -46,7 +66,7 @@ public final class ClientTable: Sendable {
     /// last one counts).
     func record(_ fieldValues: [String], at now: Date = Date()) {
         guard let value = fieldValues.last else { return }
-        let header: LiveryClientHeader
+        var header: LiveryClientHeader
         do {
             header = try LiveryClientHeader(fieldValue: value)
         } catch {
@@ -54,33 +74,51 @@ public final class ClientTable: Sendable {
             state.withLock { $0.malformed += 1 }
             return
         }
+        // One client never holds more than the whole budget.
+        let kept = min(header.skipped.count, skippedCapacity)
+        header.moreSkipped += header.skipped.count - kept
+        header.skipped.removeLast(header.skipped.count - kept)
         let key = Key(name: header.identity.name, instance: header.identity.instance)
+        let entry = Entry(header: header, lastSeen: now)
         state.withLock { state in
-            if state.entries[key] == nil, state.entries.count >= capacity {
-                expire(&state, now: now)
-                if state.entries.count >= capacity,
-                    let oldest = state.entries.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key
-                {
-                    state.entries[oldest] = nil
-                }
+            state.expire(before: cutoff(now))
+            state.remove(key)
+            while state.entries.count >= capacity || state.skippedTotal + entry.header.skipped.count > skippedCapacity {
+                state.evictOldest(at: now)
             }
-            state.entries[key] = Entry(header: header, lastSeen: now)
+            state.insert(entry, for: key)
         }
     }
 
-    /// The clients heard from within ``lifetime`` of `now`, most recently seen first.
+    /// The fleet at `now` against the current version `current`, its lists cut to
+    /// ``FleetStatus``'s limits; sets the fleet gauges.
+    func status(current: EntityTag?, at now: Date = Date()) -> FleetStatus {
+        let status = state.withLock { state in
+            state.expire(before: cutoff(now))
+            return FleetStatus(state, current: current, complete: !state.evictedSince(cutoff(now)))
+        }
+        metrics.fleetClients.set(Double(status.clients))
+        metrics.fleetClientsNotConverged.set(Double(status.clients - status.converged))
+        return status
+    }
+
+    /// The clients heard from within ``lifetime`` of `now`, most recently seen first: a copy of
+    /// the whole table, for programs that embed the daemon (`GET /v1/clients` does not use it).
     public func entries(at now: Date = Date()) -> [Entry] {
         state.withLock { state in
-            expire(&state, now: now)
-            return state.entries.values.sorted { $0.lastSeen > $1.lastSeen }
+            state.expire(before: cutoff(now))
+            return state.newestFirst().map(\.entry)
         }
     }
 
     /// Headers that did not parse since the daemon started.
     public var malformedHeaders: Int { state.withLock { $0.malformed } }
 
-    private func expire(_ state: inout State, now: Date) {
-        let oldest = now.addingTimeInterval(-Double(lifetime.components.seconds))
-        state.entries = state.entries.filter { $0.value.lastSeen >= oldest }
+    /// The places the order queue holds, live and stale: what bounds its memory.
+    var placesHeld: Int { state.withLock { $0.placesHeld } }
+
+    private func cutoff(_ now: Date) -> Date {
+        let (seconds, attoseconds) = lifetime.components
+        return now.addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
     }
 }

@@ -64,6 +64,8 @@ package struct BundleResponse: Sendable {
 /// 304 then carries the tag it named, so a cache holding both knows which one to reuse (RFC
 /// 9111 §4.3.4). A gzip tag from a client that does not accept gzip is not a match: it gets
 /// identity.
+/// - `/v1/css` and `/v1/css/{etag}`: the same, with the bundle's stylesheet
+///   (``StyleSheetSnapshot``) in place of its JSON; `{etag}` is still the bundle's tag.
 /// - `/v1/spec/{etag}`: that version's bundle (either representation, by the same rule),
 ///   cacheable for a year, never waiting; 404 when the state's bundle is not that version.
 /// - `/v1/version?since=`: `{"etag": "…"}` when the current version is not `since`, cacheable
@@ -125,8 +127,10 @@ package enum BundleDecision {
         return held.notModified
     }
 
-    /// `/v1/spec/{etag}` when a bundle is at hand: it if it is that version (by the same rules
-    /// as the current bundle, cacheable for a year), else 404.
+    /// `/v1/spec/{etag}` (or `/v1/css/{etag}`) when a bundle is at hand: it if it is that
+    /// version (by the same rules as the current bundle, cacheable for a year), else 404. The
+    /// version is named by the bundle's tag in either form, so a client that learnt a version
+    /// from `/v1/version` can ask for its stylesheet.
     private static func version(_ tag: String, of snapshot: BundleSnapshot, query: BundleQuery) -> BundleResponse {
         guard snapshot.identity.etag.isNamed(by: tag) else { return problem(.versionNotKept(tag), query: query) }
         let answer = bundle(snapshot, query: query)
@@ -168,9 +172,20 @@ package enum BundleDecision {
         }
     }
 
+    /// The identity and gzip representations of the form `query` asks for.
+    private static func representations(
+        for query: BundleQuery, in snapshot: BundleSnapshot
+    ) -> (identity: BundleRepresentation, gzip: BundleRepresentation?) {
+        switch query.form {
+        case .bundle: (snapshot.identity, snapshot.gzip)
+        case .styleSheet: (snapshot.styleSheet.identity, snapshot.styleSheet.gzip)
+        }
+    }
+
     /// The representation `query` is sent: gzip if it accepts it (and there is one).
     private static func selected(for query: BundleQuery, in snapshot: BundleSnapshot) -> BundleRepresentation {
-        guard query.acceptsGzip, let gzip = snapshot.gzip else { return snapshot.identity }
+        let form = representations(for: query, in: snapshot)
+        guard query.acceptsGzip, let gzip = form.gzip else { return form.identity }
         return gzip
     }
 
@@ -178,8 +193,9 @@ package enum BundleDecision {
     private static func held(by query: BundleQuery, in snapshot: BundleSnapshot) -> BundleRepresentation? {
         guard let condition = query.condition else { return nil }
         let selected = selected(for: query, in: snapshot)
+        let identity = representations(for: query, in: snapshot).identity
         if condition.matchesWeakly(selected.etag) { return selected }
-        if condition.matchesWeakly(snapshot.identity.etag) { return snapshot.identity }
+        if condition.matchesWeakly(identity.etag) { return identity }
         return nil
     }
 

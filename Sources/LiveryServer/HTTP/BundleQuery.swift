@@ -17,14 +17,14 @@ package struct BundleQuery: Sendable {
         /// ends, `nil` when it is absent or not an integer.
         case versionSignal(since: String?, round: Int64? = nil)
 
-        /// The route it is counted under in the metrics.
-        package var route: String {
-            switch self {
-            case .current: "/v1/spec"
-            case .version: "/v1/spec/{etag}"
-            case .versionSignal: "/v1/version"
-            }
-        }
+    }
+
+    /// Which form of the bundle `.current` and `.version` ask for.
+    package enum Form: Sendable, Equatable {
+        /// The spec as JSON: `/v1/spec`.
+        case bundle
+        /// The spec as CSS: `/v1/css` (``StyleSheetSnapshot``).
+        case styleSheet
     }
 
     /// `?wait=`, as the request gave it.
@@ -47,33 +47,49 @@ package struct BundleQuery: Sendable {
     package var acceptsGzip: Bool
     /// The path asked for.
     package var resource: Resource
+    /// The form asked for.
+    package var form: Form
+
+    /// The route the request is counted under in the metrics.
+    package var route: String {
+        switch (resource, form) {
+        case (.current, .bundle): "/v1/spec"
+        case (.version, .bundle): "/v1/spec/{etag}"
+        case (.current, .styleSheet): "/v1/css"
+        case (.version, .styleSheet): "/v1/css/{etag}"
+        case (.versionSignal, _): "/v1/version"
+        }
+    }
 
     /// Creates a query.
     package init(
         isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none, acceptsGzip: Bool = false,
-        resource: Resource = .current
+        resource: Resource = .current, form: Form = .bundle
     ) {
         self.isHead = isHead
         self.condition = condition
         self.wait = wait
         self.acceptsGzip = acceptsGzip
         self.resource = resource
+        self.form = form
     }
 
     /// Reads a request for the bundle: `nil` unless it is a `GET` or `HEAD` of `/v1/spec`,
-    /// `/v1/spec/{etag}` or `/v1/version`, with or without a query.
+    /// `/v1/spec/{etag}`, `/v1/css`, `/v1/css/{etag}` or `/v1/version`, with or without a query.
     package init?(_ head: HTTPRequest) {
         guard head.method == .get || head.method == .head, let target = head.path else { return nil }
         let path = target.prefix { $0 != "?" }
         let parameters = URI(target).queryParameters
         let resource: Resource
-        if path == "/v1/spec" {
+        let form: Form = path.hasPrefix("/v1/css") ? .styleSheet : .bundle
+        let prefix = form == .styleSheet ? "/v1/css" : "/v1/spec"
+        if path == prefix {
             resource = .current
         } else if path == "/v1/version" {
             resource = .versionSignal(
                 since: parameters["since"].map(String.init),
                 round: parameters[Substring(SignalRound.parameterName)].flatMap { Int64(String($0)) })
-        } else if path.hasPrefix("/v1/spec/"), case let tag = path.dropFirst("/v1/spec/".count),
+        } else if path.hasPrefix(prefix + "/"), case let tag = path.dropFirst(prefix.count + 1),
             !tag.isEmpty, !tag.contains("/")
         {
             resource = .version(String(tag))
@@ -89,6 +105,6 @@ package struct BundleQuery: Sendable {
             condition: EntityTagCondition(headerValues: head.headerFields[values: .ifNoneMatch]),
             wait: wait,
             acceptsGzip: AcceptEncoding.acceptsGzip(headerValues: head.headerFields[values: .acceptEncoding]),
-            resource: resource)
+            resource: resource, form: form)
     }
 }

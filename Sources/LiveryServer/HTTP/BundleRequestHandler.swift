@@ -13,27 +13,39 @@ import NIOHTTPTypes
 /// pre-built head written from the event loop, and a waiting long-poll is one small
 /// ``LongPollWaiter`` in the hub and one timer.
 ///
-/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}` and `/v1/version` is answered here,
+/// Every `GET` and `HEAD` of `/v1/spec`, `/v1/spec/{etag}`, `/v1/css`, `/v1/css/{etag}` and
+/// `/v1/version` is answered here,
 /// by ``BundleDecision``: 200, 304, long-polls (the version signal waits the same way), 400 for
-/// a bad `wait=`, 404 for a version not kept, 503 before the first bundle. Every request's
-/// `Livery-Client` header is recorded here too, since every request the parser reads passes. What goes on to the router
-/// is everything else, and heads over the daemon's limits. Responses leave in request order: a
-/// request for the bundle pipelined behind requests the router is still answering waits for
-/// their answers, and parts pipelined behind one answered here wait until it is.
+/// a bad `wait=`, 404 for a version not kept, 503 before the first bundle. Every request the
+/// parser reads passes here, so here too each head goes through the ``RequestGate`` (`Host`,
+/// read token, held-request budget), whose refusals are answered here, and its `Livery-Client`
+/// header is recorded (only with a read token, when one is required). What goes on to the
+/// router is everything else, and heads over the daemon's limits. Responses leave in request
+/// order: a request for the bundle pipelined behind requests the router is still answering
+/// waits for their answers, and parts pipelined behind one answered here wait until it is.
+/// While the client does not read its answers (the channel is not writable), the parts that
+/// arrive wait too, up to ``maxQueuedParts``.
 final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// The most request parts held back behind a request answered here: a client pipelining
-    /// more than that behind a long-poll is closed rather than buffered.
+    /// The most request parts held back behind a request answered here, or while the client
+    /// reads no answer: a client pipelining more than that is closed rather than buffered.
     static let maxQueuedParts = 64
 
     private let hub: BundleHub
     private let clients: ClientTable
     private let metrics: ServerMetrics
     private let limits: RequestHeadLimits
+    private let gate: RequestGate
+    /// The client's address, its key in the connection budget.
+    private let peer: String
+    /// For each request handed to the router and not answered yet, whether it holds one of
+    /// the budget's held requests (an event stream).
+    private var routedHolds = CircularBuffer<Bool>()
+    private let crossOrigin: CrossOriginPolicy
     private var context: ChannelHandlerContext?
     private var date = HTTPDateText()
     /// Requests handed to the router whose responses have not ended yet.
@@ -48,11 +60,17 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Parts that arrived while `current` was being answered.
     private var queued = CircularBuffer<HTTPRequestPart>()
 
-    init(hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits) {
+    init(
+        hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits, gate: RequestGate,
+        peer: String, crossOrigin: CrossOriginPolicy
+    ) {
         self.hub = hub
+        self.crossOrigin = crossOrigin
         self.clients = clients
         self.metrics = metrics
         self.limits = limits
+        self.gate = gate
+        self.peer = peer
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -61,18 +79,20 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         endCurrent()
+        giveBackRoutedHolds()
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         endCurrent()
+        giveBackRoutedHolds()
         queued.removeAll()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        guard current?.isRead != true else {
+        guard current?.isRead != true, queued.isEmpty, context.channel.isWritable else {
             guard queued.count < Self.maxQueuedParts else {
                 context.close(promise: nil)
                 return
@@ -81,6 +101,12 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             return
         }
         take(part, context: context)
+    }
+
+    /// The client reads its answers again: the parts that waited go on.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        context.fireChannelWritabilityChanged()
+        if context.channel.isWritable { takeQueued(context: context) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -92,6 +118,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
         routedPending -= 1
+        if routedHolds.popFirst() == true { gate.budget.giveBackHeld(peer) }
         context.write(data, promise: promise)
         // The request for the bundle that waited behind the router's answers goes next.
         if routedPending == 0, let request = current, request.isRead, !request.isStarted {
@@ -103,10 +130,26 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         switch part {
         case .head(let head):
             // Every request the parser reads passes here, for the bundle or for the router.
-            clients.record(head.headerFields[values: .liveryClient])
+            let authenticated: Bool
+            switch gate.admit(head) {
+            case .refused(let problem, let closing):
+                current = BundleRequest(head, refusedWith: problem, closing: closing)
+                return
+            case .admitted(let carriesToken):
+                authenticated = carriesToken
+            }
+            if authenticated || !gate.admission.requiresToken {
+                clients.record(head.headerFields[values: .liveryClient])
+            }
             if let request = BundleRequest(head, limits: limits) {
                 current = request
             } else {
+                let holds = RequestGate.opensEventStream(head)
+                if holds, !gate.budget.takeHeld(peer) {
+                    current = BundleRequest(head, refusedWith: .tooManyHeld, closing: true)
+                    return
+                }
+                routedHolds.append(holds)
                 routedPending += 1
                 isRouting = true
                 passToRouter(part, context: context)
@@ -134,18 +177,26 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func start(context: ChannelHandlerContext) {
         guard let request = current else { return }
         current?.isStarted = true
-        let state = hub.bundleState(for: request.query)
-        guard case .wait(let wait) = BundleDecision.decide(request.query, state: state, mayWait: true) else {
-            return respond(BundleDecision.respond(to: request.query, state: state), context: context)
+        guard case .bundle(let query) = request.kind else {
+            if case .refusal(let answer) = request.kind { respond(answer, context: context) }
+            return
         }
+        let state = hub.bundleState(for: query)
+        guard case .wait(let wait) = BundleDecision.decide(query, state: state, mayWait: true) else {
+            return respond(BundleDecision.respond(to: query, state: state), context: context)
+        }
+        guard gate.budget.takeHeld(peer) else {
+            current = BundleRequest(method: query.isHead ? .head : .get, refusedWith: .tooManyHeld, closing: true)
+            return start(context: context)
+        }
+        current?.holdsBudget = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler) }) else {
             return waitEnded(waiter: nil)  // shutting down
         }
         current?.waiter = waiter
         // Decided again at subscription time: a bundle published in between must not be missed.
-        if let now, case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(now), mayWait: true)
-        {
+        if let now, case .respond(let answer) = BundleDecision.decide(query, state: .loaded(now), mayWait: true) {
             return respond(answer, context: context)
         }
         current?.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(WaitDuration.jittered(wait))) {
@@ -155,8 +206,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// The hub published a bundle while long-poll `id` waited.
     func bundlePublished(_ snapshot: BundleSnapshot, waiter id: Int) {
-        guard let context, let request = current, request.waiter?.id == id else { return }
-        if case .respond(let answer) = BundleDecision.decide(request.query, state: .loaded(snapshot), mayWait: true) {
+        guard let context, let request = current, request.waiter?.id == id, case .bundle(let query) = request.kind
+        else { return }
+        if case .respond(let answer) = BundleDecision.decide(query, state: .loaded(snapshot), mayWait: true) {
             respond(answer, context: context)
         }
     }
@@ -164,8 +216,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Long-poll `id` ran out of time, or the daemon is shutting down (`id` is `nil` when it
     /// was before the request could wait): the answer without waiting.
     func waitEnded(waiter id: Int?) {
-        guard let context, let request = current, request.waiter?.id == id else { return }
-        respond(BundleDecision.respond(to: request.query, state: hub.bundleState(for: request.query)), context: context)
+        guard let context, let request = current, request.waiter?.id == id, case .bundle(let query) = request.kind
+        else { return }
+        respond(BundleDecision.respond(to: query, state: hub.bundleState(for: query)), context: context)
     }
 
     private func respond(_ answer: BundleResponse, context: ChannelHandlerContext) {
@@ -173,13 +226,14 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         endCurrent()
         var fields = answer.fields
         fields[.date] = date.now()
+        fields.add(
+            crossOrigin: crossOrigin.answerFields(
+                origin: request.origin, method: request.method, path: String(request.path)))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.recordRequest(
-            route: request.query.resource.route, method: request.query.isHead ? "HEAD" : "GET",
-            status: answer.status.code,
-            duration: .now - request.start)
+            route: request.route, method: request.method, status: answer.status.code, duration: .now - request.start)
         if request.closesConnection {
             context.close(promise: nil)
         } else {
@@ -190,7 +244,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Takes the parts that waited behind the request just answered, until one of them is
     /// answered here in turn.
     private func takeQueued(context: ChannelHandlerContext) {
-        while current?.isRead != true, let part = queued.popFirst() {
+        while current?.isRead != true, context.channel.isWritable, let part = queued.popFirst() {
             take(part, context: context)
         }
         if routedSinceReadComplete {
@@ -205,5 +259,13 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         current = nil
         request.timer?.cancel()
         if let waiter = request.waiter { hub.unsubscribe(waiter.id) }
+        if request.holdsBudget { gate.budget.giveBackHeld(peer) }
+    }
+
+    /// Gives back the held requests of the event streams the router has not ended: the
+    /// connection is gone.
+    private func giveBackRoutedHolds() {
+        for holds in routedHolds where holds { gate.budget.giveBackHeld(peer) }
+        routedHolds.removeAll()
     }
 }

@@ -26,9 +26,18 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let clients: ClientTable
     let metrics: ServerMetrics
     let tls: TLSCertificateStore?
+    let gate: RequestGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // Over the connection limits: closed as soon as accepted, as nginx does.
+            let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+            guard gate.budget.takeConnection(peer) else {
+                metrics.refusedConnections.increment()
+                channel.close(promise: nil)
+                throw ConnectionRefused()
+            }
+            channel.closeFuture.whenComplete { [budget = gate.budget] _ in budget.giveBackConnection(peer) }
             // The parser's own limits sit at 4× the daemon's request-head limits: heads between
             // the two get a proper 414 or 431 (RequestHeadLimits), and only absurd ones are cut
             // off by the parser (400 and close), so nobody can make it buffer more.
@@ -40,8 +49,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
             try pipeline.addHandler(
                 RawBundleHandler(
-                    hub: hub, metrics: metrics,
-                    maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
+                    hub: hub, admission: gate.admission, answersRequests: !configuration.allowedOrigins.isEnabled,
+                    metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
                     idleTimeout: idleTimeout))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // NIOAsyncChannel and BundleRequestHandler keep the order
@@ -59,7 +68,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             }
             try pipeline.addHandler(
                 BundleRequestHandler(
-                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration)))
+                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration), gate: gate,
+                    peer: peer, crossOrigin: configuration.allowedOrigins))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
@@ -68,4 +78,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     func handle(value: Value, logger: Logger) async {
         await handleHTTP(asyncChannel: value, logger: logger)
     }
+
+    /// A connection over the limits, closed before any handler was added.
+    struct ConnectionRefused: Error {}
 }

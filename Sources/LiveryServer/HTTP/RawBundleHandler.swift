@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
 
-/// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` requests straight from the bytes
+/// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` and `/v1/css` requests straight from the bytes
 /// the client sent, before the HTTP parser runs; from the first request of any other kind on,
 /// it hands the connection's bytes to the parser and stands aside for good.
 ///
@@ -17,28 +17,63 @@ import NIOCore
 /// The connection's idle timeout still sees these requests: each batch answered is reported
 /// to the connection's ``IdleTimeoutHandler`` (a direct call: both live on the connection's
 /// event loop, and an event through the pipeline cost 4 % of the time).
-final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// A request's `Host` and `Authorization` go to the daemon's ``RequestAdmission`` like those of
+/// every parsed request; a request it would refuse is handed to the parser with the rest, and
+/// refused there, by the same rule.
+///
+/// Being the first handler (after TLS), it also paces the whole connection, as NIO servers do
+/// with a back-pressure handler: it passes on no `read` while the channel is not writable (the
+/// client is not reading its answers) or while it holds requests not yet answered. So a client
+/// that pipelines requests and reads nothing makes the daemon hold at most what it had read
+/// when its answers stopped draining, on this path, the event-loop one and the router's.
+final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let hub: BundleHub
+    private let admission: RequestAdmission
+    /// Whether it answers requests at all, or only paces the connection: not while an origin is
+    /// allowed (`--allow-origin`), since its pre-built answers carry no `Vary: Origin`, which every
+    /// answer of a read route then needs (caches must keep browsers' answers apart).
+    private let answersRequests: Bool
     private let maxHeadBytes: Int
     private let answeredNotModified: RequestSeries.Series
     private let answeredBundle: RequestSeries.Series
+    private let answeredStyleSheetNotModified: RequestSeries.Series
+    private let answeredStyleSheet: RequestSeries.Series
     private var handedOver = false
     private var heads = RenderedHeads()
     private var lastAcceptEncoding: (bytes: [UInt8], acceptsGzip: Bool)?
     private let metrics: ServerMetrics
     /// Told of every batch answered, so that it does not take the connection for idle.
     private let idleTimeout: IdleTimeoutHandler?
+    /// Bytes read and not answered yet: what arrived while the answers were not draining.
+    private var held: ByteBuffer?
+    /// A `read` asked for while reading was paused, to pass on when it resumes.
+    private var readPending = false
+    /// Answering is to resume at the event loop's next turn.
+    private var resumeScheduled = false
+    /// The most requests answered in one go: a read of 64 KiB may hold thousands, and the
+    /// connection's event loop serves other connections between batches.
+    static let batchSize = 256
 
-    init(hub: BundleHub, metrics: ServerMetrics, maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?) {
+    init(
+        hub: BundleHub, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
+        maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?
+    ) {
         self.hub = hub
+        self.admission = admission
+        self.answersRequests = answersRequests
         self.idleTimeout = idleTimeout
         self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
         answeredNotModified = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 304)
         answeredBundle = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 200)
+        answeredStyleSheetNotModified = metrics.requestSeries(route: "/v1/css", method: "GET", status: 304)
+        answeredStyleSheet = metrics.requestSeries(route: "/v1/css", method: "GET", status: 200)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -47,37 +82,103 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var buffer = unwrapInboundIn(data)
-        var answered = false
+        if var earlier = held.take() {
+            earlier.writeBuffer(&buffer)
+            buffer = earlier
+        }
+        answer(&buffer, context: context)
+    }
+
+    /// The client reads its answers again: answer what was held, and read on, at the event
+    /// loop's next turn. Not here: this is called from within a flush, and answering at once
+    /// would let one connection write on and on without the loop ever serving another.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { resumeLater(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func resumeLater(context: ChannelHandlerContext) {
+        guard !resumeScheduled else { return }
+        resumeScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            resumeScheduled = false
+            guard context.channel.isActive, context.channel.isWritable else { return }
+            if !handedOver, var buffer = held.take() { answer(&buffer, context: context) }
+            if held == nil, readPending {
+                readPending = false
+                context.read()
+            }
+        }
+    }
+
+    /// Reads only while the answers drain and nothing is held.
+    func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable, held == nil else {
+            readPending = true
+            return
+        }
+        context.read()
+    }
+
+    /// Answers the plain bundle requests at the start of `buffer` while the client reads its
+    /// answers; holds the rest when it stops, and hands it to the parser from the first request
+    /// of another kind.
+    private func answer(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
+        var answered = 0
         while buffer.readableBytes > 0, let snapshot = hub.snapshot {
+            guard context.channel.isWritable, answered < Self.batchSize else {
+                held = buffer
+                // A full batch: the rest at the loop's next turn; unwritable: once writable.
+                if context.channel.isWritable { resumeLater(context: context) }
+                break
+            }
             let start = ContinuousClock.now
             let scan = buffer.withUnsafeReadableBytes { BundleRequestScan.scan($0, maxHeadBytes: maxHeadBytes) }
-            guard case .bundle(let length, let tag, let closes, let isHead, let encodings) = scan else { break }
-            let (condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
+            guard
+                answersRequests,
+                case .bundle(
+                    let length, let tag, let closes, let isHead, let encodings, let styleSheet, let host,
+                    let authorization) = scan
+            else { break }
+            let (identity, gzip) =
+                styleSheet
+                ? (snapshot.styleSheet.identity, snapshot.styleSheet.gzip) : (snapshot.identity, snapshot.gzip)
+            let (verdict, condition, acceptsGzip) = buffer.withUnsafeReadableBytes { bytes in
                 (
-                    tag.flatMap { Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), for: snapshot) },
+                    admission.decide(
+                        rawHost: host.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+                        rawAuthorization: authorization.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+                        needsToken: true),
+                    tag.flatMap {
+                        Self.condition(UnsafeRawBufferPointer(rebasing: bytes[$0]), identity: identity, gzip: gzip)
+                    },
                     encodings.map { self.takesGzip(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? false
                 )
             }
+            // Refused: the parser's path says why, by the same rule.
+            guard case .admitted = verdict else { break }
             let answer = BundleDecision.respond(
-                to: BundleQuery(isHead: isHead, condition: condition, acceptsGzip: acceptsGzip),
+                to: BundleQuery(
+                    isHead: isHead, condition: condition, acceptsGzip: acceptsGzip,
+                    form: styleSheet ? .styleSheet : .bundle),
                 state: .loaded(snapshot))
             buffer.moveReaderIndex(forwardBy: length)
-            answered = true
+            answered += 1
             let (head, body) = heads.bytes(of: answer, closing: closes)
             context.write(wrapInboundOut(head), promise: nil)
             if let body { context.write(wrapInboundOut(body), promise: nil) }
-            record(answer.status, isHead: isHead, since: start)
+            record(answer.status, isHead: isHead, styleSheet: styleSheet, since: start)
             if closes {
                 context.flush()
                 context.close(promise: nil)
                 return
             }
         }
-        if answered {
+        if answered > 0 {
             context.flush()
             idleTimeout?.noteActivity()
         }
-        if buffer.readableBytes > 0 {
+        if held == nil, buffer.readableBytes > 0 {
             handedOver = true
             heads = RenderedHeads()
             context.fireChannelRead(wrapInboundOut(buffer))
@@ -90,12 +191,18 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         if handedOver { context.fireChannelReadComplete() }
     }
 
-    private func record(_ status: HTTPResponse.Status, isHead: Bool, since start: ContinuousClock.Instant) {
+    private func record(
+        _ status: HTTPResponse.Status, isHead: Bool, styleSheet: Bool, since start: ContinuousClock.Instant
+    ) {
         let series =
-            switch (status, isHead) {
-            case (.notModified, false): answeredNotModified
-            case (.ok, false): answeredBundle
-            default: metrics.requestSeries(route: "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
+            switch (status, isHead, styleSheet) {
+            case (.notModified, false, false): answeredNotModified
+            case (.ok, false, false): answeredBundle
+            case (.notModified, false, true): answeredStyleSheetNotModified
+            case (.ok, false, true): answeredStyleSheet
+            default:
+                metrics.requestSeries(
+                    route: styleSheet ? "/v1/css" : "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
             }
         series.count.increment()
         series.latency.record(.now - start)
@@ -110,12 +217,14 @@ final class RawBundleHandler: ChannelInboundHandler, RemovableChannelHandler {
         return verdict
     }
 
-    /// The `If-None-Match` value as a condition: a value that is exactly the bundle's tag, the
-    /// way every client that echoes the tag sends it, is compared as bytes and needs no parsing.
-    private static func condition(_ value: UnsafeRawBufferPointer, for snapshot: BundleSnapshot) -> EntityTagCondition?
-    {
-        if RawBytes.equal(value, snapshot.identity.etagBytes) { return snapshot.identity.echoedCondition }
-        if let gzip = snapshot.gzip, RawBytes.equal(value, gzip.etagBytes) { return gzip.echoedCondition }
+    /// The `If-None-Match` value as a condition: a value that is exactly the tag of one of the
+    /// representations asked for, the way every client that echoes the tag sends it, is
+    /// compared as bytes and needs no parsing.
+    private static func condition(
+        _ value: UnsafeRawBufferPointer, identity: BundleRepresentation, gzip: BundleRepresentation?
+    ) -> EntityTagCondition? {
+        if RawBytes.equal(value, identity.etagBytes) { return identity.echoedCondition }
+        if let gzip, RawBytes.equal(value, gzip.etagBytes) { return gzip.echoedCondition }
         return EntityTagCondition(headerValues: [String(decoding: value, as: UTF8.self)])
     }
 }

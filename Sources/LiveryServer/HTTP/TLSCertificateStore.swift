@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import Logging
 import NIOSSL
 import Synchronization
@@ -59,16 +60,26 @@ final class TLSCertificateStore: Sendable {
     }
 
     private static func context(for files: TLSFiles) throws -> NIOSSLContext {
+        // Read here rather than by NIOSSL, so that a file that cannot be read says why in
+        // Livery's words, and a file that can is judged on its content only.
+        let (certificateBytes, keyBytes): (Data, Data)
+        do throws(FileSystemError) {
+            (certificateBytes, keyBytes) = (
+                try LocalFile.contents(of: files.certificatePath), try LocalFile.contents(of: files.keyPath)
+            )
+        } catch {
+            throw DaemonError(error.description)
+        }
         let chain: [NIOSSLCertificate]
         do {
-            chain = try NIOSSLCertificate.fromPEMFile(files.certificatePath)
+            chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateBytes))
         } catch {
             throw DaemonError("\(files.certificatePath): not a PEM certificate chain (\(error))")
         }
         guard !chain.isEmpty else { throw DaemonError("\(files.certificatePath): no certificate in the file") }
         let key: NIOSSLPrivateKey
         do {
-            key = try NIOSSLPrivateKey(file: files.keyPath, format: .pem)
+            key = try NIOSSLPrivateKey(bytes: Array(keyBytes), format: .pem)
         } catch {
             throw DaemonError("\(files.keyPath): not a PEM private key (\(error))")
         }
@@ -99,7 +110,7 @@ struct FileStamp: Hashable, Sendable {
     init(path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw DaemonError("\(path): \(String(cString: strerror(errno)))")
+            throw DaemonError(FileSystemError(operation: "read", path: path, errno: errno).description)
         }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

@@ -1,17 +1,21 @@
 import Hummingbird
 
 extension DaemonRoutes {
-    /// `GET /v1/clients`: the fleet as the clients' `Livery-Client` headers describe it.
+    /// `GET /v1/clients`: the fleet as the clients' `Livery-Client` headers describe it, at most
+    /// ``FleetStatus/maxBytes`` of JSON.
     func clientsStatus() -> Response {
-        JSONBody.response(fleetStatus(), headers: [.cacheControl: "no-store"])
+        var status = fleetStatus()
+        var body = JSONBody.encode(status)
+        while body.readableBytes > FleetStatus.maxBytes, status.listFewerClients() {
+            body = JSONBody.encode(status)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: body))
     }
 
     /// The fleet now, with the fleet gauges set to it.
     func fleetStatus() -> FleetStatus {
-        let status = FleetStatus(
-            entries: clients.entries(), current: hub.snapshot?.etag, malformedHeaders: clients.malformedHeaders)
-        metrics.fleetClients.set(Double(status.clients))
-        metrics.fleetClientsNotConverged.set(Double(status.clients - status.converged))
-        return status
+        clients.status(current: hub.snapshot?.etag)
     }
 }

@@ -5,31 +5,38 @@ import Logging
 
 extension DaemonRoutes {
     /// `GET /v1/specs`: `{"files": [{"path", "etag", "size"}]}`, sorted by path, with a strong
-    /// ETag of the listing; 304 on a matching `If-None-Match`.
+    /// ETag of the listing; 304 on a matching `If-None-Match`. Made once per store version (see
+    /// ``listings``): an edit on disk shows once the watcher has loaded it.
     func listFiles(_ request: Request) async throws(Problem) -> Response {
-        do {
-            let body = JSONBody.encode(FileList(files: try await writer.store.list()))
-            let etag = EntityTag(of: body.readableBytesView)
+        // Read before the store is, so a change during the read leaves a key no later request asks for.
+        let version = ListingVersion(loads: hub.generation, commits: writer.commits.value)
+        do throws(StoreError) {
+            let listing = try await listings.entry(for: version) { () async throws(StoreError) -> ByteBuffer in
+                JSONBody.encode(FileList(files: try await writer.store.list()))
+            }
             var headers = HTTPFields()
-            headers[.eTag] = etag.description
+            headers[.eTag] = listing.etag.description
             headers[.cacheControl] = "no-cache"
-            if EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(etag) == true {
+            if EntityTagCondition(headerValues: request.headers[values: .ifNoneMatch])?.matchesWeakly(listing.etag)
+                == true
+            {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: listing.body))
         } catch {
-            throw error.problem
+            throw problem(error, for: request)
         }
     }
 
     /// `GET /v1/specs/{path}`: the file's source with its ETag; 304 on a matching `If-None-Match`.
     func getFile(_ request: Request) async throws(Problem) -> Response {
         let file: (path: String, data: Data, format: SpecFormat)
-        do {
-            file = try await writer.store.file(try specPathOrThrow(request))
+        let rawPath = try specPathOrThrow(request)
+        do throws(StoreError) {
+            file = try await writer.store.file(rawPath)
         } catch {
-            throw error.problem
+            throw problem(error, for: request)
         }
         let etag = EntityTag(of: file.data)
         var headers = HTTPFields()
@@ -49,9 +56,15 @@ extension DaemonRoutes {
     /// `?dryRun=true` answers the same and writes nothing.
     func putFile(_ request: Request) async throws(Problem) -> Response {
         let rawPath = specPath(of: request) ?? ""
-        do {
-            let path = try validatedPath(try specPathOrThrow(request))
-            let data = try await collectBody(request)
+        let path: String
+        let data: Data
+        do throws(Problem) {
+            path = try validatedPath(try specPathOrThrow(request))
+            data = try await collectBody(request)
+        } catch {
+            throw refused(error, path: rawPath)
+        }
+        do throws(StoreError) {
             let result = try await writer.write(
                 ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
@@ -72,8 +85,13 @@ extension DaemonRoutes {
     /// `DELETE /v1/specs/{path}`: removes the file if the set validates without it. 204.
     func deleteFile(_ request: Request) async throws(Problem) -> Response {
         let rawPath = specPath(of: request) ?? ""
-        do {
-            let path = try validatedPath(try specPathOrThrow(request))
+        let path: String
+        do throws(Problem) {
+            path = try validatedPath(try specPathOrThrow(request))
+        } catch {
+            throw refused(error, path: rawPath)
+        }
+        do throws(StoreError) {
             let result = try await writer.write(
                 ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)"),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
@@ -84,11 +102,16 @@ extension DaemonRoutes {
         }
     }
 
-    /// Counts and logs a refused write, and returns its problem.
-    func refused(_ error: PushError, path: String) -> Problem {
+    /// Counts and logs a write the store refused, and returns its problem.
+    func refused(_ error: StoreError, path: String) -> Problem {
         if case .invalid = error { metrics.rejectedSpecs(source: "push").increment() }
-        logger.warning("push refused", metadata: ["path": "\(path)", "reason": "\(error.problem.detail)"])
-        return error.problem
+        return refused(error.problem, path: path)
+    }
+
+    /// Logs a refused write, and returns its problem.
+    func refused(_ problem: Problem, path: String) -> Problem {
+        logger.warning("push refused", metadata: ["path": "\(path)", "reason": "\(problem.detail)"])
+        return problem
     }
 
     /// Counts and logs a write that went through (or would have, for a dry run).
@@ -108,23 +131,23 @@ extension DaemonRoutes {
         EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map { .file(path, $0) } ?? .none
     }
 
-    private func specPathOrThrow(_ request: Request) throws(PushError) -> String {
+    private func specPathOrThrow(_ request: Request) throws(Problem) -> String {
         guard let path = specPath(of: request) else { throw .badRequest("the path is not valid percent-encoded UTF-8") }
         return path
     }
 
     /// `rawPath` as the path rules normalise it, or the rule it breaks.
-    func validatedPath(_ rawPath: String) throws(PushError) -> String {
+    func validatedPath(_ rawPath: String) throws(Problem) -> String {
         do {
             return try SpecPath.validate(rawPath)
         } catch {
-            throw .forbiddenPath(error)
+            throw StoreError.forbiddenPath(error).problem
         }
     }
 
     /// The body, refused with 413 as soon as it is known to exceed the limit: from
     /// `Content-Length` before reading anything, or while collecting a chunked body.
-    func collectBody(_ request: Request) async throws(PushError) -> Data {
+    func collectBody(_ request: Request) async throws(Problem) -> Data {
         let limit = configuration.maxBodyBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw .bodyTooLarge(limit)
@@ -132,10 +155,10 @@ extension DaemonRoutes {
         var data = Data()
         do {
             for try await buffer in request.body {
-                guard data.count + buffer.readableBytes <= limit else { throw PushError.bodyTooLarge(limit) }
+                guard data.count + buffer.readableBytes <= limit else { throw Problem.bodyTooLarge(limit) }
                 data.append(contentsOf: buffer.readableBytesView)
             }
-        } catch let error as PushError {
+        } catch let error as Problem {
             throw error
         } catch {
             throw .badRequest("the body could not be read: \(error)")

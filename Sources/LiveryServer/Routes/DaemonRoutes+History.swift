@@ -7,42 +7,47 @@ extension DaemonRoutes {
     /// folder, which keeps no history.
     func history(_ request: Request) async throws(Problem) -> Response {
         let limit = request.uri.queryParameters.get("limit").flatMap { Int($0) } ?? 100
-        do throws(PushError) {
-            guard limit > 0 else { throw PushError.badRequest("limit must be a positive whole number") }
+        guard limit > 0 else { throw .badRequest("limit must be a positive whole number") }
+        do throws(StoreError) {
             let entries = try await writer.store.history(limit: limit)
             return JSONBody.response(HistoryList(entries: entries), headers: [.cacheControl: "no-store"])
         } catch {
-            throw error.problem
+            throw problem(error, for: request)
         }
     }
 
     /// `GET /v1/history/{revision}`: the bundle the specs made at that revision; 410 once etcd
     /// compacted it, 422 if the specs did not validate then.
-    func historicBundle(_ context: some RequestContext) async throws(Problem) -> Response {
-        do throws(PushError) {
-            let sources = try await writer.store.read(atRevision: try revision(context)).sources
-            let remote = RemoteIncludes(allowList: configuration.allowedIncludes)
-            let spec: Spec
-            do {
-                spec = try Spec(
-                    sources: sources, registry: configuration.registry, limits: configuration.readerLimits,
-                    remoteIncludes: remote)
-            } catch {
-                throw PushError.invalid(
-                    Spec.validate(
-                        sources, registry: configuration.registry, limits: configuration.readerLimits,
-                        remoteIncludes: remote))
+    func historicBundle(_ request: Request, context: some RequestContext) async throws(Problem) -> Response {
+        let revision = try self.revision(context)
+        let bundle: VersionedCache<Int64>.Entry
+        do throws(StoreError) {
+            bundle = try await historicBundles.entry(for: revision) { () async throws(StoreError) -> ByteBuffer in
+                ByteBuffer(string: try await bundleJSON(atRevision: revision))
             }
-            let json = spec.bundleJSON
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/json", .eTag: EntityTag(of: json.utf8).description,
-                    .cacheControl: "no-cache",
-                ],
-                body: .init(byteBuffer: ByteBuffer(string: json)))
         } catch {
-            throw error.problem
+            throw problem(error, for: request)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .eTag: bundle.etag.description, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: bundle.body))
+    }
+
+    /// The bundle the store's files made at `revision`, or why they made none.
+    private func bundleJSON(atRevision revision: Int64) async throws(StoreError) -> String {
+        let sources = try await writer.store.read(atRevision: revision).sources
+        let remote = RemoteIncludes(allowList: configuration.allowedIncludes)
+        do {
+            return try Spec(
+                sources: sources, registry: configuration.registry, limits: configuration.readerLimits,
+                remoteIncludes: remote
+            ).bundleJSON
+        } catch {
+            throw .invalid(
+                Spec.validate(
+                    sources, registry: configuration.registry, limits: configuration.readerLimits,
+                    remoteIncludes: remote))
         }
     }
 
@@ -50,8 +55,13 @@ extension DaemonRoutes {
     /// again, as a new revision, validated like any write; `If-Match` and `?dryRun=true` as for
     /// `POST /v1/specs`.
     func restore(_ request: Request, context: some RequestContext) async throws(Problem) -> Response {
-        do throws(PushError) {
-            let revision = try revision(context)
+        let revision: Int64
+        do throws(Problem) {
+            revision = try self.revision(context)
+        } catch {
+            throw refused(error, path: "restore")
+        }
+        do throws(StoreError) {
             let then = try await writer.store.read(atRevision: revision).sources
             let change = try await writer.change(toMatch: then, message: "restore revision \(revision)")
             return try await answer(publishing: change, request)
@@ -60,7 +70,7 @@ extension DaemonRoutes {
         }
     }
 
-    private func revision(_ context: some RequestContext) throws(PushError) -> Int64 {
+    private func revision(_ context: some RequestContext) throws(Problem) -> Int64 {
         guard let text = context.parameters.get("revision"), let revision = Int64(text), revision > 0 else {
             throw .badRequest("the revision must be a positive whole number")
         }

@@ -8,31 +8,42 @@ extension DaemonRoutes {
     /// `If-Match` with the bundle's ETag makes it depend on the specs not having changed. All
     /// files land together or none do. `?dryRun=true` validates and writes nothing.
     func publish(_ request: Request) async throws(Problem) -> Response {
-        do throws(PushError) {
-            let body = try await collectBody(request)
-            let publish: PublishRequest
-            do {
-                publish = try JSONDecoder().decode(PublishRequest.self, from: body)
-            } catch {
-                throw PushError.badRequest(
-                    #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
-                        + Self.describe(error))
-            }
-            guard !publish.files.isEmpty else { throw PushError.badRequest(#""files" names no file"#) }
-            var files: [String: Data?] = [:]
-            for (rawPath, content) in publish.files {
-                files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
-            }
-            let change = ChangeSet(files: files, message: publish.message ?? "")
+        let change: ChangeSet
+        do throws(Problem) {
+            change = try await changeSet(of: request)
+        } catch {
+            throw refused(error, path: "POST /v1/specs")
+        }
+        do throws(StoreError) {
             return try await answer(publishing: change, request)
         } catch {
             throw refused(error, path: "POST /v1/specs")
         }
     }
 
+    /// The files of a publish body, `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}`,
+    /// their paths checked.
+    func changeSet(of request: Request) async throws(Problem) -> ChangeSet {
+        let body = try await collectBody(request)
+        let publish: PublishRequest
+        do {
+            publish = try JSONDecoder().decode(PublishRequest.self, from: body)
+        } catch {
+            throw Problem.badRequest(
+                #"the body must be JSON {"files": {"path.yaml": "content" or null, …}, "message": "…"}: "#
+                    + Self.describe(error))
+        }
+        guard !publish.files.isEmpty else { throw Problem.badRequest(#""files" names no file"#) }
+        var files: [String: Data?] = [:]
+        for (rawPath, content) in publish.files {
+            files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
+        }
+        return ChangeSet(files: files, message: publish.message ?? "")
+    }
+
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
     /// with a ``PublishResult``.
-    func answer(publishing change: ChangeSet, _ request: Request) async throws(PushError) -> Response {
+    func answer(publishing change: ChangeSet, _ request: Request) async throws(StoreError) -> Response {
         let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
             SpecWriter.Precondition.bundle($0)
         }

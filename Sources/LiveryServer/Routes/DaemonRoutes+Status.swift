@@ -4,43 +4,46 @@ import Hummingbird
 extension DaemonRoutes {
     /// `GET /healthz`: 200 while the daemon runs, with the current bundle's tag and the
     /// folder's current errors, if any (the last good bundle is still served then).
-    func health() -> Response {
+    func health(_ request: Request) -> Response {
         let snapshot = hub.snapshot
         let report = HealthReport(
             status: "ok", etag: snapshot?.etag.description, files: snapshot?.files.count ?? 0,
-            lastError: hub.errors.first)
+            lastError: hub.errors.first.map { shown($0, to: request) })
         return JSONBody.response(report, headers: [.cacheControl: "no-store"])
     }
 
     /// `GET /readyz`: 200 while the daemon has a bundle and follows its store; 503 otherwise
     /// (no spec loaded yet, or etcd unreachable: the last good bundle is still served, but a
     /// load balancer should prefer a daemon that sees changes).
-    func readiness() throws(Problem) -> Response {
+    func readiness(_ request: Request) throws(Problem) -> Response {
         guard hub.snapshot != nil else { throw Problem.noBundle(hub.errors) }
         if let stale = hub.staleSince {
             throw Problem(
                 kind: "store-unreachable", title: "Store unreachable", status: .serviceUnavailable,
                 detail:
-                    "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(stale.reason)); the last good bundle is still served",
+                    "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(shown(stale.reason, to: request))); the last good bundle is still served",
                 headers: [.retryAfter: "1"])
         }
         return JSONBody.response(["status": "ready"], headers: [.cacheControl: "no-store"])
     }
 
     /// `GET /v1/status`: the bundle, the store's errors with their places, whether the store is
-    /// followed (etcd: its revision, and since when it is unreachable), and waiting clients.
-    func status() -> Response {
+    /// followed (etcd: its revision, and since when it is unreachable), and waiting clients. The
+    /// folder's path and etcd's endpoints only for a request with the push token
+    /// (``disclosesPlaces(to:)``).
+    func status(_ request: Request) -> Response {
         let snapshot = hub.snapshot
-        let errors = hub.errors
+        let errors = hub.errors.map { shown($0, to: request) }
         let stale = hub.staleSince
+        let discloses = disclosesPlaces(to: request)
         let report = StatusReport(
             store: configuration.etcd == nil ? "folder" : "etcd",
-            directory: configuration.etcd == nil ? configuration.directory.path : nil,
-            etcdEndpoints: configuration.etcd?.endpoints.map(\.absoluteString),
+            directory: configuration.etcd == nil && discloses ? configuration.directory.path : nil,
+            etcdEndpoints: discloses ? configuration.etcd?.endpoints.map(\.absoluteString) : nil,
             etcdPrefix: configuration.etcd?.prefix,
             revision: hub.storeRevision,
             staleSince: stale.map { Self.timestamp($0.date) },
-            staleReason: stale?.reason,
+            staleReason: stale.map { shown($0.reason, to: request) },
             etag: snapshot?.etag.description,
             files: snapshot?.files ?? [],
             bundleBytes: snapshot?.bytes.readableBytes ?? 0,

@@ -11,8 +11,10 @@ extension DaemonRoutes {
         let assets = StudioAssets.load(logger: logger)
         return [
             resolved,
-            Route(.get, "/studio") { request, _ in Self.studioFile(request, assets: assets) },
-            Route(.get, "/studio/**") { request, _ in Self.studioFile(request, assets: assets) },
+            // The page and its code hold no data: a browser loads them without a token, and
+            // the page then sends the token with its requests for data.
+            Route(.get, "/studio", open: true) { request, _ in Self.studioFile(request, assets: assets) },
+            Route(.get, "/studio/**", open: true) { request, _ in Self.studioFile(request, assets: assets) },
         ]
     }
 
@@ -65,6 +67,8 @@ extension DaemonRoutes {
         var headers = HTTPFields()
         headers[.contentSecurityPolicy] = studioContentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
+        // For browsers that predate `frame-ancestors`, which says the same.
+        if let frameOptions = HTTPFields.Element.Name("X-Frame-Options") { headers[frameOptions] = "DENY" }
         if let referrerPolicy = HTTPFields.Element.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
         return headers
     }()

@@ -11,6 +11,17 @@ struct DaemonRoutes: Sendable {
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
     let logger: Logger
+    /// The listing of `GET /v1/specs`, made again only when the store may have changed.
+    let listings = VersionedCache<ListingVersion>(capacity: 1)
+    /// The bundles of `GET /v1/history/{revision}`, which never change.
+    let historicBundles = VersionedCache<Int64>(capacity: 16)
+
+    /// A version of the store's content as the daemon knows it: the loads its follower applied
+    /// and the commits its writer made.
+    struct ListingVersion: Hashable, Sendable {
+        var loads: Int
+        var commits: Int
+    }
 
     /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
     struct Route: Sendable {
@@ -18,15 +29,19 @@ struct DaemonRoutes: Sendable {
         let path: String
         /// Writes go through ``WriteAuthorization``: the push token, then `--read-only`.
         let writes: Bool
+        /// Open to every client even with `--read-token-file` (``RequestGate``): the probes and
+        /// the studio's own files. Every other route needs the read token when one is set.
+        let open: Bool
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
 
         init(
-            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false,
+            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false, open: Bool = false,
             _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
         ) {
             self.method = method
             self.path = path
             self.writes = writes
+            self.open = open
             self.handler = handler
         }
     }
@@ -38,6 +53,10 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/v1/spec") { request, _ in self.bundle(request) },
             Route(.get, "/v1/spec/{etag}") { request, _ in self.bundle(request) },
             Route(.get, "/v1/version") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/css") { request, _ in self.bundle(request) },
+            Route(.get, "/v1/css/{etag}") { request, _ in self.bundle(request) },
+            Route(.post, "/v1/css", writes: true) { request, _ in try await self.styleSheetDryRun(request) },
+            Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
             Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
@@ -45,28 +64,32 @@ struct DaemonRoutes: Sendable {
             Route(.delete, "/v1/specs/**", writes: true) { request, _ in try await self.deleteFile(request) },
             Route(.post, "/v1/specs", writes: true) { request, _ in try await self.publish(request) },
             Route(.get, "/v1/history") { request, _ in try await self.history(request) },
-            Route(.get, "/v1/history/{revision}") { _, context in try await self.historicBundle(context) },
+            Route(.get, "/v1/history/{revision}") { request, context in
+                try await self.historicBundle(request, context: context)
+            },
             Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
                 try await self.restore(request, context: context)
             },
-            Route(.get, "/v1/status") { _, _ in self.status() },
+            Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
             Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
-            Route(.get, "/healthz") { _, _ in self.health() },
-            Route(.get, "/readyz") { _, _ in try self.readiness() },
+            Route(.get, "/healthz", open: true) { request, _ in self.health(request) },
+            Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
         ] + studioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
-    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`).
-    func register(on router: Router<BasicRequestContext>) {
+    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`); returns
+    /// the paths of the routes open without the read token, for the ``RequestGate``.
+    func register(on router: Router<BasicRequestContext>) -> OpenRoutes {
         let routes = self.routes
         var allowed = AllowedMethods()
         for route in routes { allowed.add(route.method, route.path) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
+        router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(
@@ -79,6 +102,7 @@ struct DaemonRoutes: Sendable {
                 router.on(RouterPath(route.path), method: route.method, use: route.handler)
             }
         }
+        return OpenRoutes(routes.filter(\.open).map(\.path))
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

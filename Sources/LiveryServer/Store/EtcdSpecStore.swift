@@ -18,23 +18,25 @@ final class EtcdSpecStore: SpecStore {
 
     init(configuration: EtcdStoreConfiguration, limits: ReaderLimits, logger: Logger) {
         self.configuration = configuration
-        self.client = EtcdClient(endpoints: configuration.endpoints, http: configuration.http, logger: logger)
+        self.client = EtcdClient(
+            endpoints: configuration.endpoints, http: configuration.http, credentials: configuration.credentials,
+            logger: logger)
         self.limits = limits
         self.logger = logger
     }
 
-    func read() async throws(PushError) -> StoreState {
+    func read() async throws(StoreError) -> StoreState {
         try await read(revision: nil)
     }
 
-    func list() async throws(PushError) -> [SpecFileEntry] {
+    func list() async throws(StoreError) -> [SpecFileEntry] {
         let sources = try await read().sources
         return sources.sortedPaths.compactMap { sources.files[$0] }.map {
             SpecFileEntry(path: $0.path, etag: EntityTag(of: $0.data).description, size: $0.data.count)
         }
     }
 
-    func file(_ rawPath: String) async throws(PushError) -> (path: String, data: Data, format: SpecFormat) {
+    func file(_ rawPath: String) async throws(StoreError) -> (path: String, data: Data, format: SpecFormat) {
         let path: String
         do {
             path = try SpecPath.validate(rawPath)
@@ -49,7 +51,7 @@ final class EtcdSpecStore: SpecStore {
         // Every allowed spec path is a key like any other.
     }
 
-    func commit(_ change: ChangeSet, over state: StoreState) async throws(PushError) -> CommitOutcome {
+    func commit(_ change: ChangeSet, over state: StoreState) async throws(StoreError) -> CommitOutcome {
         let revision = state.revision ?? 0
         let specs = configuration.specsPrefix
         let history = configuration.historyPrefix
@@ -72,7 +74,7 @@ final class EtcdSpecStore: SpecStore {
             let (succeeded, newRevision) = try await client.transaction(if: compares, then: operations)
             return succeeded ? .committed(revision: newRevision) : .raced
         } catch {
-            throw Self.pushError(error)
+            throw Self.storeError(error)
         }
     }
 
@@ -95,13 +97,13 @@ final class EtcdSpecStore: SpecStore {
     /// under etcd's limit of operations (`--max-txn-ops`, 128 by default) after a lowered limit.
     static let maxPrunedPerCommit = 32
 
-    func history(limit: Int) async throws(PushError) -> [HistoryEntry] {
+    func history(limit: Int) async throws(StoreError) -> [HistoryEntry] {
         let history = configuration.historyPrefix
         let kvs: [EtcdClient.KeyValue]
         do {
             kvs = try await client.range(key: history, rangeEnd: EtcdClient.prefixEnd(history)).0
         } catch {
-            throw Self.pushError(error)
+            throw Self.storeError(error)
         }
         let entries = kvs.map { kv in
             let record = PublishRecord(kv.value)
@@ -111,11 +113,11 @@ final class EtcdSpecStore: SpecStore {
         return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
     }
 
-    func read(atRevision revision: Int64) async throws(PushError) -> StoreState {
+    func read(atRevision revision: Int64) async throws(StoreError) -> StoreState {
         try await read(revision: revision)
     }
 
-    private func read(revision: Int64?) async throws(PushError) -> StoreState {
+    private func read(revision: Int64?) async throws(StoreError) -> StoreState {
         let specs = configuration.specsPrefix
         let (kvs, readRevision): ([EtcdClient.KeyValue], Int64)
         do {
@@ -126,7 +128,7 @@ final class EtcdSpecStore: SpecStore {
         } catch  where error.code == .futureRevision {
             throw .revisionInFuture(revision ?? 0)
         } catch {
-            throw Self.pushError(error)
+            throw Self.storeError(error)
         }
         var files: [String: Data] = [:]
         var modRevisions: [String: Int64] = [:]
@@ -159,10 +161,11 @@ final class EtcdSpecStore: SpecStore {
         return set
     }
 
-    static func pushError(_ error: EtcdError) -> PushError {
+    static func storeError(_ error: EtcdError) -> StoreError {
         switch error.code {
         case .unavailable: .unavailable(error.description)
-        case .compacted, .futureRevision, .protocolError: .storeFailed(error.description)
+        case .compacted, .futureRevision, .protocolError, .unauthenticated, .permissionDenied:
+            .storeFailed(error.description)
         }
     }
 

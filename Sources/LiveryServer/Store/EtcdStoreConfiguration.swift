@@ -12,7 +12,7 @@ public struct EtcdStoreConfiguration: Sendable {
     /// The key prefix, ending in `/`: `/livery/` by default.
     public var prefix: String
     /// The HTTP client to reach etcd with, owned (and shut down) by the caller; see
-    /// ``EtcdClient/makeHTTPClient()``.
+    /// ``EtcdClient/makeHTTPClient(tls:)``.
     public var http: HTTPClient
     /// How long the watch may send nothing at all before the daemon watches again. A new watch
     /// that etcd does not confirm within this time means etcd cannot be reached: the daemon
@@ -20,6 +20,8 @@ public struct EtcdStoreConfiguration: Sendable {
     /// every `--experimental-watch-progress-notify-interval` (10 minutes unless set); below
     /// this limit they keep the watch from being made again.
     public var watchSilenceLimit: Duration
+    /// The etcd user the daemon authenticates as (`--etcd-user`); `nil` when etcd requires none.
+    public var credentials: EtcdCredentials?
     /// How many publish records the history keeps; each publish removes the oldest beyond it
     /// in its own transaction, never the one it writes (so a limit below 1 acts as 1).
     public var historyLimit: Int
@@ -27,13 +29,14 @@ public struct EtcdStoreConfiguration: Sendable {
     /// Creates a configuration; a prefix without a trailing `/` gets one.
     public init(
         endpoints: [URL], prefix: String = "/livery/", http: HTTPClient, watchSilenceLimit: Duration = .seconds(10),
-        historyLimit: Int = 1000
+        historyLimit: Int = 1000, credentials: EtcdCredentials? = nil
     ) {
         self.endpoints = endpoints
         self.prefix = prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.http = http
         self.watchSilenceLimit = watchSilenceLimit
         self.historyLimit = historyLimit
+        self.credentials = credentials
     }
 
     /// The prefix of the spec files' keys.

@@ -23,18 +23,18 @@ actor FolderSpecStore: SpecStore {
         self.gate = gate
     }
 
-    func read() throws(PushError) -> StoreState {
+    func read() throws(StoreError) -> StoreState {
         StoreState(sources: try readFolder())
     }
 
-    func list() throws(PushError) -> [SpecFileEntry] {
+    func list() throws(StoreError) -> [SpecFileEntry] {
         let sources = try readFolder()
         return sources.sortedPaths.compactMap { sources.files[$0] }.map {
             SpecFileEntry(path: $0.path, etag: EntityTag(of: $0.data).description, size: $0.data.count)
         }
     }
 
-    func file(_ rawPath: String) throws(PushError) -> (path: String, data: Data, format: SpecFormat) {
+    func file(_ rawPath: String) throws(StoreError) -> (path: String, data: Data, format: SpecFormat) {
         let path = try Self.validated(rawPath)
         try checkFolders(of: path)
         let full = directory.appending(path: path).path
@@ -42,13 +42,16 @@ actor FolderSpecStore: SpecStore {
         guard stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             let format = SpecPath.format(of: path)
         else { throw .notFound(path) }
-        guard let data = FileManager.default.contents(atPath: full) else {
-            throw .fileSystem("cannot read '\(full)'")
+        let data: Data
+        do throws(FileSystemError) {
+            data = try LocalFile.contents(of: full)
+        } catch {
+            throw .fileSystem(error.description)
         }
         return (path, data, format)
     }
 
-    func checkWritable(_ paths: [String]) throws(PushError) {
+    func checkWritable(_ paths: [String]) throws(StoreError) {
         for path in paths {
             try checkFolders(of: path)
             try checkNotALink(path)
@@ -57,7 +60,7 @@ actor FolderSpecStore: SpecStore {
 
     /// Writes every file of `change` if the folder still holds what `state` read; the files
     /// others left alone are compared too, since the change was validated together with them.
-    func commit(_ change: ChangeSet, over state: StoreState) throws(PushError) -> CommitOutcome {
+    func commit(_ change: ChangeSet, over state: StoreState) throws(StoreError) -> CommitOutcome {
         try checkWritable(change.paths)
         let now = try readFolder()
         guard Self.sameFiles(now, state.sources) else { return .raced }
@@ -70,15 +73,15 @@ actor FolderSpecStore: SpecStore {
         return .committed(revision: nil)
     }
 
-    func history(limit: Int) throws(PushError) -> [HistoryEntry] {
+    func history(limit: Int) throws(StoreError) -> [HistoryEntry] {
         throw .historyUnsupported
     }
 
-    func read(atRevision revision: Int64) throws(PushError) -> StoreState {
+    func read(atRevision revision: Int64) throws(StoreError) -> StoreState {
         throw .historyUnsupported
     }
 
-    private func write(_ data: Data?, to path: String) throws(PushError) {
+    private func write(_ data: Data?, to path: String) throws(StoreError) {
         let url = directory.appending(path: path)
         do {
             if let data {
@@ -98,7 +101,7 @@ actor FolderSpecStore: SpecStore {
         a.files.count == b.files.count && a.files.allSatisfy { path, file in b.files[path]?.data == file.data }
     }
 
-    private static func validated(_ rawPath: String) throws(PushError) -> String {
+    private static func validated(_ rawPath: String) throws(StoreError) -> String {
         do {
             return try SpecPath.validate(rawPath)
         } catch {
@@ -106,7 +109,7 @@ actor FolderSpecStore: SpecStore {
         }
     }
 
-    private func readFolder() throws(PushError) -> SpecSourceSet {
+    private func readFolder() throws(StoreError) -> SpecSourceSet {
         do {
             return try SpecSourceSet(directory: directory, limits: limits)
         } catch  where error.code == .io {
@@ -119,7 +122,7 @@ actor FolderSpecStore: SpecStore {
 
     /// Refuses a path whose folders are not plain folders: a link to a folder elsewhere would
     /// let a push write outside the specs folder.
-    private func checkFolders(of path: String) throws(PushError) {
+    private func checkFolders(of path: String) throws(StoreError) {
         var folder = directory.path
         for component in path.split(separator: "/").dropLast() {
             folder += "/" + component
@@ -137,7 +140,7 @@ actor FolderSpecStore: SpecStore {
 
     /// Refuses a path that is a symbolic link: the folder's owner may link a file in for
     /// reading, but a push must never write (or delete) through a link to somewhere else.
-    private func checkNotALink(_ path: String) throws(PushError) {
+    private func checkNotALink(_ path: String) throws(StoreError) {
         var info = stat()
         guard lstat(directory.appending(path: path).path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
         throw .forbiddenPath(

@@ -11,26 +11,26 @@ import Livery
 /// never silently overwriting.
 protocol SpecStore: Sendable {
     /// Every spec file at one version.
-    func read() async throws(PushError) -> StoreState
+    func read() async throws(StoreError) -> StoreState
 
     /// Every spec file with its tag and size, sorted by path.
-    func list() async throws(PushError) -> [SpecFileEntry]
+    func list() async throws(StoreError) -> [SpecFileEntry]
 
     /// One file's bytes and format, `rawPath` checked against the path rules first.
-    func file(_ rawPath: String) async throws(PushError) -> (path: String, data: Data, format: SpecFormat)
+    func file(_ rawPath: String) async throws(StoreError) -> (path: String, data: Data, format: SpecFormat)
 
     /// Refuses paths the store can never write, before anything is read: on a folder, a path
     /// through a link to a folder, or a link itself.
-    func checkWritable(_ paths: [String]) async throws(PushError)
+    func checkWritable(_ paths: [String]) async throws(StoreError)
 
     /// Writes `change` if the store still holds `state`; all of it or none of it.
-    func commit(_ change: ChangeSet, over state: StoreState) async throws(PushError) -> CommitOutcome
+    func commit(_ change: ChangeSet, over state: StoreState) async throws(StoreError) -> CommitOutcome
 
     /// The publishes this store recorded, newest first, at most `limit`.
-    func history(limit: Int) async throws(PushError) -> [HistoryEntry]
+    func history(limit: Int) async throws(StoreError) -> [HistoryEntry]
 
     /// Every spec file as it was at `revision`.
-    func read(atRevision revision: Int64) async throws(PushError) -> StoreState
+    func read(atRevision revision: Int64) async throws(StoreError) -> StoreState
 }
 
 /// The spec files of a store at one version, and what a commit compares against.

@@ -13,7 +13,9 @@ struct SpecWriter: Sendable {
     let configuration: DaemonConfiguration
     /// One write at a time in this daemon: its own writes never race each other, so only other
     /// daemons' writes can make one validate again.
-    private let queue = WriteQueue()
+    private let mutex = AsyncMutex()
+    /// The commits this writer made, for caches of the store's content.
+    let commits = CommitCounter()
 
     init(store: any SpecStore, configuration: DaemonConfiguration) {
         self.store = store
@@ -22,6 +24,13 @@ struct SpecWriter: Sendable {
 
     /// How many times a write is validated again after losing a race before it gives up (409).
     static let maxTries = 16
+    /// The most files one write changes: etcd commits a write in one transaction, and refuses
+    /// one of more than 128 operations by default (`--max-txn-ops`); a write also records and
+    /// prunes its history entry.
+    static let maxFiles = 100
+    /// The most bytes of files one write carries: etcd refuses a request over 1.5 MiB by default
+    /// (`--max-request-bytes`), and the files travel base64-encoded, a third larger.
+    static let maxBytes = 1024 * 1024
 
     /// What the client made the write depend on.
     enum Precondition: Sendable {
@@ -45,19 +54,26 @@ struct SpecWriter: Sendable {
         var bundleETag: EntityTag
         /// The store revision of the commit (etcd); `nil` for a folder or a dry run.
         var revision: Int64?
+        /// The spec the new set makes (what a dry run of `POST /v1/css` renders).
+        var spec: Spec
     }
 
     /// Validates `change` against the store's whole set and, unless `dryRun`, commits it.
-    func write(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(PushError) -> Result {
+    func write(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(StoreError) -> Result {
+        try Self.checkSize(of: change)
         try await store.checkWritable(change.paths)
-        await queue.enter()
-        defer { queue.leave() }
+        do {
+            try await mutex.lock()
+        } catch {
+            throw .cancelled
+        }
+        defer { mutex.unlock() }
         return try await validateAndCommit(change, precondition: precondition, dryRun: dryRun)
     }
 
     private func validateAndCommit(
         _ change: ChangeSet, precondition: Precondition, dryRun: Bool
-    ) async throws(PushError) -> Result {
+    ) async throws(StoreError) -> Result {
         var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
         if change.files.isEmpty {
             // Nothing to change (a restore of the current state): the current bundle, unwritten.
@@ -65,7 +81,8 @@ struct SpecWriter: Sendable {
             try await fetchIncludes(for: [state.sources], into: &remote)
             try check(precondition, against: state.sources, remote: remote)
             let spec = try build(state.sources, remote: remote)
-            return Result(paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+            return Result(
+                paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
         }
         for _ in 0..<Self.maxTries {
             let state = try await store.read()
@@ -88,10 +105,11 @@ struct SpecWriter: Sendable {
             var result = Result(
                 paths: change.paths, created: created,
                 fileETags: change.files.compactMapValues { $0.map { EntityTag(of: $0) } },
-                bundleETag: EntityTag(of: spec.bundleJSON.utf8))
+                bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
             if dryRun { return result }
             switch try await store.commit(change, over: state) {
             case .committed(let revision):
+                commits.increment()
                 result.revision = revision
                 return result
             case .raced:
@@ -101,8 +119,15 @@ struct SpecWriter: Sendable {
         throw .tooManyRaces(Self.maxTries)
     }
 
+    /// Refuses a change over ``maxFiles`` or ``maxBytes`` before anything is read.
+    static func checkSize(of change: ChangeSet) throws(StoreError) {
+        guard change.files.count <= maxFiles else { throw .tooManyFiles(change.files.count) }
+        let bytes = change.files.values.reduce(0) { $0 + ($1?.count ?? 0) }
+        guard bytes <= maxBytes else { throw .changeTooLarge(bytes) }
+    }
+
     /// The change that makes the store hold exactly `sources` (a restore).
-    func change(toMatch sources: SpecSourceSet, message: String) async throws(PushError) -> ChangeSet {
+    func change(toMatch sources: SpecSourceSet, message: String) async throws(StoreError) -> ChangeSet {
         let now = try await store.read().sources
         var files: [String: Data?] = [:]
         for (path, file) in sources.files where now.files[path]?.data != file.data {
@@ -116,7 +141,7 @@ struct SpecWriter: Sendable {
 
     private func check(
         _ precondition: Precondition, against sources: SpecSourceSet, remote: RemoteIncludes
-    ) throws(PushError) {
+    ) throws(StoreError) {
         switch precondition {
         case .none:
             return
@@ -135,7 +160,7 @@ struct SpecWriter: Sendable {
     }
 
     /// The spec `sources` make, or every error they have.
-    private func build(_ sources: SpecSourceSet, remote: RemoteIncludes) throws(PushError) -> Spec {
+    private func build(_ sources: SpecSourceSet, remote: RemoteIncludes) throws(StoreError) -> Spec {
         do {
             return try Spec(
                 sources: sources, registry: configuration.registry, limits: configuration.readerLimits,
@@ -150,7 +175,7 @@ struct SpecWriter: Sendable {
     /// Fetches the allowed remote includes the sets name that `remote` has no document for yet.
     /// Each round either fetches something new or ends, and a set reaches at most
     /// ``Livery/RemoteIncludes/maxDocuments`` URLs, so the loop ends.
-    private func fetchIncludes(for sets: [SpecSourceSet], into remote: inout RemoteIncludes) async throws(PushError) {
+    private func fetchIncludes(for sets: [SpecSourceSet], into remote: inout RemoteIncludes) async throws(StoreError) {
         guard !configuration.allowedIncludes.isEmpty else { return }
         while true {
             let missing = Set(

@@ -1,4 +1,5 @@
 import Glibc
+import Livery
 
 /// The `errno` a failed system call left behind.
 struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
@@ -8,8 +9,8 @@ struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The calling thread's current `errno`.
     static var current: Errno { Errno(rawValue: errno) }
 
-    /// The C library's message, such as "No space left on device".
-    var description: String { String(cString: strerror(rawValue)) }
+    /// Why, in the words of every file error of Livery, such as "no space left on the device".
+    var description: String { FileSystemError.reason(errno: rawValue) }
 }
 
 /// Runs `call` until it stops failing with `EINTR`; a result of -1 becomes the `errno` it left.

@@ -49,12 +49,12 @@ enum FreePort {
 
 extension FreePort {
     /// Waits until something accepts connections on `port`.
-    static func waitUntilListening(port: Int, timeout: Duration) throws {
+    static func waitUntilListening(port: Int, timeout: Duration) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
             if accepts(port: port) { return }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(description: "nothing listens on port \(port) after \(timeout)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 import Synchronization
 import Testing
 
@@ -15,10 +16,10 @@ final class Nginx {
     let root: URL
     let www: URL
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts nginx and returns once it accepts connections.
-    init(statusBody: String) throws {
+    init(statusBody: String) async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.binary),
             "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
@@ -30,23 +31,19 @@ final class Nginx {
         let config = root.appending(path: "nginx.conf")
         try Self.config(root: root.path, port: port, statusBody: statusBody)
             .write(to: config, atomically: true, encoding: .utf8)
-        process = try Nginx.launch(root: root, config: config, port: port)
+        process = try await Nginx.launch(root: root, config: config, port: port)
     }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts nginx in the foreground with `config` and prefix `root`, and waits until it
     /// listens on `port`.
-    static func launch(root: URL, config: URL, port: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(filePath: binary)
-        process.arguments = [
-            "-p", root.path, "-e", root.appending(path: "error.log").path,
-            "-c", config.path, "-g", "daemon off;",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        try FreePort.waitUntilListening(port: port, timeout: .seconds(10))
+    static func launch(root: URL, config: URL, port: Int) async throws -> ChildProcess {
+        let process = ChildProcess(
+            binary,
+            ["-p", root.path, "-e", root.appending(path: "error.log").path, "-c", config.path, "-g", "daemon off;"])
+        try await process.start()
+        try await FreePort.waitUntilListening(port: port, timeout: .seconds(10))
         return process
     }
 
@@ -77,13 +74,24 @@ final class Nginx {
         }
     }
 
-    /// Stops nginx (graceful quit) and removes its folder.
+    /// Stops nginx (graceful quit); its folder is removed once it has exited. Throws if it had
+    /// exited already, which it never does on its own.
     func stop() throws {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGQUIT)
-            process.waitUntilExit()
+        try Self.stop(process, with: SIGQUIT, removing: root)
+    }
+
+    /// Sends `signal` to the nginx `process`, then removes `root` once it has exited (nginx
+    /// writes there until it has); throws if it had exited already.
+    static func stop(_ process: ChildProcess, with signal: Int32, removing root: URL) throws {
+        guard process.isRunning else {
+            let log = (try? String(contentsOf: root.appending(path: "error.log"), encoding: .utf8)) ?? ""
+            throw FreePort.Failure(description: "nginx exited before it was stopped: \(log)")
         }
-        try FileManager.default.removeItem(at: root)
+        process.send(signal)
+        Task {
+            await process.waitUntilExit()
+            try? FileManager.default.removeItem(at: root)  // best effort: a leftover temporary folder harms nothing
+        }
     }
 
     private static let seconds = Mutex(0)

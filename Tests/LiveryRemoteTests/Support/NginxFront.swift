@@ -7,11 +7,11 @@ import Testing
 final class NginxFront {
     let root: URL
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts nginx in front of the daemons on `daemonPorts` and returns once it accepts
     /// connections.
-    init(daemonPorts: [Int]) throws {
+    init(daemonPorts: [Int]) async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: Nginx.binary),
             "nginx is not installed: run scripts/test, which installs it (apt-get install nginx)")
@@ -21,7 +21,7 @@ final class NginxFront {
         let config = root.appending(path: "nginx.conf")
         try NginxFrontConf.config(root: root.path, port: port, daemonPorts: daemonPorts, connections: 4096)
             .write(to: config, atomically: true, encoding: .utf8)
-        process = try Nginx.launch(root: root, config: config, port: port)
+        process = try await Nginx.launch(root: root, config: config, port: port)
     }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -29,10 +29,6 @@ final class NginxFront {
     /// Stops nginx and removes its folder. A fast shutdown (SIGTERM): a graceful quit would wait
     /// for the waits it still holds at the daemons, up to the read timeout.
     func stop() throws {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
-        try FileManager.default.removeItem(at: root)
+        try Nginx.stop(process, with: SIGTERM, removing: root)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 
 /// The real `livery serve` (``LiveryServer/LiveryDaemon``) on a loopback port, serving a
-/// temporary specs folder watched with inotify; ``stop()`` cancels it, which shuts it down.
+/// temporary specs folder watched with inotify; ``stop()`` shuts it down gracefully.
 struct RunningDaemon {
     let daemon: LiveryDaemon
     let task: Task<Void, any Error>
@@ -22,7 +23,7 @@ struct RunningDaemon {
         let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
         let token = try BearerToken("test-token-0123456789abcdef")
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
-        let task = Task { try await daemon.run() }
+        let task = GracefulServer.run(daemon, logger: logger)
         return RunningDaemon(daemon: daemon, task: task, port: try await daemon.listeningPort())
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,48 +10,31 @@ import Glibc
 /// `livery serve FOLDER --port 0` as a real child process: the `livery` executable of this test
 /// build, so that it can be killed with SIGKILL like a daemon that crashes or loses its machine.
 ///
-/// Its standard output goes to a file in `work`, read for the line that names the port; its
-/// standard error (the daemon's log, warnings and worse) to another file beside it.
+/// Its standard output is read for the line that names the port; its standard error is the
+/// daemon's log (warnings and worse).
 final class ServeProcess {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts the daemon on `folder` and returns once it says which port it listens on.
-    init(folder: URL, work: URL, token: String) throws {
-        let name = UUID().uuidString
-        let tokenFile = work.appending(path: "\(name).token")
-        let said = work.appending(path: "\(name).out")
+    init(folder: URL, work: URL, token: String) async throws {
+        let tokenFile = work.appending(path: "\(UUID().uuidString).token")
         try Data(token.utf8).write(to: tokenFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile.path)
-        let log = work.appending(path: "\(name).log")
-        try Data().write(to: said)
-        try Data().write(to: log)
-        process = Process()
-        process.executableURL = try Self.liveryExecutable()
-        process.arguments = [
-            "serve", folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: said)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        port = try Self.port(saidIn: said, by: process)
+        process = ChildProcess(
+            try Self.liveryExecutable().path,
+            ["serve", folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"])
+        try await process.start()
+        port = try await Self.port(saidBy: process)
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// SIGKILL: the process ends at once, its connections are reset by the kernel.
-    func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { process.send(SIGKILL) }
 
-    /// SIGTERM (graceful shutdown), then waits for the exit.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    /// SIGTERM: a graceful shutdown.
+    func stop() { process.terminate() }
 
     /// The sum of `livery_http_requests_total` over the series of `routes` and `statuses`, read
     /// from the daemon's `GET /metrics`.
@@ -95,20 +79,15 @@ final class ServeProcess {
         return livery
     }
 
-    /// Waits for "livery: serving … on http://127.0.0.1:PORT" in `file`.
-    private static func port(saidIn file: URL, by process: Process) throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            let text = try String(contentsOf: file, encoding: .utf8)
-            if let line = text.split(separator: "\n").first(where: { $0.contains(" on http://") }),
-                let colon = line.lastIndex(of: ":"),
+    /// Waits for "livery: serving … on http://127.0.0.1:PORT" on its standard output.
+    private static func port(saidBy process: ChildProcess) async throws -> Int {
+        for try await line in process.lines where line.contains(" on http://") {
+            if let colon = line.lastIndex(of: ":"),
                 let port = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
             {
                 return port
             }
-            try #require(process.isRunning, "livery serve exited before listening: \(text)")
-            usleep(20_000)
         }
-        throw FreePort.Failure(description: "livery serve did not say its port within 20 s")
+        throw FreePort.Failure(description: "livery serve exited before listening: \(process.errors)")
     }
 }

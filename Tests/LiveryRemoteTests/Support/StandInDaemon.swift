@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LiveryServer
+import LiveryTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -75,9 +76,10 @@ final class StandInDaemon: Sendable {
             },
             logger: logger
         )
-        let task = Task {
-            defer { boundContinuation.finish() }  // a server that cannot bind ends the wait below
-            try await app.run()
+        let task = GracefulServer.run(app, logger: logger)
+        Task {
+            _ = await task.result
+            boundContinuation.finish()  // a server that cannot bind ends the wait below
         }
         var ports = bound.makeAsyncIterator()
         guard let actual = await ports.next(), actual > 0 else {

@@ -11,7 +11,7 @@ import Testing
             let runtime = try TemporarySpecFolder(prefix: "livery-runtime")
             let tokenFile = runtime.url("token")
             try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
-            let serve = try Subprocess([
+            let serve = try await Subprocess([
                 "serve", "--etcd", cluster.endpoints.map(\.absoluteString).joined(separator: ","), "--etcd-prefix",
                 "/cli", "--history-limit", "2", "--etcd-watch-silence", "3",
                 "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
@@ -40,7 +40,7 @@ import Testing
                 "--token-file", tokenFile.path,
             ])
             #expect(second.status == 0, "stderr: \(second.stderr)")
-            #expect(try cluster.etcdctl(["get", "/cli/specs/card.yaml"]).isEmpty)
+            #expect(try await cluster.etcdctl(["get", "/cli/specs/card.yaml"]).isEmpty)
 
             let history = try await Subprocess.run(["history", "--server", base])
             #expect(history.status == 0, "stderr: \(history.stderr)")
@@ -55,10 +55,11 @@ import Testing
             #expect(rollback.status == 0, "stderr: \(rollback.stderr)")
             #expect(rollback.stdout.hasPrefix("restored revision \(revision) as revision "), "\(rollback.stdout)")
             #expect(
-                try cluster.etcdctl(["get", "/cli/specs/card.yaml", "--print-value-only"]).contains("BackgroundColor"))
-            #expect(try cluster.etcdctl(["get", "/cli/specs/extra.yaml"]).isEmpty)
+                try await cluster.etcdctl(["get", "/cli/specs/card.yaml", "--print-value-only"]).contains(
+                    "BackgroundColor"))
+            #expect(try await cluster.etcdctl(["get", "/cli/specs/extra.yaml"]).isEmpty)
             // Three publishes, --history-limit 2: the oldest record went with the rollback.
-            let records = try cluster.etcdctl(["get", "--prefix", "--keys-only", "/cli/history/"])
+            let records = try await cluster.etcdctl(["get", "--prefix", "--keys-only", "/cli/history/"])
             #expect(records.split(separator: "\n").count == 2, "\(records)")
             serve.process.terminate()
             #expect(try await serve.exitStatus() == 0, "stderr: \(serve.stderr)")
@@ -70,12 +71,12 @@ import Testing
     /// seconds, where the default limit (10 s) would not.
     @Test func theWatchSilenceFlagSetsHowSoonASilentEtcdIsNoticed() async throws {
         try await EtcdCluster.with { cluster in
-            try cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
+            try await cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
             try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in
                 let runtime = try TemporarySpecFolder(prefix: "livery-runtime")
                 let tokenFile = runtime.url("token")
                 try TestDaemon.token.write(to: tokenFile, atomically: true, encoding: .utf8)
-                let serve = try Subprocess([
+                let serve = try await Subprocess([
                     "serve", "--etcd", proxy.url.absoluteString, "--etcd-watch-silence", "1", "--port", "0",
                     "--token-file",
                     tokenFile.path, "--log-level", "warning",

@@ -21,10 +21,10 @@ import Testing
                         let (stream, behind, restarted) = try await ReadWriteStream.run(through: daemons) { stream in
                             let behind = [
                                 try await outage("sigterm", of: cluster, under: stream, a: a, b: (b, proxy)) {
-                                    cluster.stop($0)
+                                    await cluster.stop($0)
                                 },
                                 try await outage("sigkill", of: cluster, under: stream, a: a, b: (b, proxy)) {
-                                    cluster.kill($0)
+                                    await cluster.kill($0)
                                 },
                             ]
                             let restarted = ContinuousClock.now
@@ -103,7 +103,7 @@ import Testing
                     // The leader is the member both daemons watch (their first endpoint), so the
                     // kill breaks their watches too.
                     try await cluster.makeLeader(0)
-                    cluster.kill(0)
+                    await cluster.kill(0)
                     let killed = ContinuousClock.now
                     // The new leader exists once a surviving member says it leads.
                     let newLeader = try await TestDaemon.eventually(timeout: .seconds(10)) {
@@ -161,11 +161,11 @@ import Testing
     /// until both daemons are ready. Returns the file written behind their backs.
     private func outage(
         _ name: String, of cluster: EtcdCluster, under stream: ReadWriteStream, a: TestDaemon,
-        b: (daemon: TestDaemon, proxy: TCPProxy), takeDown: (Int) -> Void
+        b: (daemon: TestDaemon, proxy: TCPProxy), takeDown: (Int) async -> Void
     ) async throws -> String {
         let daemons = [a, b.daemon]
         try await Task.sleep(for: .milliseconds(200))
-        takeDown(0)
+        await takeDown(0)
         b.proxy.set(.cut)
         var served: [String?] = []
         for daemon in daemons {
@@ -184,14 +184,14 @@ import Testing
         let whileDown = stream.writes.filter { $0.sent > allDown && $0.answered < restarting }
         #expect(!whileDown.isEmpty && whileDown.allSatisfy { $0.status == 503 }, "\(whileDown.map(\.status))")
 
-        try cluster.start(0)
+        try await cluster.start(0)
         try await cluster.waitUntilHealthy()
         #expect(
             try await TestDaemon.eventually(timeout: .seconds(10)) {
                 try await a.http.get("/readyz").status == 200
             })
         let path = "behind\(name).yaml"
-        try cluster.etcdctl(["put", "/livery/specs/\(path)", "specs:\n  behind\(name): []\n"])
+        try await cluster.etcdctl(["put", "/livery/specs/\(path)", "specs:\n  behind\(name): []\n"])
         // A push through A lands while B is still cut off.
         #expect(
             try await TestDaemon.eventually(timeout: .seconds(10)) {

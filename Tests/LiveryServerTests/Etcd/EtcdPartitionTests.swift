@@ -16,11 +16,11 @@ import Testing
 
                     // Behind the daemon's back: a new accent and a new file, then every revision
                     // up to now compacted, so the daemon's watch cannot resume where it stopped.
-                    try cluster.etcdctl(
+                    try await cluster.etcdctl(
                         ["put", "/livery/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#FF3B30\"\n"])
-                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    try await cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
                     let revision = try await cluster.client().status().revision
-                    try cluster.etcdctl(["compact", String(revision)])
+                    try await cluster.etcdctl(["compact", String(revision)])
                     #expect(try await daemon.bundleETag() == before)
 
                     let folder = try TemporarySpecFolder(prefix: "livery-compacted")
@@ -33,7 +33,7 @@ import Testing
                     #expect(try await daemon.serves(expected, within: .seconds(10)))
                     #expect(try await daemon.http.get("/readyz").status == 200)
                     // The watch goes on from the revision read: a later change arrives too.
-                    try cluster.etcdctl(["del", "/livery/specs/extra.yaml"])
+                    try await cluster.etcdctl(["del", "/livery/specs/extra.yaml"])
                     #expect(
                         try await TestDaemon.eventually {
                             let etag = try await daemon.bundleETag()
@@ -67,7 +67,7 @@ import Testing
                     #expect(try await daemon.http.get("/healthz").status == 200)
                     #expect(try await daemon.bundleETag() == before)
 
-                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    try await cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
                     proxy.set(.forward)
                     #expect(
                         try await TestDaemon.eventually(timeout: .seconds(10)) {
@@ -83,7 +83,7 @@ import Testing
 
     @Test func aSilentMemberAmongThreeIsLeftForTheOthersAndNotWaitedForAgain() async throws {
         try await EtcdCluster.with(members: 3) { cluster in
-            try cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
+            try await cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card: []\n"])
             try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in
                 let endpoints = [proxy.url] + cluster.endpoints.dropFirst()
                 try await TestDaemon.onEtcd(cluster, endpoints: endpoints, watchSilenceLimit: .milliseconds(500)) {
@@ -97,7 +97,7 @@ import Testing
                         try await Task.sleep(for: .milliseconds(100))
                     }
                     let connections = proxy.accepted
-                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    try await cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
                     #expect(
                         try await TestDaemon.eventually(timeout: .seconds(2)) {
                             try await daemon.bundleETag() != before
@@ -126,7 +126,7 @@ import Testing
                         try await Task.sleep(for: .milliseconds(100))
                     }
                     #expect(proxy.accepted == connections)
-                    try cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
+                    try await cluster.etcdctl(["put", "/livery/specs/extra.yaml", "specs:\n  extra: []\n"])
                     #expect(try await TestDaemon.eventually { try await daemon.bundleETag() != before })
                 }
             }

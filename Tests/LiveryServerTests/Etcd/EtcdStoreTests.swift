@@ -149,7 +149,7 @@ import Testing
                     #expect(reply.status == 200, "\(reply.text)")
                 }
                 #expect(try await historyMessages(daemon) == ["m5", "m4", "m3"])
-                let keys = try cluster.etcdctl(["get", "--prefix", "--keys-only", "/livery/history/"])
+                let keys = try await cluster.etcdctl(["get", "--prefix", "--keys-only", "/livery/history/"])
                 #expect(keys.split(separator: "\n").count == 3, "\(keys)")
             }
             // A daemon with a lower limit removes the surplus with its first publish.
@@ -171,7 +171,9 @@ import Testing
         try await EtcdCluster.with { cluster in
             try await TestDaemon.onEtcd(cluster) { daemon in
                 let good = try await daemon.publishAndWait(TestDaemon.exampleFiles())
-                try cluster.etcdctl(["put", "/livery/specs/card.yaml", "specs:\n  card:\n    - { type: Blink }\n"])
+                try await cluster.etcdctl([
+                    "put", "/livery/specs/card.yaml", "specs:\n  card:\n    - { type: Blink }\n",
+                ])
                 let reported = try await TestDaemon.eventually {
                     let status = try await daemon.http.get("/v1/status").json()
                     return (status["lastError"] as? [String: Any])?["file"] as? String == "card.yaml"
@@ -199,7 +201,7 @@ import Testing
                 let firstRevision = try #require(try first.json()["revision"] as? Int)
                 let second = try await daemon.http.publish(TestDaemon.exampleFiles(accent: "#00FF00"), message: "two")
                 let secondRevision = try #require(try second.json()["revision"] as? Int)
-                try cluster.etcdctl(["compact", String(secondRevision)])
+                try await cluster.etcdctl(["compact", String(secondRevision)])
                 let gone = try await daemon.http.get("/v1/history/\(firstRevision)")
                 #expect(gone.status == 410)
                 #expect(try gone.json()["type"] as? String == "urn:livery:problem:revision-compacted")

@@ -29,7 +29,7 @@ import Testing
         // Three kills, each at a random moment of a push stream; every restart is also the
         // check that the previous kill left a folder the daemon serves as it is on disk.
         for round in 1...3 {
-            let serve = try Subprocess(arguments)
+            let serve = try await Subprocess(arguments)
             defer { if serve.process.isRunning { kill(serve.process.processIdentifier, SIGKILL) } }
             let http = HTTP(base: try await Self.baseURL(of: serve), token: TestDaemon.token)
             if round > 1 { try await Self.expectServingWhatIsOnDisk(specs, http: http) }
@@ -70,7 +70,7 @@ import Testing
             )
         }
 
-        let again = try Subprocess(arguments)
+        let again = try await Subprocess(arguments)
         defer { if again.process.isRunning { again.process.terminate() } }
         try await Self.expectServingWhatIsOnDisk(
             specs, http: HTTP(base: try await Self.baseURL(of: again), token: TestDaemon.token))

@@ -19,7 +19,7 @@ import Testing
                 case 0: break  // connects and sends nothing
                 case 1: try await connection.send("GET /v1/spe")  // half a request line
                 default:  // half the headers
-                    try await connection.send("PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthoriz")
+                    try await connection.send("PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthoriz")
                 }
                 stalled.append(connection)
             }
@@ -60,7 +60,7 @@ import Testing
             let start = ContinuousClock.now
             // One header byte every 200 ms never completes a head, so the idle clock never resets.
             var closedEarly = false
-            for byte in "GET /v1/spec HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
+            for byte in "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
                 do {
                     try await connection.send(Data([byte]))
                 } catch {
@@ -84,7 +84,7 @@ import Testing
             let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
             let connection = try RawConnection(port: server.port)
             try await connection.send(
-                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
+                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
                     + "Content-Length: \(body.utf8.count)\r\n\r\n")
             let start = ContinuousClock.now
             // One byte every 100 ms, for 2 s: each byte restarts the 30 s idle clock, none the
@@ -114,7 +114,7 @@ import Testing
             let body = "specs:\n  card:\n    - { type: CornerRadius, radius: 3 }\n"
             let connection = try RawConnection(port: server.port)
             try await connection.send(
-                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
+                "PUT /v1/specs/card.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestDaemon.token)\r\n"
                     + "Content-Length: \(body.utf8.count)\r\n\r\n")
             try await Task.sleep(for: .milliseconds(300))
             try await connection.send(String(body.prefix(10)))
@@ -126,7 +126,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(2500))
             // The rest of the push's answer.
             _ = try await connection.receive(until: "\u{0}", timeout: .milliseconds(50))
-            try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let next = try await connection.receive(until: #""status":"ok""#, timeout: .seconds(5))
             #expect(next.hasPrefix("HTTP/1.1 200"), "\(next)")
         }

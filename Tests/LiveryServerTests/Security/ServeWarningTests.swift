@@ -3,7 +3,8 @@ import LiveryTesting
 import Testing
 
 /// `livery serve` warns loudly, on stderr whatever the log level, when it listens beyond this
-/// machine without TLS, and says nothing of the kind on loopback.
+/// machine without TLS, and says nothing of the kind on loopback; the studio follows the same
+/// line, on by default on loopback or with TLS.
 @Suite(.timeLimit(.minutes(1))) struct ServeWarningTests {
     @Test(arguments: [("0.0.0.0", true), ("127.0.0.1", false)])
     func serveWarnsWhenItListensBeyondLoopback(host: String, warns: Bool) async throws {
@@ -11,7 +12,7 @@ import Testing
         try TestDaemon.writeExample(to: specs)
         let local = try TemporarySpecFolder(prefix: "livery-warn-token")
         try TestDaemon.token.write(to: local.url("token"), atomically: true, encoding: .utf8)
-        let serve = try Subprocess([
+        let serve = try await Subprocess([
             "serve", specs.url.path, "--host", host, "--port", "0", "--token-file", local.url("token").path,
             "--log-level", "critical",
         ])
@@ -27,6 +28,8 @@ import Testing
             """
         #expect(serve.stderr.contains(warning) == warns, "stderr: \(serve.stderr)")
         #expect(serve.stderr.contains("WARNING") == warns)
+        // Without TLS the studio, which asks for the token, is off beyond loopback.
+        #expect(serve.stdout.contains("/studio/") == !warns, "stdout: \(serve.stdout)")
     }
 
     @Test func serveDoesNotWarnBeyondLoopbackWithTLS() async throws {
@@ -38,7 +41,7 @@ import Testing
         defer { certificates.remove() }
         try await certificates.issue(
             commonName: "warn", certificate: local.url("cert.pem").path, key: local.url("key.pem").path)
-        let serve = try Subprocess([
+        let serve = try await Subprocess([
             "serve", specs.url.path, "--host", "0.0.0.0", "--port", "0", "--token-file", local.url("token").path,
             "--tls-cert", local.url("cert.pem").path, "--tls-key", local.url("key.pem").path, "--log-level", "warning",
         ])
@@ -48,5 +51,7 @@ import Testing
         serve.process.terminate()
         #expect(try await serve.exitStatus() == 0)
         #expect(!serve.stderr.contains("WARNING") && !serve.stderr.contains("without TLS"), "stderr: \(serve.stderr)")
+        // With TLS the studio is on by default on any address.
+        #expect(serve.stdout.contains("livery: Livery Studio at https://0.0.0.0:"), "stdout: \(serve.stdout)")
     }
 }

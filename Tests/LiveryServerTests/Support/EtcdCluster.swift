@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LiveryServer
+import LiveryTestSupport
 import Logging
 import Synchronization
 
@@ -20,9 +21,8 @@ final class EtcdCluster: Sendable {
     let members: [Member]
     /// The client the tests' daemons and helpers reach etcd with.
     let http: HTTPClient
-    /// The running members' processes. Foundation's `Process` reaps its children itself: a
-    /// `waitpid` of ours could take the exit it waits for, and whatever waits on it then waits for ever.
-    private let processes: Mutex<[Process?]>
+    /// The running members' processes.
+    private let processes: Mutex<[ChildProcess?]>
     private let token: String
     private let options: [String]
 
@@ -53,23 +53,21 @@ final class EtcdCluster: Sendable {
         let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))", options: options)
         let result: Result<T, any Error>
         do {
-            for index in members.indices { try cluster.start(index) }
+            for index in members.indices { try await cluster.start(index) }
             try await cluster.waitUntilHealthy()
             result = .success(try await body(cluster))
         } catch {
             result = .failure(error)
         }
-        for index in members.indices { cluster.kill(index) }
+        for index in members.indices { await cluster.kill(index) }
         try await cluster.http.shutdown()
         for member in members { try? FileManager.default.removeItem(at: member.dataDirectory) }
         return try result.get()
     }
 
     /// Starts member `index` (again, on its existing data folder after a stop).
-    func start(_ index: Int) throws {
+    func start(_ index: Int) async throws {
         let member = members[index]
-        let process = Process()
-        process.executableURL = URL(filePath: Self.binary)
         var arguments = [
             "--name", member.name, "--data-dir", member.dataDirectory.path,
             "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
@@ -82,26 +80,25 @@ final class EtcdCluster: Sendable {
                 "--initial-cluster-state", "new", "--initial-cluster-token", token,
             ]
         }
-        process.arguments = arguments + options
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = ChildProcess(Self.binary, arguments + options)
+        try await process.start()
         processes.withLock { $0[index] = process }
     }
 
-    /// `kill -9` of member `index`.
-    func kill(_ index: Int) {
-        guard let process = processes.withLock({ $0[index] }) else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        processes.withLock { $0[index] = nil }
+    /// `kill -9` of member `index`; returns once it has ended.
+    func kill(_ index: Int) async {
+        await end(index, with: SIGKILL)
     }
 
     /// Stops member `index` gracefully (SIGTERM) and waits for it to exit.
-    func stop(_ index: Int) {
+    func stop(_ index: Int) async {
+        await end(index, with: SIGTERM)
+    }
+
+    private func end(_ index: Int, with signal: Int32) async {
         guard let process = processes.withLock({ $0[index] }) else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.send(signal)
+        await process.waitUntilExit()
         processes.withLock { $0[index] = nil }
     }
 
@@ -141,7 +138,7 @@ final class EtcdCluster: Sendable {
         guard let header = try reply.json()["header"] as? [String: Any],
             let id = (header["member_id"] as? String).flatMap({ UInt64($0) })
         else { throw HTTPTestError("member \(index) did not say its id: \(reply.text)") }
-        try etcdctl(["move-leader", String(id, radix: 16)])
+        try await etcdctl(["move-leader", String(id, radix: 16)])
         guard try await TestDaemon.eventually(timeout: .seconds(5), { try await leader() == index }) else {
             throw HTTPTestError("member \(index) did not become the leader")
         }
@@ -155,23 +152,17 @@ final class EtcdCluster: Sendable {
 
     /// Runs Debian's `etcdctl` (API v3) against the cluster; returns its standard output.
     @discardableResult
-    func etcdctl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/etcdctl")
-        process.arguments = ["--endpoints", members.map(\.clientURL).joined(separator: ",")] + arguments
-        process.environment = ["ETCDCTL_API": "3", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw HTTPTestError("etcdctl \(arguments) failed: \(text)") }
-        return text
+    func etcdctl(_ arguments: [String]) async throws -> String {
+        let etcdctl = try await ChildProcess.run(
+            "/usr/bin/etcdctl", ["--endpoints", members.map(\.clientURL).joined(separator: ",")] + arguments,
+            environment: ["ETCDCTL_API": "3"], streams: .merged)
+        guard etcdctl.terminationStatus == 0 else {
+            throw HTTPTestError("etcdctl \(arguments) failed: \(etcdctl.output)")
+        }
+        return etcdctl.output
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestError("socket() failed") }
         defer { close(fd) }

@@ -1,29 +1,12 @@
 import Foundation
+import LiveryTestSupport
 
-/// A command run to its end, waited for on a Dispatch thread: blocking one of the few
-/// cooperative threads would stall the in-process daemons of the tests running beside it.
+/// A command run to its end.
 enum ExternalCommand {
     /// Runs `arguments` (looked up on `PATH`) and returns its standard output and exit status.
     static func run(_ arguments: [String]) async throws -> (output: Data, errors: Data, status: Int32) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(filePath: "/usr/bin/env")
-                        process.arguments = arguments
-                        let output = Pipe()
-                        let errors = Pipe()
-                        process.standardOutput = output
-                        process.standardError = errors
-                        try process.run()
-                        let data = output.fileHandleForReading.readDataToEndOfFile()
-                        let message = errors.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return (data, message, process.terminationStatus)
-                    })
-            }
-        }
+        let child = try await ChildProcess.run(arguments[0], Array(arguments.dropFirst()))
+        return (Data(child.outputBytes), Data(child.errorBytes), child.terminationStatus)
     }
 
     /// The same, throwing when the command exits with a non-zero status.

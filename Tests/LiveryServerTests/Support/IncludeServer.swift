@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LiveryTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -80,10 +81,11 @@ final class IncludeServer: Sendable {
                 boundContinuation.finish()
             },
             logger: logger)
-        task.withLock {
-            $0 = Task {
-                defer { boundContinuation.finish() }; try await app.run()
-            }
+        let running = GracefulServer.run(app, logger: logger)
+        task.withLock { $0 = running }
+        Task {
+            _ = await running.result
+            boundContinuation.finish()  // a server that cannot bind ends the wait below
         }
         var ports = bound.makeAsyncIterator()
         guard let port = await ports.next(), port > 0 else {

@@ -10,10 +10,11 @@ enum MountNamespace {
     static var isChild: Bool { child.isChild }
 
     /// Whether such namespaces can be created here (containers often forbid it).
-    static let isAvailable = child.probe()
+    static var isAvailable: Bool { get async { await probe.value } }
+    private static let probe = Task { await child.probe() }
 
     /// Runs the test called `name` again, in the child; returns its exit status and output.
-    static func runTest(named name: String) throws -> (status: Int32, output: String) {
-        try child.runTest(named: name)
+    static func runTest(named name: String) async throws -> (status: Int32, output: String) {
+        try await child.runTest(named: name)
     }
 }

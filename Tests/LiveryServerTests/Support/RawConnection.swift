@@ -8,10 +8,25 @@ import Foundation
 final class RawConnection {
     private let fd: Int32
 
-    /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    /// Connects to `127.0.0.1:port`, from `source` (another loopback address, so that the
+    /// daemon sees another peer) when given.
+    init(port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestError("socket: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw HTTPTestError("bind to \(source): errno \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -51,6 +66,29 @@ final class RawConnection {
                 throw HTTPTestError("send: errno \(errno)")
             }
         }
+    }
+
+    /// Sends what the peer takes of `data` now, without waiting; returns how many bytes that
+    /// was (0 once the peer has closed the connection).
+    func sendAvailable(_ data: Data) throws -> Int {
+        var offset = 0
+        while offset < data.count {
+            let sent = data.withUnsafeBytes { buffer in
+                Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EINTR {
+                continue
+            } else if sent < 0, errno == EAGAIN {
+                break
+            } else if sent < 0, errno == EPIPE || errno == ECONNRESET {
+                break
+            } else {
+                throw HTTPTestError("send: errno \(errno)")
+            }
+        }
+        return offset
     }
 
     /// What the peer sent until it closed the connection (`closed` true), or until `timeout`

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
+import LiveryTestSupport
 
 /// The built `livery` executable run as a child process, with its output captured.
 final class Subprocess: Sendable {
-    let process: Process
-    private let output = Mutex(("", ""))
+    let process: ChildProcess
 
     /// The `livery` executable beside the test bundle (`swift build --build-tests` builds both).
     static func liveryExecutable() throws -> URL {
@@ -20,40 +19,31 @@ final class Subprocess: Sendable {
     }
 
     /// Starts `livery` with `arguments` in `directory` (default: this process's); `environment`
-    /// is added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
-        process = Process()
-        process.executableURL = try Self.liveryExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.output.withLock { $0.0 += text }
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.output.withLock { $0.1 += text }
-        }
-        try process.run()
+    /// is added to this process's; `umask` (octal digits) is set for the child alone, through `sh`.
+    /// With a `launcher` (such as `/usr/bin/prlimit` and its options), that program runs and execs
+    /// `livery`, which keeps its process.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        umask: String? = nil, launcher: [String] = []
+    ) async throws {
+        var command = launcher + [try Self.liveryExecutable().path] + arguments
+        if let umask { command = ["/bin/sh", "-c", "umask \(umask) && exec \"$0\" \"$@\""] + command }
+        process = ChildProcess(command[0], Array(command.dropFirst()), environment: environment, in: directory)
+        try await process.start()
     }
 
-    var stdout: String { output.withLock { $0.0 } }
-    var stderr: String { output.withLock { $0.1 } }
+    var stdout: String { process.output }
+    var stderr: String { process.errors }
 
     /// Waits for the process to exit and returns its status; throws if it outlives `timeout`.
     func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let exited = try await TestDaemon.eventually(timeout: timeout) { !self.process.isRunning }
-        guard exited else {
+        do {
+            try await process.waitUntilExit(timeout: timeout)
+        } catch {
             process.interrupt()
-            throw HTTPTestError("livery \(process.arguments ?? []) did not exit within \(timeout); stderr: \(stderr)")
+            throw HTTPTestError(
+                "livery \(process.command.dropFirst()) did not exit within \(timeout); stderr: \(stderr)")
         }
-        // Let the pipes deliver what was written just before the exit.
-        try await Task.sleep(for: .milliseconds(50))
         return process.terminationStatus
     }
 
@@ -63,7 +53,7 @@ final class Subprocess: Sendable {
     ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let child = try Subprocess(arguments, environment: environment, in: directory)
+        let child = try await Subprocess(arguments, environment: environment, in: directory)
         let status = try await child.exitStatus()
         return (status, child.stdout, child.stderr)
     }

@@ -22,15 +22,16 @@ struct TestCertificates: Sendable {
     }
 
     /// Issues a certificate for 127.0.0.1 and localhost named `commonName`, writing it and its
-    /// key to `certificate` and `key` (paths in any folder).
-    func issue(commonName: String, certificate: String, key: String) async throws {
+    /// key to `certificate` and `key` (paths in any folder); `subject` replaces the default
+    /// `/CN=<commonName>` (etcd's gateway refuses client certificates with a common name).
+    func issue(commonName: String, subject: String? = nil, certificate: String, key: String) async throws {
         let request = folder.appending(path: "\(commonName).csr").path
         let extensions = folder.appending(path: "\(commonName).ext")
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(to: extensions, atomically: true, encoding: .utf8)
         try await Self.openssl(
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
-                "/CN=\(commonName)",
+                subject ?? "/CN=\(commonName)",
                 "-keyout", key, "-out", request,
             ])
         try await Self.openssl(

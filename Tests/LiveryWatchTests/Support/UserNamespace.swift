@@ -12,11 +12,12 @@ enum UserNamespace {
     static var isChild: Bool { child.isChild }
 
     /// Whether user namespaces can be created here (containers often forbid it).
-    static let isAvailable = child.probe()
+    static var isAvailable: Bool { get async { await probe.value } }
+    private static let probe = Task { await child.probe() }
 
     /// Runs the test called `name` again, in the child; returns its exit status and output.
-    static func runTest(named name: String) throws -> (status: Int32, output: String) {
-        try child.runTest(named: name)
+    static func runTest(named name: String) async throws -> (status: Int32, output: String) {
+        try await child.runTest(named: name)
     }
 
     /// Sets this namespace's inotify watch limit (only in a child: it is root of its namespace).

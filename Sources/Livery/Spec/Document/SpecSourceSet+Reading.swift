@@ -42,7 +42,7 @@ extension SpecSourceSet {
         } catch {
             throw SpecError(
                 .io, at: .start(of: relative.isEmpty ? "." : relative),
-                "cannot list folder '\(folder)': \(error.localizedDescription)")
+                FileSystemError(operation: "list folder", path: folder, error: error).description)
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = relative.isEmpty ? name : relative + "/" + name
@@ -52,10 +52,11 @@ extension SpecSourceSet {
             case .linkToFolder: linkedFolders.insert(path)
             case .file(let size):
                 try addListed(path, size: size, limits: limits) { () throws(SpecError) in
-                    guard let data = FileManager.default.contents(atPath: full) else {
-                        throw SpecError(.io, at: .start(of: path), "cannot read '\(full)'")
+                    do throws(FileSystemError) {
+                        return try LocalFile.contents(of: full)
+                    } catch {
+                        throw SpecError(.io, at: .start(of: path), error.description)
                     }
-                    return data
                 }
             case .other:
                 continue

@@ -11,8 +11,9 @@ public struct BackgroundColor: PropertyTrait {
     public init(color: Color) { self.color = color }
 
     /// `color` sets ``HasBackgroundColor/backgroundColor``.
+    /// In CSS, `background-color`.
     public static let properties = [
-        TraitProperty("color", \Self.color) {
+        TraitProperty("color", \Self.color, css: { [CSSDeclaration("background-color", .color($0))] }) {
             ($0 as? any HasBackgroundColor.Type)?.binding {
                 swap(&$0.backgroundColor, &$1)
             } assign: {

@@ -34,3 +34,18 @@ public struct Border: PropertyTrait {
         },
     ]
 }
+
+extension Border: CSSTrait {
+    /// `border-color`, and with a width `border-width` and `border-style: solid`. Without a
+    /// width the style is left alone: CSS's default width is 3px once a style is set, where a
+    /// target's is 0.
+    public var cssDeclarations: [CSSDeclaration] {
+        var declarations: [CSSDeclaration] = []
+        if let color { declarations.append(CSSDeclaration("border-color", .color(color))) }
+        if let width {
+            declarations.append(CSSDeclaration("border-width", .pixels(width)))
+            declarations.append(CSSDeclaration("border-style", .keyword("solid")))
+        }
+        return declarations
+    }
+}

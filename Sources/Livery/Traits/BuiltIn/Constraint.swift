@@ -11,8 +11,10 @@ public struct Constraint: PropertyTrait {
     public init(constant: Double) { self.constant = constant }
 
     /// `constant` sets ``HasConstant/constant``.
+    /// In CSS, the custom property `--constant` (CSS has no layout constant; a page reads it with
+    /// `var(--constant)`).
     public static let properties = [
-        TraitProperty("constant", \Self.constant) {
+        TraitProperty("constant", \Self.constant, css: { [.custom("constant", .number($0))] }) {
             ($0 as? any HasConstant.Type)?.binding {
                 swap(&$0.constant, &$1)
             } assign: {

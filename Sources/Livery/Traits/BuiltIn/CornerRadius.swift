@@ -11,8 +11,11 @@ public struct CornerRadius: PropertyTrait {
     public init(radius: Double) { self.radius = radius }
 
     /// `radius` (at least 0) sets ``HasCornerRadius/cornerRadius``.
+    /// In CSS, `border-radius` in pixels.
     public static let properties = [
-        TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
+        TraitProperty(
+            "radius", \Self.radius, check: .atLeast(0), css: { [CSSDeclaration("border-radius", .pixels($0))] }
+        ) {
             ($0 as? any HasCornerRadius.Type)?.binding {
                 swap(&$0.cornerRadius, &$1)
             } assign: {

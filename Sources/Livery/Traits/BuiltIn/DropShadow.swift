@@ -55,3 +55,20 @@ public struct DropShadow: PropertyTrait {
         },
     ]
 }
+
+extension DropShadow: CSSTrait {
+    /// `box-shadow: x y blur colour`, the colour's alpha multiplied by the opacity.
+    ///
+    /// `box-shadow` is one value in CSS, so a part this trait leaves out is a target's default
+    /// (black, no offset, opacity 0, radius 0), not what an earlier `DropShadow` set.
+    public var cssDeclarations: [CSSDeclaration] {
+        var shown = color ?? .black
+        shown.alpha = UInt8((Double(shown.alpha) * (opacity ?? 0)).rounded())
+        let offset = offset ?? .zero
+        return [
+            CSSDeclaration(
+                "box-shadow",
+                .list([.pixels(offset.width), .pixels(offset.height), .pixels(radius ?? 0), .color(shown)]))
+        ]
+    }
+}

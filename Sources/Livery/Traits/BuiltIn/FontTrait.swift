@@ -59,3 +59,21 @@ public struct FontTrait: PropertyTrait {
         },
     ]
 }
+
+extension FontTrait: CSSTrait {
+    /// `font-family` (Livery's `System` is CSS's `system-ui`, which also follows any other name,
+    /// as a platform falls back to its system font), `font-size` in pixels, `font-weight` as its
+    /// number, and `color`: only the parts the trait sets.
+    public var cssDeclarations: [CSSDeclaration] {
+        var declarations: [CSSDeclaration] = []
+        if let name {
+            let system = CSSValue.keyword("system-ui")
+            let family: CSSValue = name == Font.systemName ? system : .alternatives([.string(name), system])
+            declarations.append(CSSDeclaration("font-family", family))
+        }
+        if let size { declarations.append(CSSDeclaration("font-size", .pixels(size))) }
+        if let weight { declarations.append(CSSDeclaration("font-weight", .number(Double(weight.numericValue)))) }
+        if let color { declarations.append(CSSDeclaration("color", .color(color))) }
+        return declarations
+    }
+}

@@ -11,8 +11,10 @@ public struct Hidden: PropertyTrait {
     public init(hidden: Bool) { self.hidden = hidden }
 
     /// `hidden` sets ``HasHidden/isHidden``.
+    /// In CSS, `display: none` when hidden, and nothing when not, so the element keeps the display the page
+    /// gives it.
     public static let properties = [
-        TraitProperty("hidden", \Self.hidden) {
+        TraitProperty("hidden", \Self.hidden, css: { $0 ? [CSSDeclaration("display", .keyword("none"))] : [] }) {
             ($0 as? any HasHidden.Type)?.binding {
                 swap(&$0.isHidden, &$1)
             } assign: {

@@ -11,8 +11,11 @@ public struct Opacity: PropertyTrait {
     public init(opacity: Double) { self.opacity = opacity }
 
     /// `opacity` (0…1) sets ``HasOpacity/opacity``.
+    /// In CSS, `opacity`.
     public static let properties = [
-        TraitProperty("opacity", \Self.opacity, check: .within(0...1)) {
+        TraitProperty(
+            "opacity", \Self.opacity, check: .within(0...1), css: { [CSSDeclaration("opacity", .number($0))] }
+        ) {
             ($0 as? any HasOpacity.Type)?.binding {
                 swap(&$0.opacity, &$1)
             } assign: {

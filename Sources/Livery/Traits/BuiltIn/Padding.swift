@@ -12,8 +12,18 @@ public struct Padding: PropertyTrait {
     public init(insets: Insets) { self.insets = insets }
 
     /// `insets` sets ``HasPadding/padding``.
+    /// In CSS, `padding` in CSS's order (top, right, bottom, left) where Livery's is top, left, bottom,
+    /// right.
     public static let properties = [
-        TraitProperty("insets", \Self.insets) {
+        TraitProperty(
+            "insets", \Self.insets,
+            css: {
+                [
+                    CSSDeclaration(
+                        "padding", .list([.pixels($0.top), .pixels($0.right), .pixels($0.bottom), .pixels($0.left)]))
+                ]
+            }
+        ) {
             ($0 as? any HasPadding.Type)?.binding {
                 swap(&$0.padding, &$1)
             } assign: {

@@ -86,3 +86,12 @@ struct RawNode: Decodable {
         node = nodeDecoder.node
     }
 }
+
+extension SetTrait: CSSTrait {
+    /// One custom property per value, `--name: value`: numbers as numbers, strings as CSS
+    /// strings, booleans as `true` or `false`, lists space-separated. A mapping has no CSS
+    /// form and is left out.
+    public var cssDeclarations: [CSSDeclaration] {
+        values.compactMap { member in CSSValue(specValue: member.value).map { .custom(member.key, $0) } }
+    }
+}

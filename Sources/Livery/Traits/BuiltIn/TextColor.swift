@@ -11,8 +11,9 @@ public struct TextColor: PropertyTrait {
     public init(color: Color) { self.color = color }
 
     /// `color` sets ``HasTextColor/textColor``.
+    /// In CSS, `color`.
     public static let properties = [
-        TraitProperty("color", \Self.color) {
+        TraitProperty("color", \Self.color, css: { [CSSDeclaration("color", .color($0))] }) {
             ($0 as? any HasTextColor.Type)?.binding {
                 swap(&$0.textColor, &$1)
             } assign: {

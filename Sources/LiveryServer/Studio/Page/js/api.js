@@ -1,5 +1,6 @@
 // The daemon's HTTP API, same origin. The push token lives in this tab's sessionStorage only
-// and travels only in an Authorization header.
+// and travels only in an Authorization header: with every request, since a daemon started
+// with --read-token-file needs a token for reads too (and takes the push token for them).
 
 const tokenKey = "livery.studio.token";
 
@@ -14,8 +15,23 @@ export function setToken(value) {
   else sessionStorage.removeItem(tokenKey);
 }
 
+/** Request options with the kept token, if any, in an Authorization header. */
+function authorized(options = {}) {
+  const headers = { ...(options.headers ?? {}) };
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  return { ...options, headers };
+}
+
+/** A read: fetch with the token. A 401 tells the page that this daemon needs one. */
+async function read(path) {
+  const response = await fetch(path, authorized({ cache: "no-store" }));
+  if (response.status === 401) document.dispatchEvent(new Event("livery-token-needed"));
+  return response;
+}
+
 async function getJSON(path) {
-  const response = await fetch(path, { cache: "no-store" });
+  const response = await read(path);
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return { etag: response.headers.get("ETag"), body: await response.json() };
 }
@@ -36,7 +52,7 @@ const fileURL = (path) => "/v1/specs/" + path.split("/").map(encodeURIComponent)
 
 /** GET /v1/specs/{path}: {text, etag}. */
 export async function file(path) {
-  const response = await fetch(fileURL(path), { cache: "no-store" });
+  const response = await read(fileURL(path));
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return { text: await response.text(), etag: response.headers.get("ETag") };
 }
@@ -64,14 +80,14 @@ async function problemOf(response) {
  * daemon on a folder does (501: history needs etcd).
  */
 export async function history(limit) {
-  const response = await fetch(`/v1/history?limit=${limit}`, { cache: "no-store" });
+  const response = await read(`/v1/history?limit=${limit}`);
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, entries: (await response.json()).entries };
 }
 
 /** GET /v1/history/{revision}: {bundle} as it was then, or {problem} (410 once compacted). */
 export async function historicBundle(revision) {
-  const response = await fetch(`/v1/history/${revision}`, { cache: "no-store" });
+  const response = await read(`/v1/history/${revision}`);
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, bundle: await response.json() };
 }
@@ -87,9 +103,7 @@ export const bundle = () => getJSON("/v1/spec").then((r) => r.body);
 export async function restore(revision, etag) {
   const headers = {};
   if (etag) headers["If-Match"] = etag;
-  const current = token();
-  if (current) headers.Authorization = `Bearer ${current}`;
-  const response = await fetch(`/v1/history/${revision}/restore`, { method: "POST", headers });
+  const response = await fetch(`/v1/history/${revision}/restore`, authorized({ method: "POST", headers }));
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, result: await response.json() };
 }
@@ -101,10 +115,65 @@ export async function restore(revision, etag) {
 export async function put(path, text, etag, { dryRun = false } = {}) {
   const headers = { "Content-Type": "text/plain; charset=utf-8" };
   if (etag) headers["If-Match"] = etag;
-  const current = token();
-  if (current) headers.Authorization = `Bearer ${current}`;
-  const response = await fetch(fileURL(path) + (dryRun ? "?dryRun=true" : ""), { method: "PUT", headers, body: text });
+  const response = await fetch(
+    fileURL(path) + (dryRun ? "?dryRun=true" : ""), authorized({ method: "PUT", headers, body: text }));
   let problem = null;
   if (!response.ok) problem = await problemOf(response);
   return { status: response.status, etag: response.headers.get("ETag"), problem };
+}
+
+/**
+ * Follows GET /v1/events until the page closes: `onSpec(etag)` for each `spec` event,
+ * `onState(live)` as the stream opens and drops. Read with fetch rather than EventSource,
+ * which cannot send the token; reconnects after the stream's `retry:` hint, resuming with
+ * Last-Event-ID.
+ */
+export async function follow(onSpec, onState) {
+  let lastEventID = null;
+  let retry = 2000;
+  for (;;) {
+    try {
+      const headers = lastEventID ? { "Last-Event-ID": lastEventID } : {};
+      const response = await fetch("/v1/events", authorized({ cache: "no-store", headers }));
+      if (response.status === 401) document.dispatchEvent(new Event("livery-token-needed"));
+      if (!response.ok || !response.body) throw new Error(`/v1/events: ${response.status}`);
+      onState(true);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let pending = "";
+      let event = { type: "message", id: null };
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        pending += value;
+        const lines = pending.split(/\r\n|\r|\n/);
+        pending = lines.pop();
+        for (const line of lines) {
+          if (line === "") {
+            if (event.id !== null) lastEventID = event.id;
+            if (event.type === "spec") onSpec(event.id);
+            event = { type: "message", id: null };
+          } else if (line.startsWith("event:")) event.type = line.slice(6).trim();
+          else if (line.startsWith("id:")) event.id = line.slice(3).trim();
+          else if (line.startsWith("retry:")) retry = Number(line.slice(6).trim()) || retry;
+        }
+      }
+    } catch {
+      // Dropped or refused: said below, then tried again.
+    }
+    onState(false);
+    await new Promise((resolve) => setTimeout(resolve, retry));
+  }
+ * POST /v1/css?dryRun=true: the stylesheet the specs would make with `files` (path → text),
+ * for look `theme` alone (null: no theme), validated and written nowhere. Answers {css} or
+ * {status, problem}.
+ */
+export async function styleSheet(files, theme) {
+  const headers = { "Content-Type": "application/json" };
+  const current = token();
+  if (current) headers.Authorization = `Bearer ${current}`;
+  const query = new URLSearchParams({ dryRun: "true" });
+  if (theme) query.set("theme", theme);
+  const response = await fetch(`/v1/css?${query}`, { method: "POST", headers, body: JSON.stringify({ files }) });
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { css: await response.text() };
 }

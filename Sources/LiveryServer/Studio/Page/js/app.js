@@ -1,14 +1,15 @@
 // Livery Studio: follows the daemon's live bundle and draws identifiers, palette, themes, the
-// preview and the files from it.
+// preview and the files from it. The preview and the samples are styled by the daemon's own
+// stylesheet, followed with the browser client every web page uses.
+import { follow as followStyleSheet } from "/v1/livery.js";
 import * as api from "./api.js";
-import { el, notify, placeText, shortTag } from "./dom.js";
+import { el, notify, shortTag } from "./dom.js";
 import * as files from "./files.js";
 import * as fleet from "./fleet.js";
 import * as history from "./history.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
 import { scene } from "./preview.js";
-import { resolveNode } from "./resolve.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,37 +21,30 @@ const state = {
   look: 0,
   selected: null,
   search: "",
-  // Unsaved variable values set with the palette's controls, by path, for the preview.
-  drafts: new Map(),
-  // Unsaved trait fields set with the identifier panel's controls, by the field's place.
-  fieldDrafts: new Map(),
+  // Counts preview drawings, so that a slow dry run does not draw over a newer one.
+  previewSequence: 0,
 };
+
+// The live stylesheet, in this page's adoptedStyleSheets; its theme is the previewed look. The
+// page shows the fleet rather than belonging to it, so it does not report.
+const live = followStyleSheet(location.origin, { report: false, token: api.token() || undefined });
 
 const editable = () => Boolean(api.token());
 
-function traitsFor(name) {
-  return state.inspection.identifiers.find((identifier) => identifier.name === name)?.traits[state.look] ?? [];
-}
+/** The name of the previewed look; null for no theme. */
+const lookName = () => state.inspection?.looks[state.look] ?? null;
 
-function variableValue(path) {
-  if (state.drafts.has(path)) return state.drafts.get(path);
-  return state.inspection.variables.find((variable) => variable.path === path)?.values[state.look];
-}
-
-function draftTraitsFor(name) {
-  return traitsFor(name).map((trait) => {
-    const values = resolveNode(trait.source, variableValue);
-    for (const [key, place] of Object.entries(trait.fieldPlaces)) {
-      const draft = placeText(place);
-      if (state.fieldDrafts.has(draft)) values[key] = state.fieldDrafts.get(draft);
-    }
-    return { type: trait.type, values };
-  });
-}
-
-function drawPreviews() {
-  const scenes = [scene("Live", traitsFor)];
-  if ((state.drafts.size || state.fieldDrafts.size) && files.hasUnsavedChanges()) scenes.push(scene("Unsaved", draftTraitsFor));
+/** The live scene, and beside it the scene the unsaved files would make, rendered by the daemon. */
+async function drawPreviews() {
+  live.setTheme(lookName());
+  const sequence = ++state.previewSequence;
+  const scenes = [scene("Live")];
+  if (editable() && files.hasUnsavedChanges()) {
+    const answer = await api.styleSheet(files.unsavedFiles(), lookName());
+    if (sequence !== state.previewSequence) return;
+    // An unsaved text that does not validate has no look: its errors show in the editor.
+    if (answer.css !== undefined) scenes.push(scene("Unsaved", answer.css));
+  }
   $("previews").replaceChildren(...scenes);
 }
 
@@ -84,21 +78,14 @@ function chooseLook(index) {
   draw();
 }
 
-async function edit(path, place, literal, value) {
-  state.drafts.set(path, value);
+async function edit(path, place, literal) {
   await files.replaceScalar(place, literal);
   drawPreviews();
 }
 
-async function editField(place, literal, value) {
-  state.fieldDrafts.set(placeText(place), value);
+async function editField(place, literal) {
   await files.replaceScalar(place, literal);
   drawPreviews();
-}
-
-function forgetDrafts() {
-  state.drafts.clear();
-  state.fieldDrafts.clear();
 }
 
 async function reload() {
@@ -110,20 +97,21 @@ async function reload() {
   version.textContent = shortTag(etag);
   version.dataset.etag = etag ?? "";
   $("changed").textContent = status.loadedAt ? `changed ${new Date(status.loadedAt).toLocaleString()}` : "";
-  if (!files.hasUnsavedChanges()) forgetDrafts();
   draw();
   fleet.refresh();
   await Promise.all([files.refresh(), history.refresh()]);
 }
 
 function follow() {
-  const events = new EventSource("/v1/events");
   const connection = $("connection");
-  events.addEventListener("open", () => { connection.textContent = "live"; connection.className = "pill live"; });
-  events.addEventListener("error", () => { connection.textContent = "reconnecting"; connection.className = "pill"; });
-  events.addEventListener("spec", (event) => {
-    if (event.lastEventId !== state.etag) reload().catch((error) => notify(`Could not reload: ${error.message}`));
-  });
+  api.follow(
+    (etag) => {
+      if (etag !== state.etag) reload().catch((error) => notify(`Could not reload: ${error.message}`));
+    },
+    (live) => {
+      connection.textContent = live ? "live" : "reconnecting";
+      connection.className = live ? "pill live" : "pill";
+    });
 }
 
 function showMode() {
@@ -142,15 +130,19 @@ function showMode() {
 
 function start() {
   history.init({ etag: () => state.etag });
-  files.init({ edited: () => { if (!files.hasUnsavedChanges()) forgetDrafts(); drawPreviews(); } });
+  files.init({ edited: () => drawPreviews() });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     api.setToken($("token").value.trim() || null);
     $("token").value = "";
     notify("");
     showMode();
+    reload().catch((error) => notify(`Could not read the daemon: ${error.message}`));
   });
   $("lock").addEventListener("click", () => { api.setToken(null); showMode(); });
+  document.addEventListener("livery-token-needed", () => {
+    notify("This daemon needs a token to be read (--read-token-file): enter the push token.");
+  });
   document.addEventListener("livery-token-refused", () => {
     notify("The push token was refused: the studio is read-only until you enter the right one.");
     showMode();

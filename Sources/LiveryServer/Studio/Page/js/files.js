@@ -48,6 +48,9 @@ export function init({ edited }) {
 /** Whether any file has unsaved changes. */
 export const hasUnsavedChanges = () => [...docs.values()].some(isDirty);
 
+/** The unsaved texts, by path. */
+export const unsavedFiles = () => Object.fromEntries([...docs.values()].filter(isDirty).map((doc) => [doc.path, doc.text]));
+
 /** Re-reads the file list; files without unsaved changes follow the server's copy. */
 export async function refresh() {
   const listing = await api.files();

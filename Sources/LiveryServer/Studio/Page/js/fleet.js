@@ -43,7 +43,10 @@ function draw(status) {
   $("fleet-summary").textContent = status.clients === 0
     ? "No client has reported yet: clients appear here with their first request."
     : `${status.converged} of ${plural(status.clients, "client has", "clients have")} applied the live version`
-      + (lagging ? `; ${lagging} on another version or none.` : ".");
+      + (lagging ? `; ${lagging} on another version or none.` : ".")
+      + (status.complete === false
+        ? ` The daemon dropped ${plural(status.evicted, "client", "clients")} to make room lately: some may be missing.`
+        : "");
   const total = Math.max(status.clients, 1);
   const segment = (version) => {
     const part = el("span", {

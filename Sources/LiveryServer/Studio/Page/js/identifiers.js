@@ -1,8 +1,8 @@
 // The identifiers: a searchable list, and for the chosen one its resolved traits in the
-// previewed look, where each is written, the variables it names, and a small preview.
+// previewed look, where each is written, the variables it names, and a small preview (an element
+// carrying the identifier, styled by the daemon's stylesheet).
 import { el, placeText } from "./dom.js";
-import { parseColor } from "./color.js";
-import { applyTraits } from "./preview.js";
+import { parseColor } from "./picker.js";
 import { swatch, colorControls, numberField, weightMenu } from "./palette.js";
 
 /** Draws the list of identifiers matching `search`; `choose(name)` selects one. */
@@ -52,8 +52,7 @@ export function drawDetail(container, identifier, look, { reveal, editable, edit
     container.replaceChildren(el("p", { class: "muted", text: "Choose an identifier." }));
     return;
   }
-  const sample = el("div", { class: "sample", text: "Aa" });
-  applyTraits(sample, identifier.traits[look]);
+  const sample = el("div", { class: "sample", text: "Aa", attrs: { "data-livery": identifier.name } });
   const rows = identifier.traits[look].map((trait) => el("div", { class: "trait", attrs: { "data-type": trait.type } }, [
     el("div", { class: "trait-head" }, [
       el("strong", { text: trait.type }),

@@ -1,13 +1,15 @@
 // Variables as swatches and values with fitting controls, and what each theme overrides.
 import { el, placeText } from "./dom.js";
-import { parseColor, cssColor, hexColor, opaqueHex } from "./color.js";
-import { weightNames } from "./preview.js";
+import { parseColor, hexColor, opaqueHex } from "./picker.js";
 
-/** A colour swatch over a checkerboard, so alpha shows. */
+/** The names Livery accepts for font weights, lightest first. */
+export const weightNames = ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"];
+
+/** A colour swatch over a checkerboard, so alpha shows; CSS reads Livery's colour literals as they are. */
 export function swatch(value) {
   const color = parseColor(value);
   const fill = el("span", { class: "fill" });
-  if (color) fill.style.setProperty("background-color", cssColor(color));
+  if (color) fill.style.setProperty("background-color", String(value).trim());
   return el("span", { class: color ? "swatch" : "swatch none", attrs: { title: String(value) } }, [fill]);
 }
 

@@ -1,4 +1,6 @@
-// Colours as Livery writes them: #RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a).
+// Reading a colour literal as Livery writes it (#RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b),
+// rgba(r, g, b, a)) into a colour picker and an alpha slider, and writing the picked colour back
+// as a literal. Nothing here draws a look: the daemon's stylesheet does (preview.js).
 
 /** The colour of `text` as {r, g, b, a} (channels 0-255, a 0-1), or null. */
 export function parseColor(text) {
@@ -22,11 +24,6 @@ export function parseColor(text) {
   return { r, g, b, a };
 }
 
-/** The colour as a CSS value. */
-export function cssColor(color) {
-  return `rgba(${color.r}, ${color.g}, ${color.b}, ${Math.round(color.a * 1000) / 1000})`;
-}
-
 const hex2 = (n) => Math.round(n).toString(16).padStart(2, "0").toUpperCase();
 
 /** #RRGGBB, or #RRGGBBAA when not opaque: how Livery prints a colour. */
@@ -38,18 +35,4 @@ export function hexColor(color) {
 /** #RRGGBB without alpha, for <input type=color>. */
 export function opaqueHex(color) {
   return `#${hex2(color.r)}${hex2(color.g)}${hex2(color.b)}`.toLowerCase();
-}
-
-/** ~alpha(colour, a). */
-export function withAlpha(color, alpha) {
-  return { ...color, a: alpha };
-}
-
-/** ~mix(c1, c2, part): c1 × part + c2 × (1 − part), channel by channel. */
-export function mix(first, second, part) {
-  const blend = (x, y) => x * part + y * (1 - part);
-  return {
-    r: Math.round(blend(first.r, second.r)), g: Math.round(blend(first.g, second.g)),
-    b: Math.round(blend(first.b, second.b)), a: blend(first.a, second.a),
-  };
 }

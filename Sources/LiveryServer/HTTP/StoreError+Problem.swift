@@ -1,39 +1,8 @@
 import Hummingbird
 import Livery
 
-/// Why a push (or a file read) was refused; each case maps to one HTTP status.
-enum PushError: Error {
-    /// The path breaks a rule of ``Livery/SpecPath`` (400).
-    case forbiddenPath(SpecError)
-    /// No such file (404).
-    case notFound(String)
-    /// `If-Match` does not match the file's current tag (412).
-    case preconditionFailed(path: String, current: EntityTag?)
-    /// The folder as it would be after the change does not validate (422).
-    case invalid([SpecError])
-    /// The folder could not be read or written (500).
-    case fileSystem(String)
-    /// The disk (or the user's quota) is full: nothing was written (507).
-    case insufficientStorage(String)
-    /// `If-Match` on a publish does not match the bundle the store holds now (412).
-    case bundleChanged(current: EntityTag?)
-    /// The request body is not what the route expects (400).
-    case badRequest(String)
-    /// The body is larger than the limit, in bytes (413).
-    case bodyTooLarge(Int)
-    /// The store cannot be reached (etcd down, no leader): nothing was written (503).
-    case unavailable(String)
-    /// The store keeps no history: a folder (501).
-    case historyUnsupported
-    /// The revision asked for was compacted away (410).
-    case revisionCompacted(Int64)
-    /// The revision asked for does not exist yet (404).
-    case revisionInFuture(Int64)
-    /// The store answered something unexpected (502).
-    case storeFailed(String)
-    /// Other writers kept changing the specs while this one retried (409).
-    case tooManyRaces(Int)
-
+extension StoreError {
+    /// The problem (and so the HTTP status) each store error answers with.
     var problem: Problem {
         switch self {
         case .forbiddenPath(let error):
@@ -69,12 +38,6 @@ enum PushError: Error {
             return Problem(
                 kind: "precondition-failed", title: "The specs changed", status: .preconditionFailed,
                 detail: "If-Match does not match the bundle: \(now); fetch it again and retry")
-        case .badRequest(let message):
-            return Problem(kind: "bad-request", title: "Bad request", status: .badRequest, detail: message)
-        case .bodyTooLarge(let limit):
-            return Problem(
-                kind: "body-too-large", title: "Body too large", status: .contentTooLarge,
-                detail: "the body is larger than the limit of \(limit) bytes")
         case .unavailable(let message):
             return Problem(
                 kind: "store-unavailable", title: "Spec store unavailable", status: .serviceUnavailable,
@@ -99,6 +62,36 @@ enum PushError: Error {
                 detail:
                     "other writers changed the specs \(tries) times while this write was validated; nothing was written, retry"
             )
+        case .cancelled:
+            return Problem(
+                kind: "write-cancelled", title: "Write cancelled", status: .serviceUnavailable,
+                detail: "the request was cancelled while it waited for an earlier write; nothing was written")
+        case .tooManyFiles(let count):
+            return Problem(
+                kind: "too-many-files", title: "Too many files", status: .unprocessableContent,
+                detail:
+                    "the change names \(count) files; one write may change at most \(SpecWriter.maxFiles); split it into several publishes"
+            )
+        case .changeTooLarge(let bytes):
+            return Problem(
+                kind: "change-too-large", title: "Change too large", status: .contentTooLarge,
+                detail:
+                    "the change carries \(bytes) bytes of files; one write may carry at most \(SpecWriter.maxBytes); split it into several publishes"
+            )
         }
+    }
+}
+
+extension Problem {
+    /// A request the route cannot read: a malformed body, path or parameter (400).
+    static func badRequest(_ message: String) -> Problem {
+        Problem(kind: "bad-request", title: "Bad request", status: .badRequest, detail: message)
+    }
+
+    /// A body larger than `limit` bytes (413).
+    static func bodyTooLarge(_ limit: Int) -> Problem {
+        Problem(
+            kind: "body-too-large", title: "Body too large", status: .contentTooLarge,
+            detail: "the body is larger than the limit of \(limit) bytes")
     }
 }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LiveryServer
+
+/// The options of `livery serve` against hostile clients: who may ask (`Host`, the read token)
+/// and how much (connections and held requests).
+struct AccessOptions: ParsableArguments {
+    @Option(
+        name: .customLong("allowed-host"),
+        help:
+            "A name to accept in the Host header besides localhost, 127.0.0.1 and [::1] (repeatable): the name a proxy or a deployment reaches the daemon by. Other names get 421 on a loopback --host; elsewhere, once one is given, too."
+    )
+    var allowedHosts: [String] = []
+
+    @Option(
+        help:
+            "A file holding a token every read needs (Authorization: Bearer), except /healthz, /readyz and the studio's page; the push token is accepted too."
+    )
+    var readTokenFile: String?
+
+    @Option(help: "The most open connections, all clients together (lowered to fit the open-file limit).")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(
+        help:
+            "The most open connections from one IP address (default: the same as --max-connections, so off: behind a proxy or on loopback all clients share one address)."
+    )
+    var maxConnectionsPerPeer = ConnectionLimits().maxConnectionsPerPeer
+
+    @Option(help: "The most long-polls and event streams held open, all clients together; more get 503.")
+    var maxHeldRequests = ConnectionLimits().maxHeldRequests
+
+    @Option(
+        help:
+            "The most long-polls and event streams held open for one IP address; more get 503 (default: off, as above)."
+    )
+    var maxHeldRequestsPerPeer = ConnectionLimits().maxHeldRequestsPerPeer
+
+    func validate() throws {
+        for (name, value) in [
+            ("--max-connections", maxConnections), ("--max-connections-per-peer", maxConnectionsPerPeer),
+            ("--max-held-requests", maxHeldRequests), ("--max-held-requests-per-peer", maxHeldRequestsPerPeer),
+        ] where value < 1 {
+            throw ValidationError("\(name) \(value) must be at least 1")
+        }
+        for name in allowedHosts
+        where name.isEmpty || name.contains(":") && !name.hasPrefix("[") || name.contains(where: \.isWhitespace) {
+            throw ValidationError("--allowed-host '\(name)' is not a host name (no port, no spaces; IPv6 in brackets)")
+        }
+    }
+
+    /// Sets the options on `configuration`, reading the read token.
+    func apply(to configuration: inout DaemonConfiguration) throws {
+        configuration.allowedHosts = allowedHosts
+        configuration.readToken = try readTokenFile.map { try TokenFile.read(URL(filePath: $0)) }
+        configuration.connectionLimits = ConnectionLimits(
+            maxConnections: maxConnections, maxConnectionsPerPeer: maxConnectionsPerPeer,
+            maxHeldRequests: maxHeldRequests, maxHeldRequestsPerPeer: maxHeldRequestsPerPeer)
+    }
+}
+
+/// `--read-token-file` of the commands that read a daemon (`status`, `history`).
+struct ReadTokenOption: ParsableArguments {
+    @Option(help: "A file holding the daemon's read token (its --read-token-file), sent with every request.")
+    var readTokenFile: String?
+
+    /// The token, if a file was given.
+    func token() throws -> BearerToken? {
+        try readTokenFile.map { try TokenFile.read(URL(filePath: $0)) }
+    }
+}

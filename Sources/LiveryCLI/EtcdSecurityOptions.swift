@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import LiveryServer
+
+/// `livery serve --etcd` options for a secured etcd: TLS files and an etcd user.
+struct EtcdSecurityOptions: ParsableArguments {
+    @Option(help: "With --etcd: a PEM file of the authorities that signed etcd's certificate (https endpoints).")
+    var etcdCacert: String?
+
+    @Option(help: "With --etcd: the daemon's PEM client certificate, for etcd's --client-cert-auth (with --etcd-key).")
+    var etcdCert: String?
+
+    @Option(help: "With --etcd: the private key of --etcd-cert.")
+    var etcdKey: String?
+
+    @Option(help: "With --etcd: the etcd user to authenticate as (with --etcd-password-file).")
+    var etcdUser: String?
+
+    @Option(help: "With --etcd: a file holding --etcd-user's password (one line; never on the command line).")
+    var etcdPasswordFile: String?
+
+    func validate() throws {
+        guard (etcdCert == nil) == (etcdKey == nil) else {
+            throw ValidationError("--etcd-cert and --etcd-key go together: give both, or neither")
+        }
+        guard (etcdUser == nil) == (etcdPasswordFile == nil) else {
+            throw ValidationError("--etcd-user and --etcd-password-file go together: give both, or neither")
+        }
+        for path in [etcdCacert, etcdCert, etcdKey, etcdPasswordFile].compactMap(\.self)
+        where !FileManager.default.isReadableFile(atPath: path) {
+            throw ValidationError("cannot read '\(path)'")
+        }
+    }
+
+    /// Whether any of the options was given.
+    var given: Bool { [etcdCacert, etcdCert, etcdKey, etcdUser, etcdPasswordFile].contains { $0 != nil } }
+
+    /// The files and the user, with the password read from its file (a trailing line break dropped).
+    func security() throws -> EtcdSecurity {
+        var security = EtcdSecurity(caPath: etcdCacert, certificatePath: etcdCert, keyPath: etcdKey)
+        if let etcdUser, let etcdPasswordFile {
+            var password = try String(contentsOfFile: etcdPasswordFile, encoding: .utf8)
+            if password.last?.isNewline == true { password.removeLast() }
+            guard !password.isEmpty else {
+                throw ValidationError("--etcd-password-file '\(etcdPasswordFile)' is empty")
+            }
+            security.credentials = EtcdCredentials(user: etcdUser, password: password)
+        }
+        return security
+    }
+}

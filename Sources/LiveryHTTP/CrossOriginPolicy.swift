@@ -1,0 +1,138 @@
+/// Which web origins may read the daemon from a browser (`livery serve --allow-origin`), and
+/// the one rule for what an answer says about it (the CORS protocol, Fetch standard §3.2).
+///
+/// Only the read routes a page needs answer another origin: `/v1/css`, `/v1/css/{etag}`,
+/// `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and `/v1/spec/{etag}`, with `GET`
+/// or `HEAD`. Write routes never do, whatever is allowed, so a page on an allowed origin still
+/// cannot push. With no origin allowed (``none``) no answer carries a CORS field, as before
+/// the option existed.
+///
+/// Every path that answers a request asks ``answerFields(origin:method:path:)`` (and the
+/// `OPTIONS` answer ``preflightFields(origin:requestMethod:requestHeaders:path:)``), so the
+/// rule is written once.
+public struct CrossOriginPolicy: Sendable, Hashable {
+    /// The allowed origins as a browser serialises them (`https://app.example.com`,
+    /// `http://localhost:8080`), or `*` for any.
+    public let origins: Set<String>
+
+    /// No origin: no CORS fields anywhere.
+    public static let none = CrossOriginPolicy(checked: [])
+
+    /// The request header a preflight may ask for: the browser client reports what it applied
+    /// in it, like the Swift client.
+    public static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization"]
+    /// The answer fields a page's script may read: the version and the signal's next round.
+    public static let exposedHeaders = ["ETag", SignalRound.fieldName]
+    /// How long a browser may reuse a preflight's answer, in seconds.
+    public static let preflightMaxAge = 600
+
+    private init(checked origins: Set<String>) { self.origins = origins }
+
+    /// The policy allowing `origins`, each `scheme://host[:port]` (`http` or `https`, no path,
+    /// query or user) or `*`.
+    ///
+    /// - Throws: ``CrossOriginPolicyError`` naming the first origin that is not one.
+    public init(allowing origins: [String]) throws(CrossOriginPolicyError) {
+        var checked: Set<String> = []
+        for origin in origins {
+            checked.insert(try Self.serialised(origin))
+        }
+        self.init(checked: checked)
+    }
+
+    /// Whether any origin is allowed.
+    public var isEnabled: Bool { !origins.isEmpty }
+
+    /// Whether `method` on `path` (without its query) is a read route a page may call from
+    /// another origin.
+    public static func isReadRoute(method: String, path: String) -> Bool {
+        guard method == "GET" || method == "HEAD" else { return false }
+        switch path {
+        case "/v1/css", "/v1/livery.js", "/v1/version", "/v1/events", "/v1/spec": return true
+        default:
+            for prefix in ["/v1/css/", "/v1/spec/"] where path.hasPrefix(prefix) {
+                let tag = path.dropFirst(prefix.count)
+                return !tag.isEmpty && !tag.contains("/")
+            }
+            return false
+        }
+    }
+
+    /// The fields to add to the answer to a `method` request for `path` from `origin` (its
+    /// `Origin` header, nil without one): nothing when no origin is allowed or the route is not
+    /// a read route; else `Vary: Origin` (the answer depends on it, for caches), and for an
+    /// allowed origin `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
+    public func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
+        guard isEnabled, Self.isReadRoute(method: method, path: path) else { return [] }
+        guard let allowed = allowedValue(for: origin) else { return [("Vary", "Origin")] }
+        return [
+            ("Access-Control-Allow-Origin", allowed),
+            ("Access-Control-Expose-Headers", Self.exposedHeaders.joined(separator: ", ")),
+            ("Vary", "Origin"),
+        ]
+    }
+
+    /// The fields of the answer to an `OPTIONS` preflight for `path`: the grant when `origin`
+    /// is allowed, the route is a read route for `requestMethod` (`Access-Control-Request-Method`)
+    /// and every header in `requestHeaders` (`Access-Control-Request-Headers`) is one the
+    /// client may send; else only `Vary: Origin` (or nothing, with no origin allowed), which a
+    /// browser reads as a refusal.
+    public func preflightFields(
+        origin: String?, requestMethod: String?, requestHeaders: String?, path: String
+    ) -> [(name: String, value: String)] {
+        guard isEnabled else { return [] }
+        guard let requestMethod, Self.isReadRoute(method: requestMethod, path: path),
+            let allowed = allowedValue(for: origin)
+        else { return [("Vary", "Origin")] }
+        let asked = (requestHeaders ?? "").split(separator: ",").map { String($0).trimmingSpaces.lowercased() }
+        let permitted = Set(Self.allowedRequestHeaders.map { $0.lowercased() })
+        guard asked.allSatisfy({ $0.isEmpty || permitted.contains($0) }) else { return [("Vary", "Origin")] }
+        return [
+            ("Access-Control-Allow-Origin", allowed),
+            ("Access-Control-Allow-Methods", "GET, HEAD"),
+            ("Access-Control-Allow-Headers", Self.allowedRequestHeaders.joined(separator: ", ")),
+            ("Access-Control-Max-Age", String(Self.preflightMaxAge)),
+            ("Vary", "Origin"),
+        ]
+    }
+
+    /// The `Access-Control-Allow-Origin` value for `origin`, nil when it is not allowed.
+    private func allowedValue(for origin: String?) -> String? {
+        if origins.contains("*") { return "*" }
+        guard let origin, origins.contains(origin) else { return nil }
+        return origin
+    }
+
+    /// `origin` as a browser sends it in `Origin`: scheme and host in lowercase, no trailing `/`.
+    private static func serialised(_ origin: String) throws(CrossOriginPolicyError) -> String {
+        if origin == "*" { return origin }
+        var text = origin.lowercased()
+        if text.hasSuffix("/") { text.removeLast() }
+        let expected = "expected scheme://host[:port] with http or https, such as https://app.example.com, or *"
+        guard let schemeEnd = text.firstRange(of: "://") else { throw CrossOriginPolicyError(origin: origin, expected) }
+        let scheme = text[..<schemeEnd.lowerBound]
+        let authority = text[schemeEnd.upperBound...]
+        guard scheme == "http" || scheme == "https" else { throw CrossOriginPolicyError(origin: origin, expected) }
+        let forbidden: Set<Character> = ["/", "?", "#", "@", " ", "\\", "*"]
+        guard !authority.isEmpty, !authority.contains(where: { forbidden.contains($0) || $0.isNewline }),
+            authority.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+        else { throw CrossOriginPolicyError(origin: origin, expected) }
+        return text
+    }
+}
+
+/// An `--allow-origin` value that is not an origin.
+public struct CrossOriginPolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The value as given.
+    public let origin: String
+    /// What was expected.
+    public let expected: String
+
+    init(origin: String, _ expected: String) {
+        self.origin = origin
+        self.expected = expected
+    }
+
+    /// `'ftp://x' is not an origin: expected …`.
+    public var description: String { "'\(origin)' is not an origin: \(expected)" }
+}

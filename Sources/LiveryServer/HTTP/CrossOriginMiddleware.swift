@@ -1,0 +1,43 @@
+import HTTPTypes
+import Hummingbird
+import LiveryHTTP
+
+/// Adds the CORS fields ``LiveryHTTP/CrossOriginPolicy`` decides to every answer the router
+/// sends: the read routes' answers, and the `OPTIONS` preflights (answered by
+/// `AllowedMethodsMiddleware`, which this one wraps). `BundleRequestHandler` asks the same
+/// policy for the answers it sends itself.
+struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    let policy: CrossOriginPolicy
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard policy.isEnabled else { return try await next(request, context) }
+        var response = try await next(request, context)
+        let origin = request.headers[.origin]
+        let fields =
+            request.method == .options
+            ? policy.preflightFields(
+                origin: origin, requestMethod: request.headers[.accessControlRequestMethod],
+                requestHeaders: request.headers[values: .accessControlRequestHeaders].joined(separator: ","),
+                path: request.uri.path)
+            : policy.answerFields(origin: origin, method: request.method.rawValue, path: request.uri.path)
+        response.headers.add(crossOrigin: fields)
+        return response
+    }
+}
+
+extension HTTPFields {
+    /// Adds the fields of a ``LiveryHTTP/CrossOriginPolicy`` decision; `Vary` joins the one
+    /// already there (`Accept-Encoding, Origin`).
+    mutating func add(crossOrigin fields: [(name: String, value: String)]) {
+        for (name, value) in fields {
+            guard let name = HTTPField.Name(name) else { continue }  // the policy's names are tokens
+            if name == .vary, let existing = self[.vary], !existing.isEmpty {
+                self[.vary] = existing + ", " + value
+            } else {
+                self[name] = value
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// How much of the daemon one client, and all of them, may hold: connections, and held requests
+/// (long-polls and event streams, which keep a connection and a descriptor for as long as they
+/// wait). Beyond a connection limit a new connection is closed as soon as it is accepted;
+/// beyond a held-request limit the request is answered `503` with `Retry-After` and its
+/// connection closed, so the refused client frees its descriptor.
+///
+/// The limits in force are these, lowered to what the file limit allows (``effective(fileLimit:)``):
+/// descriptors are kept in reserve for the daemon's own files (reads, writes, the watcher, etcd),
+/// and connections in reserve for the short requests (`/healthz`, `/readyz`, pushes), so that a
+/// flood of held requests never takes them all.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// Open connections, all clients together (`--max-connections`). 8,192 by default.
+    public var maxConnections: Int
+    /// Open connections from one IP address (`--max-connections-per-peer`). 8,192 by default,
+    /// so off, as nginx's `limit_conn` is until configured: behind a proxy, or on loopback,
+    /// every client has the same address. Set it when the daemon faces its clients directly.
+    public var maxConnectionsPerPeer: Int
+    /// Held requests, all clients together (`--max-held-requests`). 4,096 by default.
+    public var maxHeldRequests: Int
+    /// Held requests from one IP address (`--max-held-requests-per-peer`). 4,096 by default,
+    /// so off, for the same reason.
+    public var maxHeldRequestsPerPeer: Int
+
+    /// Descriptors never given to connections: the daemon's files, watcher and etcd client.
+    public static let reservedDescriptors = 64
+    /// Connections never given to held requests, so short requests always find one.
+    public static let reservedConnections = 64
+
+    /// Creates limits; every parameter has the default described on its property.
+    public init(
+        maxConnections: Int = 8192, maxConnectionsPerPeer: Int = 8192, maxHeldRequests: Int = 4096,
+        maxHeldRequestsPerPeer: Int = 4096
+    ) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerPeer = maxConnectionsPerPeer
+        self.maxHeldRequests = maxHeldRequests
+        self.maxHeldRequestsPerPeer = maxHeldRequestsPerPeer
+    }
+
+    /// The limits in force under a file limit of `fileLimit` descriptors: connections at most
+    /// `fileLimit` less ``reservedDescriptors``, held requests at most the connections less
+    /// ``reservedConnections``, and no per-peer limit above its global one.
+    public func effective(fileLimit: Int) -> ConnectionLimits {
+        let connections = max(1, min(maxConnections, fileLimit - Self.reservedDescriptors))
+        let held = max(0, min(maxHeldRequests, connections - Self.reservedConnections))
+        return ConnectionLimits(
+            maxConnections: connections, maxConnectionsPerPeer: min(maxConnectionsPerPeer, connections),
+            maxHeldRequests: held, maxHeldRequestsPerPeer: min(maxHeldRequestsPerPeer, held))
+    }
+}

@@ -1,0 +1,195 @@
+// Livery's browser client, served by `livery serve` at /v1/livery.js: an ES module with no
+// build step and no dependency.
+//
+//   import { follow } from "http://127.0.0.1:7878/v1/livery.js";
+//   const livery = follow("http://127.0.0.1:7878");
+//   livery.setTheme("dark");
+//
+// It keeps one constructed stylesheet in document.adoptedStyleSheets and replaces its text
+// (replaceSync, so a version applies at once and whole) with each version of the spec as CSS,
+// fetched from GET /v1/css/{etag}. It learns of versions through the version signal, as the
+// Swift client's version mode does: GET /v1/version?since={etag}&wait=30s&round=R answers at
+// once when the version differs, else when it changes or the wait ends (304 naming the next
+// round, sent back so that each round is a new URL and a caching front answers many pages
+// from one request). An unreachable daemon leaves the last good stylesheet in place and is
+// asked again after a delay drawn as the Swift client's Backoff draws it: full jitter under a
+// ceiling that doubles from 250 ms to 30 s, reset by a success. Each request says what the
+// page applied in the Livery-Client header, so the daemon's fleet panel counts browsers.
+
+const backoffBase = 250;
+const backoffCap = 30_000;
+/** Time a long-poll may take beyond its wait before it is given up, in milliseconds. */
+const longPollMargin = 5_000;
+/** Time a stylesheet may take to arrive, in milliseconds. */
+const readTimeout = 10_000;
+
+/**
+ * Follows the daemon at `baseURL` and styles `options.document` (the page's by default).
+ *
+ * Options: `name` (the program's name in the fleet, "web page" by default), `instance` (this
+ * copy, random by default), `version` (the page's own version), `theme` (the theme to start
+ * with; leaves `data-livery-theme` as it is when absent), `wait` (seconds a version signal
+ * waits, 30), `report` (false: send no Livery-Client header, so the daemon's fleet does not
+ * count this page), `token` (the daemon's read token, for a daemon started with
+ * `--read-token-file`; sent as `Authorization: Bearer`), `onUpdate({ version })` after each
+ * stylesheet applied, `onError(error)`
+ * after a failed round.
+ *
+ * Returns `{ setTheme(nameOrNull), stop(), version, ready }`: `version` is the ETag of the
+ * stylesheet's version applied (null before the first), `ready` a promise of the first one.
+ * `stop()` stops following and leaves the last stylesheet applied.
+ */
+export function follow(baseURL, options = {}) {
+  const doc = options.document ?? document;
+  const base = String(baseURL).replace(/\/+$/, "");
+  const wait = Math.max(1, Math.round(options.wait ?? 30));
+  const report = options.report ?? true;
+  const identity = {
+    name: options.name ?? "web page",
+    instance: options.instance ?? randomInstance(),
+    version: options.version ?? "",
+  };
+  const sheet = new CSSStyleSheet();
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+  if (options.theme !== undefined) setTheme(options.theme);
+
+  let version = null;
+  let round = null;
+  let failures = 0;
+  let stopped = false;
+  let inFlight = null;
+  let timer = null;
+  let resolveReady;
+  const ready = new Promise((resolve) => { resolveReady = resolve; });
+
+  function setTheme(name) {
+    const root = doc.documentElement;
+    if (name === null || name === undefined) root.removeAttribute("data-livery-theme");
+    else root.setAttribute("data-livery-theme", String(name));
+  }
+
+  /** GET with the Livery-Client header, given up after `timeout` ms or on stop(). */
+  async function get(url, timeout, cache) {
+    inFlight = new AbortController();
+    const abort = setTimeout(() => inFlight?.abort(), timeout);
+    try {
+      const headers = report ? { "Livery-Client": clientHeader(identity, version) } : {};
+      if (options.token) headers.Authorization = `Bearer ${options.token}`;
+      return await fetch(url, {
+        headers,
+        signal: inFlight.signal,
+        cache,
+        credentials: "omit",
+      });
+    } finally {
+      clearTimeout(abort);
+      inFlight = null;
+    }
+  }
+
+  /** One round of the version signal; the delay before the next, in milliseconds. */
+  async function signalRound() {
+    const query = new URLSearchParams();
+    if (version !== null) query.set("since", urlForm(version));
+    query.set("wait", `${wait}s`);
+    if (round !== null) query.set("round", round);
+    const started = performance.now();
+    // "no-store": the browser must neither answer from its own cache nor turn the daemon's 304
+    // into a 200; a shared cache in front of the daemon still coalesces pages.
+    const response = await get(`${base}/v1/version?${query}`, wait * 1000 + longPollMargin, "no-store");
+    if (response.status === 304) {
+      failures = 0;
+      const sent = round;
+      round = response.headers.get("Livery-Round");
+      if (round !== null && round !== sent) return 0;
+      return performance.now() - started < (wait * 1000) / 2 ? backoffBase : 0;
+    }
+    if (response.status !== 200) throw new Error(`GET /v1/version answered ${response.status}`);
+    const { etag } = await response.json();
+    if (typeof etag !== "string") throw new Error("GET /v1/version: expected {\"etag\": \"…\"}");
+    if (etag === version) return backoffBase;
+    await apply(etag);
+    round = null;
+    return 0;
+  }
+
+  /** Fetches the stylesheet of `etag` and puts it in place, whole. */
+  async function apply(etag) {
+    const response = await get(`${base}/v1/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
+    if (response.status !== 200) throw new Error(`GET /v1/css/{etag} answered ${response.status}`);
+    const text = await response.text();
+    if (stopped) return;
+    sheet.replaceSync(text);
+    failures = 0;
+    version = etag;
+    resolveReady(version);
+    options.onUpdate?.({ version });
+  }
+
+  async function run() {
+    while (!stopped) {
+      let delay;
+      try {
+        delay = await signalRound();
+      } catch (error) {
+        if (stopped) return;
+        failures += 1;
+        delay = backoffDelay(failures);
+        options.onError?.(error);
+      }
+      if (stopped) return;
+      if (delay > 0) await new Promise((resolve) => { timer = setTimeout(resolve, delay); });
+    }
+  }
+  run();
+
+  return {
+    setTheme,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      inFlight?.abort();
+    },
+    get version() { return version; },
+    ready,
+  };
+}
+
+/** The delay after `failures` failures in a row: full jitter under min(cap, base × 2^(n-1)). */
+function backoffDelay(failures) {
+  let ceiling = backoffBase;
+  for (let n = 1; n < failures && ceiling < backoffCap; n += 1) ceiling *= 2;
+  return Math.random() * Math.min(ceiling, backoffCap);
+}
+
+/** An ETag as it appears in URLs: a strong tag without its quotes. */
+function urlForm(etag) {
+  return etag.length >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.slice(1, -1) : etag;
+}
+
+function randomInstance() {
+  return globalThis.crypto?.randomUUID?.() ?? `page-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The Livery-Client value: an RFC 8941 Dictionary, as the Swift client writes it. */
+function clientHeader(identity, applied) {
+  const members = [`name=${sfString(identity.name)}`, `instance=${sfString(identity.instance)}`];
+  if (identity.version) members.push(`version=${sfString(identity.version)}`);
+  if (applied !== null) members.push(`applied=${sfString(applied)}`);
+  return members.join(", ");
+}
+
+/** A structured-field string, or a Display String (RFC 9651) when it is not printable ASCII. */
+function sfString(text) {
+  let value = String(text);
+  // The daemon refuses a field over 128 bytes of UTF-8.
+  while (new TextEncoder().encode(value).length > 128) value = value.slice(0, -1);
+  if (/^[\x20-\x7e]*$/.test(value)) return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  const bytes = new TextEncoder().encode(value);
+  let encoded = "";
+  for (const byte of bytes) {
+    const printable = byte >= 0x20 && byte <= 0x7e && byte !== 0x25 && byte !== 0x22;
+    encoded += printable ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0")}`;
+  }
+  return `%"${encoded}"`;
+}
