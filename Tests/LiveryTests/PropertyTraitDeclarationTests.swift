@@ -15,9 +15,19 @@ import Testing
         var hide: Bool?
         static let properties = [
             TraitProperty("level", \Self.level, check: .within(0...0.5)) {
-                ($0 as? any HasOpacity.Type)?.binding { swap(&$0.opacity, &$1) }
+                ($0 as? any HasOpacity.Type)?.binding {
+                    swap(&$0.opacity, &$1)
+                } assign: {
+                    $0.opacity = $1
+                }
             },
-            TraitProperty("hide", \Self.hide) { ($0 as? any HasHidden.Type)?.binding { swap(&$0.isHidden, &$1) } },
+            TraitProperty("hide", \Self.hide) {
+                ($0 as? any HasHidden.Type)?.binding {
+                    swap(&$0.isHidden, &$1)
+                } assign: {
+                    $0.isHidden = $1
+                }
+            },
         ]
     }
 

@@ -118,11 +118,22 @@ import Testing
             let type = try #require(TraitRegistry.standard.type(named: name))
             let verdict = type.verdict(for: object)
             #expect(verdict.capable == type.canApply(object), "\(name) on \(className)")
-            if type.metatype is any PropertyTrait.Type {
-                #expect((verdict.binding != nil) == verdict.capable, "\(name) on \(className)")
+            if let property = type.metatype as? any PropertyTrait.Type {
+                let count = verdict.capable ? Self.propertyCount(property) : 0
+                #expect(verdict.bindings.count == count, "\(name) on \(className)")
             } else {
-                #expect(verdict.binding == nil, "\(name) on \(className)")
+                #expect(verdict.bindings.isEmpty, "\(name) on \(className)")
             }
+        }
+    }
+
+    static func propertyCount<T: PropertyTrait>(_: T.Type) -> Int { T.properties.count }
+
+    /// Every built-in trait but `Set` is a property trait: the provider applies it on its fast
+    /// path, one binding per property.
+    @Test func everyBuiltInButSetIsOnTheFastPath() {
+        for name in TraitRegistry.standard.typeNames where name != SetTrait.typeName {
+            #expect(TraitRegistry.standard.type(named: name)?.metatype is any PropertyTrait.Type, "\(name)")
         }
     }
 

@@ -3,7 +3,24 @@ import Livery
 /// Figure 4: the apply engine against a hand-written loop, and minimal work.
 enum ApplyFigure {
     static let figure = Figure(number: "4", title: "Apply engine") { config in
-        try allChanged(config) + oneChanged(config)
+        try allChanged(config)
+            + mix(FiveWithBorder.self, traits: 5, config) + mix(DemoCardMix.self, traits: 5, config)
+            + mix(FiveTweakables.self, traits: 1, config) + mix(CustomGlow.self, traits: 1, config)
+            + oneChanged(config)
+    }
+
+    /// Loading spec B over spec A of `Mix`, every identifier changed, beside the hand-written
+    /// loop doing the same property work, as ``allChanged(_:)`` does for the five.
+    static func mix<Mix: ApplyMix>(_: Mix.Type, traits: Int, _ config: BenchConfig) throws -> [Row] {
+        let fixture = try MixFixture<Mix>(count: config.applyTargets)
+        let pair = try fixture.timeFullSwitches(config.timing)
+        let perTarget = pair.subject.median / Double(fixture.count)
+        return [
+            .timed(
+                "4", "load B over A: \(config.size(fixture.count, issue: 10_000)) targets × \(Mix.title), all changed",
+                pair, baseline: "hand-written revert A + assign B loop", maxRatio: 5,
+                notes: "revert \(traits) + apply \(traits) traits per target; \(Format.number(perTarget)) ns/target")
+        ]
     }
 
     /// Loading spec B over spec A where every identifier's five traits differ: per target, the

@@ -8,23 +8,23 @@ final class ClassCapabilities {
     struct Verdict {
         /// Whether traits of the type apply at all.
         let capable: Bool
-        /// For a ``PropertyTrait`` that applies: how to set its property without a cast.
-        let binding: PropertyBinding?
+        /// For a ``PropertyTrait`` that applies: how to set each of its properties without a
+        /// cast, in order. Empty for any other trait.
+        let bindings: [PropertyBinding]
     }
 
-    /// How the provider applies one trait to objects of this class, once its verdict allows it.
+    /// How the provider applies one property of a trait, or one trait, to objects of this class,
+    /// once its verdict allows it. A property trait takes one step per property.
     ///
     /// Holds no reference it counts, so a load copies steps for free: the binding is kept alive by
     /// the verdict that made it, which this object keeps for as long as the provider lives.
     enum Step {
-        /// Through the class's binding for the trait type (a ``PropertyTrait``).
+        /// Through the class's binding for one property of a ``PropertyTrait``.
         case bound(Unmanaged<PropertyBinding>)
-        /// Through the trait's own `apply(to:)`.
-        case general
-
-        init(_ verdict: Verdict) {
-            self = verdict.binding.map { .bound(.passUnretained($0)) } ?? .general
-        }
+        /// Through the trait's own `apply(to:)`: the trait at this position of the list. An
+        /// `Int32`, so that a step fits in the binding's eight bytes (an `Int` takes a ninth for
+        /// the case, and a load reads a plan's steps for every target).
+        case general(trait: Int32)
     }
 
     /// Trait types checked so far. A program uses a handful of trait types, so a short array

@@ -17,8 +17,11 @@ struct TargetSlot {
     /// What the object's class can take. Not retained: the provider keeps every
     /// ``ClassCapabilities`` it makes for as long as it lives, and slots live only in it.
     var capabilities: Unmanaged<ClassCapabilities>
-    /// How to undo the applied traits, newest last. Its storage is reused from load to load.
+    /// How to undo the applied traits, newest last: one record per property a property trait
+    /// set, one per other trait. Its storage is reused from load to load.
     var undos: [Undo] = []
+    /// How many traits are applied.
+    var appliedTraits = 0
 
     init(_ object: AnyObject, identifier: String, capabilities: ClassCapabilities) {
         self.object = object
@@ -28,17 +31,17 @@ struct TargetSlot {
     }
 
     /// Whether traits are applied (false after a failed registration, so a rollback does not
-    /// re-apply what never was). Derived rather than stored: an identifier without traits has
-    /// nothing to re-apply anyway.
-    var isStyled: Bool { !undos.isEmpty }
+    /// re-apply what never was).
+    var isStyled: Bool { appliedTraits > 0 }
 
-    /// Undoes the applied traits newest first and forgets them; returns how many it undid.
+    /// Undoes the applied traits newest first and forgets them; returns how many traits it undid.
     @discardableResult
     mutating func revertAll(on object: AnyObject) -> Int {
-        let count = undos.count
+        let count = appliedTraits
         while let undo = undos.popLast() {
             undo.run(on: object)
         }
+        appliedTraits = 0
         return count
     }
 }

@@ -140,7 +140,7 @@ extension TraitsProvider {
                 let plan = UnsafeBufferPointer(rebasing: steps[target.plan..<target.plan + settings.count])
                 outcome.reverted += try apply(
                     list.pointee.traits, settings, plan, to: slot, object: object, revertingFirst: true)
-                outcome.applied += plan.count
+                outcome.applied += list.pointee.traits.count
             } catch {
                 outcome.failure = (index, error)
                 return
@@ -280,13 +280,17 @@ extension TraitsProvider {
         _ traits: [ResolvedTrait], identifier: String, object: AnyObject, _ capabilities: ClassCapabilities
     ) throws(SpecError) -> [ClassCapabilities.Step] {
         var plan: [ClassCapabilities.Step] = []
-        plan.reserveCapacity(traits.count)
+        plan.reserveCapacity(traits.reduce(0) { $0 + $1.type.stepCount })
         for index in traits.indices {
             let verdict = capabilities.verdict(for: traits[index], object: object)
             guard verdict.capable else {
                 throw Self.missingCapability(traits[index], identifier: identifier, object: object)
             }
-            plan.append(ClassCapabilities.Step(verdict))
+            if traits[index].type.stepCount == verdict.bindings.count {
+                for binding in verdict.bindings { plan.append(.bound(.passUnretained(binding))) }
+            } else {
+                plan.append(.general(trait: Int32(index)))
+            }
         }
         return plan
     }
@@ -317,21 +321,30 @@ extension TraitsProvider {
     ) throws(SpecError) -> Int {
         let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
         slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
+        // Counted first, so that undoing a partial apply reports what it undid.
+        slot.pointee.appliedTraits = traits.count
         for index in plan.indices {
-            // A property trait: through the class's binding, the old value kept inline.
-            if case .bound(let binding) = plan[index], let setting = settings[index],
-                let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) })
-            {
-                slot.pointee.undos.append(.restore(binding, old: old))
-                continue
-            }
-            do throws(SpecError) {
-                slot.pointee.undos.append(
-                    .reversal(try reversal(applying: traits[index], to: object, identifier: slot.pointee.identifier)))
-            } catch {
-                // This target's part is undone before the error goes up.
-                slot.pointee.revertAll(on: object)
-                throw error
+            switch plan[index] {
+            case .bound(let binding):
+                // One property of a property trait: through the class's binding, the old value
+                // kept inline. A field left out leaves its property alone.
+                guard let setting = settings[index] else { continue }
+                // The plan was made for this object's class and the setting by the declaration
+                // the binding came from, so the exchange always takes place.
+                if let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) }) {
+                    slot.pointee.undos.append(.restore(binding, old: old))
+                }
+            case .general(let trait):
+                do throws(SpecError) {
+                    slot.pointee.undos.append(
+                        .reversal(
+                            try reversal(applying: traits[Int(trait)], to: object, identifier: slot.pointee.identifier))
+                    )
+                } catch {
+                    // This target's part is undone before the error goes up.
+                    slot.pointee.revertAll(on: object)
+                    throw error
+                }
             }
         }
         return reverted

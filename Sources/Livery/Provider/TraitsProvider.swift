@@ -160,6 +160,7 @@ public final class TraitsProvider {
         slots[index].object = nil
         slots[index].identifier = ""
         slots[index].undos = []
+        slots[index].appliedTraits = 0
         freeSlots.append(index)
         placementIsCurrent = false
     }

@@ -14,7 +14,7 @@ enum Undo {
     /// Undoes the trait on `object`, the object it was applied to.
     func run(on object: AnyObject) {
         switch self {
-        case .restore(let binding, let old): _ = binding._withUnsafeGuaranteedRef { $0.exchange(object, old) }
+        case .restore(let binding, let old): binding._withUnsafeGuaranteedRef { $0.assign(object, old) }
         case .reversal(let reversal): reversal.revert(object)
         }
     }

@@ -5,21 +5,32 @@
 /// protocol conformance look-up, and take no reference to the object.
 public final class PropertyBinding {
     private let boundClass: ObjectIdentifier
-    private let swap: (AnyObject, PropertyValue) -> PropertyValue?
+    private let exchangeValue: (AnyObject, PropertyValue) -> PropertyValue?
+    private let assignValue: (AnyObject, PropertyValue) -> Void
 
-    /// Binds `swap` to objects of exactly the class `type`; `swap` may downcast its object to
-    /// `type` unchecked, and returns nil for a value of another type.
-    init(exactly type: AnyClass, _ swap: @escaping (AnyObject, PropertyValue) -> PropertyValue?) {
+    /// Binds `exchange` and `assign` to objects of exactly the class `type`; both may downcast
+    /// their object to `type` unchecked, and ignore a value of another type (`exchange` returns nil).
+    init(
+        exactly type: AnyClass, exchange: @escaping (AnyObject, PropertyValue) -> PropertyValue?,
+        assign: @escaping (AnyObject, PropertyValue) -> Void
+    ) {
         self.boundClass = ObjectIdentifier(type)
-        self.swap = swap
+        self.exchangeValue = exchange
+        self.assignValue = assign
     }
 
     /// Sets the property of `object` to `value` and returns the value it replaced; nil (and
     /// nothing changed) if `object` is not of the bound class or `value` is of another type.
-    /// An undo is the same exchange with the replaced value.
     func exchange(_ object: AnyObject, _ value: PropertyValue) -> PropertyValue? {
-        // The class is compared first, so the downcast in `swap` cannot be wrong.
+        // The class is compared first, so the downcast in the closure cannot be wrong.
         guard ObjectIdentifier(type(of: object)) == boundClass else { return nil }
-        return swap(object, value)
+        return exchangeValue(object, value)
+    }
+
+    /// Puts back a value ``exchange(_:_:)`` replaced: how an undo sets the property. One write,
+    /// where an exchange is a read and a write, each an access the runtime checks for exclusivity.
+    func assign(_ object: AnyObject, _ value: PropertyValue) {
+        guard ObjectIdentifier(type(of: object)) == boundClass else { return }
+        assignValue(object, value)
     }
 }

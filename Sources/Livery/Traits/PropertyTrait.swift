@@ -14,7 +14,7 @@
 ///     public var radius: Double
 ///     public static let properties = [
 ///         TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
-///             ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+///             ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
 ///         }
 ///     ]
 /// }
@@ -43,7 +43,7 @@ extension PropertyTrait {
 
     private static func restore(_ replaced: [(binding: PropertyBinding, old: PropertyValue)], on object: AnyObject) {
         for (binding, old) in replaced.reversed() {
-            _ = binding.exchange(object, old)
+            binding.assign(object, old)
         }
     }
 }

@@ -9,6 +9,12 @@ public enum PropertyValue: Sendable, Equatable {
     case insets(Insets)
     /// A flag.
     case flag(Bool)
+    /// A size or an offset.
+    case size(Size)
+    /// A text, such as a font name.
+    case text(String)
+    /// A font weight.
+    case weight(FontWeight)
 }
 
 /// A property type a ``PropertyTrait`` can set: one a ``PropertyValue`` holds.
@@ -20,10 +26,12 @@ public protocol PropertyValueConvertible: Sendable {
     /// The value, as a ``PropertyValue``.
     var propertyValue: PropertyValue { get }
 
-    /// Binds `exchange`, which swaps a property of `Target` with the value it is given, to objects
-    /// of exactly the class `type` (`Target` or a subclass of it).
+    /// Binds a property of `Target` to objects of exactly the class `type` (`Target` or a
+    /// subclass of it): `exchange` swaps the property with the value it is given, `assign` sets
+    /// the property to it (see ``TraitTarget/binding(_:assign:)``).
     static func binding<Target: AnyObject>(
-        exactly type: AnyClass, as target: Target.Type, _ exchange: @escaping (Target, inout Self) -> Void
+        exactly type: AnyClass, as target: Target.Type, exchange: @escaping (Target, inout Self) -> Void,
+        assign: @escaping (Target, inout Self) -> Void
     ) -> PropertyBinding
 }
 
@@ -31,15 +39,22 @@ extension Double: PropertyValueConvertible {
     /// `.number(self)`.
     public var propertyValue: PropertyValue { .number(self) }
 
-    /// Binds `exchange` to objects of exactly `type`; it is given `.number` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.number` values only.
     public static func binding<Target: AnyObject>(
-        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Double) -> Void
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Double) -> Void,
+        assign: @escaping (Target, inout Double) -> Void
     ) -> PropertyBinding {
-        PropertyBinding(exactly: type) { object, setting in
-            guard case .number(var value) = setting else { return nil }
-            exchange(unsafeDowncast(object, to: Target.self), &value)
-            return .number(value)
-        }
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .number(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .number(value)
+            },
+            assign: { object, setting in
+                guard case .number(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
     }
 }
 
@@ -47,15 +62,22 @@ extension Color: PropertyValueConvertible {
     /// `.color(self)`.
     public var propertyValue: PropertyValue { .color(self) }
 
-    /// Binds `exchange` to objects of exactly `type`; it is given `.color` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.color` values only.
     public static func binding<Target: AnyObject>(
-        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Color) -> Void
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Color) -> Void,
+        assign: @escaping (Target, inout Color) -> Void
     ) -> PropertyBinding {
-        PropertyBinding(exactly: type) { object, setting in
-            guard case .color(var value) = setting else { return nil }
-            exchange(unsafeDowncast(object, to: Target.self), &value)
-            return .color(value)
-        }
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .color(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .color(value)
+            },
+            assign: { object, setting in
+                guard case .color(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
     }
 }
 
@@ -63,15 +85,22 @@ extension Insets: PropertyValueConvertible {
     /// `.insets(self)`.
     public var propertyValue: PropertyValue { .insets(self) }
 
-    /// Binds `exchange` to objects of exactly `type`; it is given `.insets` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.insets` values only.
     public static func binding<Target: AnyObject>(
-        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Insets) -> Void
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Insets) -> Void,
+        assign: @escaping (Target, inout Insets) -> Void
     ) -> PropertyBinding {
-        PropertyBinding(exactly: type) { object, setting in
-            guard case .insets(var value) = setting else { return nil }
-            exchange(unsafeDowncast(object, to: Target.self), &value)
-            return .insets(value)
-        }
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .insets(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .insets(value)
+            },
+            assign: { object, setting in
+                guard case .insets(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
     }
 }
 
@@ -79,14 +108,90 @@ extension Bool: PropertyValueConvertible {
     /// `.flag(self)`.
     public var propertyValue: PropertyValue { .flag(self) }
 
-    /// Binds `exchange` to objects of exactly `type`; it is given `.flag` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.flag` values only.
     public static func binding<Target: AnyObject>(
-        exactly type: AnyClass, as _: Target.Type, _ exchange: @escaping (Target, inout Bool) -> Void
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Bool) -> Void,
+        assign: @escaping (Target, inout Bool) -> Void
     ) -> PropertyBinding {
-        PropertyBinding(exactly: type) { object, setting in
-            guard case .flag(var value) = setting else { return nil }
-            exchange(unsafeDowncast(object, to: Target.self), &value)
-            return .flag(value)
-        }
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .flag(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .flag(value)
+            },
+            assign: { object, setting in
+                guard case .flag(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
+    }
+}
+
+extension Size: PropertyValueConvertible {
+    /// `.size(self)`.
+    public var propertyValue: PropertyValue { .size(self) }
+
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.size` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Size) -> Void,
+        assign: @escaping (Target, inout Size) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .size(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .size(value)
+            },
+            assign: { object, setting in
+                guard case .size(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
+    }
+}
+
+extension String: PropertyValueConvertible {
+    /// `.text(self)`.
+    public var propertyValue: PropertyValue { .text(self) }
+
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.text` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout String) -> Void,
+        assign: @escaping (Target, inout String) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .text(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .text(value)
+            },
+            assign: { object, setting in
+                guard case .text(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
+    }
+}
+
+extension FontWeight: PropertyValueConvertible {
+    /// `.weight(self)`.
+    public var propertyValue: PropertyValue { .weight(self) }
+
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.weight` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout FontWeight) -> Void,
+        assign: @escaping (Target, inout FontWeight) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(
+            exactly: type,
+            exchange: { object, setting in
+                guard case .weight(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .weight(value)
+            },
+            assign: { object, setting in
+                guard case .weight(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
     }
 }

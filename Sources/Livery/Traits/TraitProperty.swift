@@ -6,7 +6,7 @@
 ///     "radius", \CornerRadius.radius, check: .atLeast(0),
 ///     css: { [CSSDeclaration("border-radius", .pixels($0))] }
 /// ) {
-///     ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+///     ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
 /// }
 /// ```
 ///
@@ -65,6 +65,40 @@ public struct TraitProperty<Owner: Trait>: Sendable {
             self.css = { @Sendable owner in owner[keyPath: value].map(css) ?? [] }
         } else {
             self.css = nil
+        }
+    }
+
+    /// A property of the class `Root` reached through a key path, for a trait whose `Target` is a
+    /// class: `TraitProperty("interval", \Blink.interval, sets: \Cursor.blinkInterval)`.
+    ///
+    /// The provider applies it on its fast path like any binding; the key path costs more per
+    /// apply than a binding written with ``TraitTarget/binding(_:assign:)`` (Benchmarks/README.md,
+    /// figure 4).
+    public init<Root: AnyObject, Value: PropertyValueConvertible>(
+        _ field: String, _ value: KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
+        sets property: ReferenceWritableKeyPath<Root, Value> & Sendable
+    ) {
+        self.init(field, value, check: check) { Self.binding($0, property) }
+    }
+
+    /// A property of the class `Root` reached through a key path, set from the optional field
+    /// `field`; left as it is where the field is nil.
+    public init<Root: AnyObject, Value: PropertyValueConvertible>(
+        _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        sets property: ReferenceWritableKeyPath<Root, Value> & Sendable
+    ) {
+        self.init(field, value, check: check) { Self.binding($0, property) }
+    }
+
+    /// A binding through `property` for objects of `type`, if they are `Root`s.
+    private static func binding<Root: AnyObject, Value: PropertyValueConvertible>(
+        _ type: AnyClass, _ property: ReferenceWritableKeyPath<Root, Value> & Sendable
+    ) -> PropertyBinding? {
+        guard type is Root.Type else { return nil }
+        return Value.binding(exactly: type, as: Root.self) {
+            swap(&$0[keyPath: property], &$1)
+        } assign: {
+            $0[keyPath: property] = $1
         }
     }
 }

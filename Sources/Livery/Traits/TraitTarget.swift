@@ -4,15 +4,20 @@ public protocol TraitTarget: AnyObject {}
 
 extension TraitTarget {
     /// How a ``PropertyTrait`` reaches one property of this class, through its capability
-    /// protocol: `($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }`.
+    /// protocol:
+    /// `($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }`.
     ///
-    /// Called on the capability's metatype, so `Self` is the object's own class and `exchange`
-    /// calls the property's accessors directly: one access that reads the old value and writes
-    /// the new one. (A key path does the same work through the runtime's key path projection,
-    /// about ten times the cost: see Benchmarks/README.md, figure 4.)
+    /// Called on the capability's metatype, so `Self` is the object's own class and both closures
+    /// call the property's accessors directly. An apply `exchange`s: one access that reads the
+    /// old value and writes the new one. An undo `assign`s the old value back: one plain write,
+    /// which the runtime's exclusivity check passes for less than an exchange, whose access spans
+    /// a read and a write. (`assign` is given its value `inout` only so that the closure, written
+    /// for the concrete property type, is called without a conversion to the generic one. A key
+    /// path does the same work through the runtime's key path projection, about ten times the
+    /// cost: see Benchmarks/README.md, figure 4.)
     public static func binding<Value: PropertyValueConvertible>(
-        _ exchange: @escaping (Self, inout Value) -> Void
+        _ exchange: @escaping (Self, inout Value) -> Void, assign: @escaping (Self, inout Value) -> Void
     ) -> PropertyBinding {
-        Value.binding(exactly: Self.self, as: Self.self, exchange)
+        Value.binding(exactly: Self.self, as: Self.self, exchange: exchange, assign: assign)
     }
 }

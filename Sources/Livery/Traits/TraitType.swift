@@ -15,12 +15,19 @@ final class TraitType: Sendable {
     let applyErased: @Sendable (any Trait, AnyObject) throws -> ErasedReversal?
     /// Whether `object` is something traits of this type apply to.
     let canApply: @Sendable (AnyObject) -> Bool
-    /// For a ``PropertyTrait`` of one property: its binding for a class, nil where the class
-    /// lacks the capability, and the value a trait of this type sets.
-    private let property:
-        (binding: @Sendable (AnyClass) -> PropertyBinding?, setting: @Sendable (any Trait) -> PropertyValue?)?
-    /// For a ``PropertyTrait``: its fields' ``ValueCheck``s, by field.
-    let checks: [(field: String, check: ValueCheck, value: @Sendable (any Trait) -> PropertyValue?)]
+    /// For a ``PropertyTrait``, its properties in order: the provider applies a trait of this
+    /// type as that fixed list of bindings. Nil for a trait applied through its own `apply(to:)`.
+    private let properties: [Property]?
+    /// How many plan steps and settings a trait of this type takes: one per property, or one.
+    let stepCount: Int
+
+    /// One property of a ``PropertyTrait``, with the trait's type erased.
+    struct Property: Sendable {
+        let field: String
+        let check: ValueCheck?
+        let binding: @Sendable (AnyClass) -> PropertyBinding?
+        let setting: @Sendable (any Trait) -> PropertyValue?
+    }
 
     init<T: Trait>(_ type: T.Type) {
         self.name = T.typeName
@@ -28,10 +35,9 @@ final class TraitType: Sendable {
         self.targetDescription = T.targetDescription
         self.metatype = type
         self.canApply = { $0 is T.Target }
-        let properties = (type as? any PropertyTrait.Type).map { Self.properties(of: $0) } ?? []
-        self.property = properties.count == 1 ? (properties[0].binding, properties[0].setting) : nil
-        self.checks = properties.compactMap { property in property.check.map { (property.field, $0, property.setting) }
-        }
+        let properties = (type as? any PropertyTrait.Type).map { Self.properties(of: $0) }
+        self.properties = properties
+        self.stepCount = properties?.count ?? 1
         self.applyErased = { trait, object in
             guard let target = object as? T.Target else { return nil }
             // The resolver pairs every trait with its own type, so the cast holds.
@@ -44,38 +50,50 @@ final class TraitType: Sendable {
     }
 
     /// A property trait's properties, with the trait's type erased.
-    private static func properties<T: PropertyTrait>(
-        of type: T.Type
-    ) -> [(
-        field: String, check: ValueCheck?, binding: @Sendable (AnyClass) -> PropertyBinding?,
-        setting: @Sendable (any Trait) -> PropertyValue?
-    )] {
+    private static func properties<T: PropertyTrait>(of type: T.Type) -> [Property] {
         T.properties.map { property in
-            (property.field, property.check, property.binding, { property.setting($0 as! T) })
+            // The resolver pairs every trait with its own type, so the cast holds.
+            Property(field: property.field, check: property.check, binding: property.binding) {
+                property.setting($0 as! T)
+            }
         }
     }
 
-    /// The value a trait of this type sets on the provider's fast path; nil for a trait off it,
-    /// or one whose field is left out.
-    func setting(of trait: any Trait) -> PropertyValue? {
-        property?.setting(trait)
+    /// The ``PropertyValue``s a trait of this type sets, one per plan step: per property, nil
+    /// where its field is left out; a single nil for a trait off the fast path.
+    func settings(of trait: any Trait) -> [PropertyValue?] {
+        properties?.map { $0.setting(trait) } ?? [nil]
+    }
+
+    /// The ``ValueCheck``s of a property trait's fields.
+    var checks: [(field: String, check: ValueCheck)] {
+        (properties ?? []).compactMap { property in property.check.map { (property.field, $0) } }
     }
 
     /// What traits of this type can do with objects of `object`'s class: the one decision the
-    /// capability check and the apply share. A property trait applies exactly where its binding
-    /// exists, so the provider never has to fall back to a cast for it.
+    /// capability check and the apply share. A property trait applies exactly where every one
+    /// of its bindings exists, so the provider never has to fall back to a cast for it.
     func verdict(for object: AnyObject) -> ClassCapabilities.Verdict {
-        guard let property else { return ClassCapabilities.Verdict(capable: canApply(object), binding: nil) }
-        let binding = property.binding(type(of: object))
-        return ClassCapabilities.Verdict(capable: binding != nil, binding: binding)
+        guard let properties else { return ClassCapabilities.Verdict(capable: canApply(object), bindings: []) }
+        var bindings: [PropertyBinding] = []
+        for property in properties {
+            guard let binding = property.binding(type(of: object)) else {
+                return ClassCapabilities.Verdict(capable: false, bindings: [])
+            }
+            bindings.append(binding)
+        }
+        return ClassCapabilities.Verdict(capable: true, bindings: bindings)
     }
 
     /// Decodes an entry's fields (everything but `type`) into the trait, and checks them.
     func decode(_ entry: SpecNode) throws(SpecError) -> any Trait {
         let owner = "trait \(name)"
         let trait = try Self.decode(metatype, entry, owner: owner)
-        for (field, check, value) in checks {
-            guard case .number(let number)? = value(trait), let failure = check.failure(number) else { continue }
+        for property in properties ?? [] {
+            guard let check = property.check, case .number(let number)? = property.setting(trait),
+                let failure = check.failure(number)
+            else { continue }
+            let field = property.field
             let node = entry.members?.first { $0.key == field }?.value ?? entry
             throw SpecError(.invalidValue, at: node.location, "'\(field)' of \(owner): \(failure)")
         }

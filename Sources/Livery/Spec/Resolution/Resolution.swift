@@ -69,7 +69,7 @@ struct Resolution: Sendable {
         starts.reserveCapacity(lists.count + 1)
         for list in lists {
             starts.append(settings.count)
-            settings += list.traits.lazy.map(\.setting)
+            for trait in list.traits { settings += trait.settings }
         }
         starts.append(settings.count)
         self.settings = settings
@@ -139,14 +139,15 @@ final class ResolvedTrait: Sendable {
     let trait: any Trait
     let location: SourceLocation
     let type: TraitType
-    /// For a ``PropertyTrait``, the value it sets, so the provider need not open the trait.
-    let setting: PropertyValue?
+    /// What it sets, one per plan step (see ``TraitType/settings(of:)``), so the provider need
+    /// not open the trait.
+    let settings: [PropertyValue?]
 
     init(trait: any Trait, location: SourceLocation, type: TraitType) {
         self.trait = trait
         self.location = location
         self.type = type
-        self.setting = type.setting(of: trait)
+        self.settings = type.settings(of: trait)
     }
 
     /// The trait's registered type, for the provider's capability cache.

@@ -14,7 +14,11 @@ public struct BackgroundColor: PropertyTrait {
     /// In CSS, `background-color`.
     public static let properties = [
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("background-color", .color($0))] }) {
-            ($0 as? any HasBackgroundColor.Type)?.binding { swap(&$0.backgroundColor, &$1) }
+            ($0 as? any HasBackgroundColor.Type)?.binding {
+                swap(&$0.backgroundColor, &$1)
+            } assign: {
+                $0.backgroundColor = $1
+            }
         }
     ]
 }

@@ -1,6 +1,8 @@
 /// Sets a target's border: `{ type: Border, color: "#D1D1D6", width: 1 }`. A missing field
 /// leaves that part of the border as it is.
-public struct Border: Trait {
+public struct Border: PropertyTrait {
+    /// Applies to a ``HasBorder``.
+    public typealias Target = any HasBorder
     /// `Border`.
     public static let typeName = "Border"
     /// The border colour, or nil to leave it.
@@ -14,21 +16,23 @@ public struct Border: Trait {
         self.width = width
     }
 
-    /// Decodes the trait, refusing a negative width.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        color = try container.decodeIfPresent(Color.self, forKey: .color)
-        width = try container.decodeIfPresent(Double.self, forKey: .width)
-        if let width { try Check.atLeastZero(width, .width, in: container) }
-    }
-
-    /// Sets the given parts; the reversal restores exactly those.
-    public func apply(to target: any HasBorder) throws -> Reversal<any HasBorder> {
-        Reversal.setting(target) { changes in
-            changes.set(\.borderColor, to: color)
-            changes.set(\.borderWidth, to: width)
-        }
-    }
+    /// `color` sets ``HasBorder/borderColor``, `width` (at least 0) ``HasBorder/borderWidth``.
+    public static let properties = [
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasBorder.Type)?.binding {
+                swap(&$0.borderColor, &$1)
+            } assign: {
+                $0.borderColor = $1
+            }
+        },
+        TraitProperty("width", \Self.width, check: .atLeast(0)) {
+            ($0 as? any HasBorder.Type)?.binding {
+                swap(&$0.borderWidth, &$1)
+            } assign: {
+                $0.borderWidth = $1
+            }
+        },
+    ]
 }
 
 extension Border: CSSTrait {

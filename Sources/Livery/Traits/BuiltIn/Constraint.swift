@@ -15,7 +15,11 @@ public struct Constraint: PropertyTrait {
     /// `var(--constant)`).
     public static let properties = [
         TraitProperty("constant", \Self.constant, css: { [.custom("constant", .number($0))] }) {
-            ($0 as? any HasConstant.Type)?.binding { swap(&$0.constant, &$1) }
+            ($0 as? any HasConstant.Type)?.binding {
+                swap(&$0.constant, &$1)
+            } assign: {
+                $0.constant = $1
+            }
         }
     ]
 }

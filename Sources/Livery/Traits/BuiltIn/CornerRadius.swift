@@ -16,7 +16,11 @@ public struct CornerRadius: PropertyTrait {
         TraitProperty(
             "radius", \Self.radius, check: .atLeast(0), css: { [CSSDeclaration("border-radius", .pixels($0))] }
         ) {
-            ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) }
+            ($0 as? any HasCornerRadius.Type)?.binding {
+                swap(&$0.cornerRadius, &$1)
+            } assign: {
+                $0.cornerRadius = $1
+            }
         }
     ]
 }

@@ -1,7 +1,9 @@
 /// Sets a target's shadow:
 /// `{ type: DropShadow, color: "#000000", offset: { width: 0, height: 2 }, opacity: 0.3, radius: 4 }`.
 /// A missing field leaves that part of the shadow as it is.
-public struct DropShadow: Trait {
+public struct DropShadow: PropertyTrait {
+    /// Applies to a ``HasDropShadow``.
+    public typealias Target = any HasDropShadow
     /// `DropShadow`.
     public static let typeName = "DropShadow"
     /// The shadow colour, or nil to leave it.
@@ -21,26 +23,37 @@ public struct DropShadow: Trait {
         self.radius = radius
     }
 
-    /// Decodes the trait, refusing an opacity outside 0…1 and a negative radius.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        color = try container.decodeIfPresent(Color.self, forKey: .color)
-        offset = try container.decodeIfPresent(Size.self, forKey: .offset)
-        opacity = try container.decodeIfPresent(Double.self, forKey: .opacity)
-        radius = try container.decodeIfPresent(Double.self, forKey: .radius)
-        if let opacity { try Check.unitInterval(opacity, .opacity, in: container) }
-        if let radius { try Check.atLeastZero(radius, .radius, in: container) }
-    }
-
-    /// Sets the given parts; the reversal restores exactly those.
-    public func apply(to target: any HasDropShadow) throws -> Reversal<any HasDropShadow> {
-        Reversal.setting(target) { changes in
-            changes.set(\.shadowColor, to: color)
-            changes.set(\.shadowOffset, to: offset)
-            changes.set(\.shadowOpacity, to: opacity)
-            changes.set(\.shadowRadius, to: radius)
-        }
-    }
+    /// Its four fields set ``HasDropShadow``'s four properties; `opacity` is 0…1, `radius` at least 0.
+    public static let properties = [
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowColor, &$1)
+            } assign: {
+                $0.shadowColor = $1
+            }
+        },
+        TraitProperty("offset", \Self.offset) {
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowOffset, &$1)
+            } assign: {
+                $0.shadowOffset = $1
+            }
+        },
+        TraitProperty("opacity", \Self.opacity, check: .within(0...1)) {
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowOpacity, &$1)
+            } assign: {
+                $0.shadowOpacity = $1
+            }
+        },
+        TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
+            ($0 as? any HasDropShadow.Type)?.binding {
+                swap(&$0.shadowRadius, &$1)
+            } assign: {
+                $0.shadowRadius = $1
+            }
+        },
+    ]
 }
 
 extension DropShadow: CSSTrait {

@@ -1,9 +1,12 @@
-/// Sets a target's font and text colour: `{ type: Font, name: Inter, size: 18, weight: semibold, color: "#1C1C1E" }`.
+/// Sets a target's font and text colour:
+/// `{ type: Font, name: Inter, size: 18, weight: semibold, color: "#1C1C1E" }`.
 /// A missing field leaves that part as it is, so `{ type: Font, size: 20 }` only resizes.
 ///
 /// Its spec name is `Font`, as in the original Traits library; the Swift name differs only
 /// because ``Font`` is the value type.
-public struct FontTrait: Trait {
+public struct FontTrait: PropertyTrait {
+    /// Applies to a ``HasFont``.
+    public typealias Target = any HasFont
     /// `Font`.
     public static let typeName = "Font"
     /// The font family name, or nil to leave it.
@@ -23,35 +26,38 @@ public struct FontTrait: Trait {
         self.color = color
     }
 
-    /// Decodes the trait, refusing a size that is not positive.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        size = try container.decodeIfPresent(Double.self, forKey: .size)
-        weight = try container.decodeIfPresent(FontWeight.self, forKey: .weight)
-        color = try container.decodeIfPresent(Color.self, forKey: .color)
-        if let size, !(size > 0) {
-            throw DecodingError.dataCorruptedError(
-                forKey: .size, in: container, debugDescription: "font size \(size) must be greater than 0")
-        }
-    }
-
-    /// Sets the given parts; the reversal restores exactly those.
-    public func apply(to target: any HasFont) throws -> Reversal<any HasFont> {
-        // The font is one value: its parts change together and are restored together.
-        var font: Font?
-        if name != nil || size != nil || weight != nil {
-            var changed = target.font
-            if let name { changed.name = name }
-            if let size { changed.size = size }
-            if let weight { changed.weight = weight }
-            font = changed
-        }
-        return Reversal.setting(target) { changes in
-            changes.set(\.font, to: font)
-            changes.set(\.textColor, to: color)
-        }
-    }
+    /// `name`, `size` (greater than 0) and `weight` set those parts of ``HasFont/font``; `color`
+    /// sets ``HasTextColor/textColor``.
+    public static let properties = [
+        TraitProperty("name", \Self.name) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.name, &$1)
+            } assign: {
+                $0.font.name = $1
+            }
+        },
+        TraitProperty("size", \Self.size, check: .greaterThan(0)) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.size, &$1)
+            } assign: {
+                $0.font.size = $1
+            }
+        },
+        TraitProperty("weight", \Self.weight) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.font.weight, &$1)
+            } assign: {
+                $0.font.weight = $1
+            }
+        },
+        TraitProperty("color", \Self.color) {
+            ($0 as? any HasFont.Type)?.binding {
+                swap(&$0.textColor, &$1)
+            } assign: {
+                $0.textColor = $1
+            }
+        },
+    ]
 }
 
 extension FontTrait: CSSTrait {

@@ -15,7 +15,11 @@ public struct Hidden: PropertyTrait {
     /// gives it.
     public static let properties = [
         TraitProperty("hidden", \Self.hidden, css: { $0 ? [CSSDeclaration("display", .keyword("none"))] : [] }) {
-            ($0 as? any HasHidden.Type)?.binding { swap(&$0.isHidden, &$1) }
+            ($0 as? any HasHidden.Type)?.binding {
+                swap(&$0.isHidden, &$1)
+            } assign: {
+                $0.isHidden = $1
+            }
         }
     ]
 }

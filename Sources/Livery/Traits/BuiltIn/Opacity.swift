@@ -16,7 +16,11 @@ public struct Opacity: PropertyTrait {
         TraitProperty(
             "opacity", \Self.opacity, check: .within(0...1), css: { [CSSDeclaration("opacity", .number($0))] }
         ) {
-            ($0 as? any HasOpacity.Type)?.binding { swap(&$0.opacity, &$1) }
+            ($0 as? any HasOpacity.Type)?.binding {
+                swap(&$0.opacity, &$1)
+            } assign: {
+                $0.opacity = $1
+            }
         }
     ]
 }

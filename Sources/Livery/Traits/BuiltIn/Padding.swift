@@ -23,6 +23,12 @@ public struct Padding: PropertyTrait {
                         "padding", .list([.pixels($0.top), .pixels($0.right), .pixels($0.bottom), .pixels($0.left)]))
                 ]
             }
-        ) { ($0 as? any HasPadding.Type)?.binding { swap(&$0.padding, &$1) } }
+        ) {
+            ($0 as? any HasPadding.Type)?.binding {
+                swap(&$0.padding, &$1)
+            } assign: {
+                $0.padding = $1
+            }
+        }
     ]
 }

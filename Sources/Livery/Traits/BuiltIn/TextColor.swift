@@ -14,7 +14,11 @@ public struct TextColor: PropertyTrait {
     /// In CSS, `color`.
     public static let properties = [
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("color", .color($0))] }) {
-            ($0 as? any HasTextColor.Type)?.binding { swap(&$0.textColor, &$1) }
+            ($0 as? any HasTextColor.Type)?.binding {
+                swap(&$0.textColor, &$1)
+            } assign: {
+                $0.textColor = $1
+            }
         }
     ]
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Livery
+
+/// `count` ``MixBox``es, one per identifier `w0…`, registered on a provider whose registry knows
+/// ``Glow``, and as many for the hand-written loop; specs A and B of `Mix` that change every
+/// identifier's values.
+final class MixFixture<Mix: ApplyMix> {
+    let count: Int
+    let registry: TraitRegistry
+    let provider: TraitsProvider
+    let engineBoxes: [MixBox]
+    let handBoxes: [MixBox]
+    let values: [[Mix.Values]]
+    let specs: [Spec]
+    /// What each hand box had before its current values (nil: never assigned).
+    private var saved: [Mix.Values?]
+
+    init(count: Int) throws {
+        self.count = count
+        registry = TraitRegistry()
+        try registry.register(Glow.self)
+        provider = TraitsProvider(registry: registry)
+        engineBoxes = (0..<count).map { _ in MixBox() }
+        handBoxes = (0..<count).map { _ in MixBox() }
+        values = (0..<2).map { variant in (0..<count).map { Mix.values(index: $0, variant: variant) } }
+        saved = Array(repeating: nil, count: count)
+        var specs: [Spec] = []
+        for variant in values {
+            var json = #"{"specs":{"#
+            for (index, value) in variant.enumerated() {
+                json += (index > 0 ? "," : "") + "\"\(ApplyFixture.identifier(index))\":" + Mix.specJSON(value)
+            }
+            json += "}}"
+            let limits = ReaderLimits(maxBytes: 256 << 20, maxDepth: 16, maxNodes: 50_000_000)
+            specs.append(
+                try Spec(data: Data(json.utf8), format: .json, source: "mix.json", registry: registry, limits: limits))
+        }
+        self.specs = specs
+        for (index, box) in engineBoxes.enumerated() {
+            if let error = provider.register(box, as: ApplyFixture.identifier(index)) { throw error }
+        }
+    }
+
+    /// The hand-written load: for every box, put back what the last values replaced, remember
+    /// what it holds, and assign `variant`'s values.
+    func handSwitch(to variant: Int) {
+        let values = self.values[variant]
+        for index in handBoxes.indices {
+            let box = handBoxes[index]
+            if let old = saved[index] { Mix.assign(old, to: box) }
+            saved[index] = Mix.read(box)
+            Mix.assign(values[index], to: box)
+        }
+    }
+
+    /// Checks that the engine's boxes hold what the hand-written loop's do, box by box (where a
+    /// mix sets a property twice, as the demo card's text colour, both hold the last).
+    func checkAgree() throws {
+        for index in 0..<count where Mix.read(engineBoxes[index]) != Mix.read(handBoxes[index]) {
+            throw BenchError(
+                "\(Mix.title), box \(index): engine \(Mix.read(engineBoxes[index])), hand \(Mix.read(handBoxes[index]))"
+            )
+        }
+    }
+
+    /// Times switches A→B→A… on the engine beside the hand-written loop.
+    func timeFullSwitches(_ plan: TimingPlan) throws -> TimedPair {
+        try provider.load(specs[0])
+        handSwitch(to: 0)
+        try checkAgree()
+        var engineNext = 1
+        var handNext = 1
+        let pair = try Measure.pair(
+            plan,
+            subject: {
+                blackHole(try provider.load(specs[engineNext]).traitsApplied)
+                engineNext ^= 1
+            },
+            baseline: {
+                handSwitch(to: handNext)
+                handNext ^= 1
+            })
+        // The two sides ran different numbers of switches: bring the hand-written side to the
+        // engine's spec, then check they agree.
+        handSwitch(to: engineNext ^ 1)
+        try checkAgree()
+        return pair
+    }
+}
