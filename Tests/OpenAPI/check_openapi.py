@@ -17,6 +17,7 @@ token; Tests/OpenAPI/schemathesis.toml narrows a few per operation, each with it
 bounded number of examples per operation. Any failure makes the script exit non-zero.
 """
 import argparse
+import collections
 import http.client
 import os
 import pathlib
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import yaml
@@ -78,6 +80,14 @@ class Daemon:
             self.stop()
             raise Failure("livery serve did not say where it listens:\n" + "".join(self.output))
         self.base = f"http://127.0.0.1:{self.port}"
+        # Read the rest of its log as it comes: a pipe nobody reads fills up (64 KiB), and then the
+        # daemon's every log line blocks the thread that writes it, until no request is answered.
+        self.output = collections.deque(self.output, maxlen=200)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def request(self, method, target, headers=None, body=None, timeout=10):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)

@@ -62,13 +62,15 @@ extension DaemonRoutes {
         let path = "POST \(TokensStudioStorage.path)"
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
+        // The body is checked even where the storage exists and is left as it is: a malformed
+        // create is refused (400), never answered as if it had been taken.
+        let change: ChangeSet
+        do throws(Problem) {
+            change = try TokensStudioStorage.change(pushing: body, over: current)
+        } catch {
+            throw refused(error, path: path)
+        }
         if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
-            let change: ChangeSet
-            do throws(Problem) {
-                change = try TokensStudioStorage.change(pushing: body, over: current)
-            } catch {
-                throw refused(error, path: path)
-            }
             do throws(StoreError) {
                 _ = try await answer(publishing: change, request)
             } catch {
