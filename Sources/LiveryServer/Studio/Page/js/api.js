@@ -163,6 +163,9 @@ export async function follow(onSpec, onState) {
     onState(false);
     await new Promise((resolve) => setTimeout(resolve, retry));
   }
+}
+
+/**
  * POST /v1/css?dryRun=true: the stylesheet the specs would make with `files` (path → text),
  * for look `theme` alone (null: no theme), validated and written nowhere. Answers {css} or
  * {status, problem}.
