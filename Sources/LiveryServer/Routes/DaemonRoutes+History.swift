@@ -17,7 +17,8 @@ extension DaemonRoutes {
     }
 
     /// `GET /v1/history/{revision}`: the bundle the specs made at that revision; 410 once etcd
-    /// compacted it, 422 if the specs did not validate then.
+    /// compacted it, 422 if the specs did not validate then. A bundle read once is kept per
+    /// revision, until a read at a revision finds etcd compacted it.
     func historicBundle(_ request: Request, context: some RequestContext) async throws(Problem) -> Response {
         let revision = try self.revision(context)
         let bundle: VersionedCache<Int64>.Entry
@@ -66,6 +67,9 @@ extension DaemonRoutes {
             let change = try await writer.change(toMatch: then, message: "restore revision \(revision)")
             return try await answer(publishing: change, request)
         } catch {
+            // Kept historic bundles may be of revisions etcd no longer has: the next look at one
+            // asks etcd again, and says it was compacted, as the restore just did.
+            if case .revisionCompacted = error { historicBundles.removeAll() }
             throw refused(error, path: "restore")
         }
     }

@@ -42,4 +42,9 @@ final class VersionedCache<Version: Hashable & Sendable>: Sendable {
         }
         return entry
     }
+
+    /// Forgets every version kept: what the store said of them no longer holds.
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
 }
