@@ -40,44 +40,42 @@ extension DaemonRoutes {
     /// `If-Match` on the bundle's ETag, history on etcd).
     func tokensStudioPush(_ request: Request) async throws(Problem) -> Response {
         let path = "PUT \(TokensStudioStorage.path)"
+        let (change, _) = try await tokensStudioChange(request, path: path)
+        return try await publish(change, request, path: path)
+    }
+
+    /// `POST`: creates the storage when the specs hold no token set yet (Tokens Studio sends an
+    /// empty set named `options`); storage that exists is left as it is. Either way the answer
+    /// is the storage, as a pull gives it. The body is checked even where the storage exists:
+    /// a malformed create is refused (400), never answered as if it had been taken.
+    func tokensStudioCreate(_ request: Request) async throws(Problem) -> Response {
+        let path = "POST \(TokensStudioStorage.path)"
+        let (change, current) = try await tokensStudioChange(request, path: path)
+        if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
+            _ = try await publish(change, request, path: path)
+        }
+        return try await tokensStudioPull(request)
+    }
+
+    /// The change the request's storage makes to the specs the store holds now, and those specs.
+    private func tokensStudioChange(
+        _ request: Request, path: String
+    ) async throws(Problem) -> (ChangeSet, SpecSourceSet) {
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
-        let change: ChangeSet
         do throws(Problem) {
-            change = try TokensStudioStorage.change(pushing: body, over: current)
-        } catch {
-            throw refused(error, path: path)
-        }
-        do throws(StoreError) {
-            return try await answer(publishing: change, request)
+            return (try TokensStudioStorage.change(pushing: body, over: current), current)
         } catch {
             throw refused(error, path: path)
         }
     }
 
-    /// `POST`: creates the storage when the specs hold no token set yet (Tokens Studio sends an
-    /// empty set named `options`); storage that exists is left as it is. Either way the answer
-    /// is the storage, as a pull gives it.
-    func tokensStudioCreate(_ request: Request) async throws(Problem) -> Response {
-        let path = "POST \(TokensStudioStorage.path)"
-        let body = try await tokensStudioBody(request)
-        let current = try await currentSources(path: path)
-        // The body is checked even where the storage exists and is left as it is: a malformed
-        // create is refused (400), never answered as if it had been taken.
-        let change: ChangeSet
-        do throws(Problem) {
-            change = try TokensStudioStorage.change(pushing: body, over: current)
+    private func publish(_ change: ChangeSet, _ request: Request, path: String) async throws(Problem) -> Response {
+        do throws(StoreError) {
+            return try await answer(publishing: change, request)
         } catch {
             throw refused(error, path: path)
         }
-        if !current.sortedPaths.contains(where: { TokensStudioStorage.setName(of: $0) != nil }) {
-            do throws(StoreError) {
-                _ = try await answer(publishing: change, request)
-            } catch {
-                throw refused(error, path: path)
-            }
-        }
-        return try await tokensStudioPull(request)
     }
 
     /// The specs the store holds now, which a push replaces the token sets of.
