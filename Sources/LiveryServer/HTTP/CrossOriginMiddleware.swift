@@ -3,9 +3,9 @@ import Hummingbird
 import LiveryHTTP
 
 /// Adds the CORS fields ``LiveryHTTP/CrossOriginPolicy`` decides to every answer the router
-/// sends: the read routes' answers, and the `OPTIONS` preflights (answered by
-/// `AllowedMethodsMiddleware`, which this one wraps). `BundleRequestHandler` asks the same
-/// policy for the answers it sends itself.
+/// sends: the read routes' answers, and the `OPTIONS` preflights (answered by the `OPTIONS`
+/// routes of ``AllowedMethods``). `BundleRequestHandler` asks the same policy for the answers it
+/// sends itself.
 struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: CrossOriginPolicy
 

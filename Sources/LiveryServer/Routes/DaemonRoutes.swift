@@ -92,7 +92,6 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
         router.add(middleware: TokensStudioCORS())
-        router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(
                 token: token, readOnly: configuration.readOnly,
@@ -104,6 +103,7 @@ struct DaemonRoutes: Sendable {
                 router.on(RouterPath(route.path), method: route.method, use: route.handler)
             }
         }
+        allowed.register(on: router)
         return OpenRoutes(routes.filter(\.open).map(\.path))
     }
 
