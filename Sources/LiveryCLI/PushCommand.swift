@@ -4,6 +4,7 @@ import Foundation
 import Livery
 import LiveryRemote
 import LiveryServer
+import NIOSSL
 
 /// `livery push FILE... [--delete PATH...] [-m MESSAGE]`: uploads spec files to a running
 /// `livery serve`.

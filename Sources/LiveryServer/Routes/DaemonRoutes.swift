@@ -12,9 +12,13 @@ struct DaemonRoutes: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
-    let listings = VersionedCache<ListingVersion>(capacity: 1)
+    let listings = VersionedCache<ListingVersion>(capacity: Self.cachedListings)
     /// The bundles of `GET /v1/history/{revision}`, which never change.
-    let historicBundles = VersionedCache<Int64>(capacity: 16)
+    let historicBundles = VersionedCache<Int64>(capacity: Self.cachedRevisions)
+    /// Listings kept: the current one.
+    static let cachedListings = 1
+    /// Historic bundles kept, the most recently read.
+    static let cachedRevisions = 16
 
     /// A version of the store's content as the daemon knows it: the loads its follower applied
     /// and the commits its writer made.
