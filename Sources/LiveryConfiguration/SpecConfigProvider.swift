@@ -112,17 +112,17 @@ public final class SpecConfigProvider: Sendable {
             }
         } catch {
             state.withLock { $0.lastError = error }
-            logger.error("Spec values rejected; keeping the last good values", metadata: ["error": "\(error)"])
+            logger.error("spec values rejected; keeping the last good values", metadata: ["livery.error": "\(error)"])
             throw error
         }
         for notify in notifications { notify() }
-        logger.debug("Spec values updated", metadata: ["watchers": "\(notifications.count)"])
+        logger.debug("spec values updated", metadata: ["livery.watchers": "\(notifications.count)"])
     }
 
     /// Records a failure that kept a change out before it became a spec (a bad file, a fetch error).
     func reject(_ error: any Error) {
         state.withLock { $0.lastError = error }
-        logger.error("Spec change rejected; keeping the last good values", metadata: ["error": "\(error)"])
+        logger.error("spec change rejected; keeping the last good values", metadata: ["livery.error": "\(error)"])
     }
 
     private static func notifications(for state: inout State) -> [@Sendable () -> Void] {

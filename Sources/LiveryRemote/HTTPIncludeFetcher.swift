@@ -68,11 +68,12 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
             try await client.shutdown()
         } catch {
             logger.warning(
-                "could not shut the HTTP client down", metadata: ["livery.include.url": "\(url)", "error": "\(error)"])
+                "could not shut the HTTP client down",
+                metadata: ["livery.include.url": "\(url)", "livery.error": "\(error)"])
         }
         if case .failed(let reason) = result {
             logger.warning(
-                "cannot fetch remote include", metadata: ["livery.include.url": "\(url)", "reason": "\(reason)"])
+                "cannot fetch remote include", metadata: ["livery.include.url": "\(url)", "livery.reason": "\(reason)"])
         }
         return result
     }

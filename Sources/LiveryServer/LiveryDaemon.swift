@@ -91,7 +91,7 @@ public final class LiveryDaemon: Service, Sendable {
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",
-                metadata: ["host": "\(configuration.host)"])
+                metadata: ["livery.host": "\(configuration.host)"])
         }
         let tls: TLSCertificateStore?
         do {
@@ -154,23 +154,24 @@ public final class LiveryDaemon: Service, Sendable {
         if let error {
             logger.warning(
                 "cannot raise the open-file limit to its hard limit",
-                metadata: ["soft": "\(files.soft)", "hard": "\(files.hard)", "errno": "\(error)"])
+                metadata: ["livery.soft": "\(files.soft)", "livery.hard": "\(files.hard)", "livery.errno": "\(error)"])
         }
         let limits = configuration.connectionLimits.effective(fileLimit: files.soft)
         logger.info(
             "open-file limit",
             metadata: [
-                "soft": "\(files.soft)", "softAtStart": "\(files.before)", "hard": "\(files.hard)",
-                "maxConnections": "\(limits.maxConnections)",
-                "maxConnectionsPerPeer": "\(limits.maxConnectionsPerPeer)",
-                "maxHeldRequests": "\(limits.maxHeldRequests)",
-                "maxHeldRequestsPerPeer": "\(limits.maxHeldRequestsPerPeer)",
+                "livery.soft": "\(files.soft)", "livery.softAtStart": "\(files.before)", "livery.hard": "\(files.hard)",
+                "livery.maxConnections": "\(limits.maxConnections)",
+                "livery.maxConnectionsPerPeer": "\(limits.maxConnectionsPerPeer)",
+                "livery.maxHeldRequests": "\(limits.maxHeldRequests)",
+                "livery.maxHeldRequestsPerPeer": "\(limits.maxHeldRequestsPerPeer)",
             ])
         if limits != configuration.connectionLimits {
             logger.notice(
                 "connection limits lowered to fit the open-file limit",
                 metadata: [
-                    "maxConnections": "\(limits.maxConnections)", "maxHeldRequests": "\(limits.maxHeldRequests)",
+                    "livery.maxConnections": "\(limits.maxConnections)",
+                    "livery.maxHeldRequests": "\(limits.maxHeldRequests)",
                 ])
         }
         return limits
@@ -181,10 +182,12 @@ public final class LiveryDaemon: Service, Sendable {
     private func removeLeftoverTemporaryFiles() {
         for path in AtomicFile.leftovers(in: configuration.directory.path) {
             if unlink(path) == 0 {
-                logger.notice("removed a temporary file left by an interrupted write", metadata: ["path": "\(path)"])
+                logger.notice(
+                    "removed a temporary file left by an interrupted write", metadata: ["livery.path": "\(path)"])
             } else {
                 logger.warning(
-                    "cannot remove a leftover temporary file", metadata: ["path": "\(path)", "errno": "\(errno)"])
+                    "cannot remove a leftover temporary file",
+                    metadata: ["livery.path": "\(path)", "livery.errno": "\(errno)"])
             }
         }
     }
@@ -194,7 +197,7 @@ public final class LiveryDaemon: Service, Sendable {
             resolveListening(.failure(DaemonError("the server is listening on an address without a port")))
             return
         }
-        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        logger.info("listening", metadata: ["livery.host": "\(configuration.host)", "livery.port": "\(port)"])
         resolveListening(.success(port))
     }
 

@@ -44,11 +44,11 @@ extension TraitsProvider {
                 } catch {
                     logger.error(
                         "specs not applied; keeping the last good",
-                        metadata: ["livery.hash": "\(hash)", "error": "\(error)"])
+                        metadata: ["livery.hash": "\(hash)", "livery.error": "\(error)"])
                     onUpdate?(.failure(error))
                 }
             case .failed(let error):
-                logger.error("specs rejected; keeping the last good", metadata: ["error": "\(error)"])
+                logger.error("specs rejected; keeping the last good", metadata: ["livery.error": "\(error)"])
                 onUpdate?(.failure(error))
             }
         }

@@ -267,7 +267,7 @@ extension TraitsProvider {
                     metadata: [
                         "livery.identifier": "\(slots[target.slot].identifier)",
                         "livery.type": "\(Self.typeName(of: object))",
-                        "error": "\(error)",
+                        "livery.error": "\(error)",
                     ])
             }
         }

@@ -85,7 +85,8 @@ public final class TraitsProvider {
             try applyTraits(of: currentResolution, toSlot: index, object: target)
             return nil
         } catch {
-            logger.error("traits not applied", metadata: ["livery.identifier": "\(identifier)", "error": "\(error)"])
+            logger.error(
+                "traits not applied", metadata: ["livery.identifier": "\(identifier)", "livery.error": "\(error)"])
             return error
         }
     }

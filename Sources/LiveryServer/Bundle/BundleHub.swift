@@ -210,7 +210,8 @@ public final class BundleHub: Service, Sendable {
                 }
                 if wasReachable {
                     logger.error(
-                        "etcd unreachable; still serving the last good bundle", metadata: ["reason": "\(reason)"])
+                        "etcd unreachable; still serving the last good bundle", metadata: ["livery.reason": "\(reason)"]
+                    )
                 }
             }
         }
@@ -258,14 +259,19 @@ public final class BundleHub: Service, Sendable {
             metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
             logger.info(
                 "specs loaded",
-                metadata: ["etag": "\(snapshot.etag)", "files": "\(snapshot.files.count)", "changed": "\(changed)"])
+                metadata: [
+                    "livery.etag": "\(snapshot.etag)", "livery.files": "\(snapshot.files.count)",
+                    "livery.changed": "\(changed)",
+                ])
             if changed {
                 for subscriber in subscribers { subscriber.deliver(snapshot) }
                 let withoutCSS = snapshot.styleSheet.traitTypesWithoutCSS
                 if !withoutCSS.isEmpty {
                     logger.warning(
                         "trait types with no CSS form are not in /v1/css",
-                        metadata: ["types": "\(withoutCSS.joined(separator: ", "))", "etag": "\(snapshot.etag)"])
+                        metadata: [
+                            "livery.types": "\(withoutCSS.joined(separator: ", "))", "livery.etag": "\(snapshot.etag)",
+                        ])
                 }
             }
         case .failure(let error):
@@ -286,10 +292,10 @@ public final class BundleHub: Service, Sendable {
             for diagnostic in diagnostics {
                 logger.error(
                     "specs rejected; still serving the last good bundle",
-                    metadata: ["error": "\(diagnostic.compilerStyle)"])
+                    metadata: ["livery.error": "\(diagnostic.compilerStyle)"])
             }
             for note in UnknownTraitNote.notes(for: diagnostics.map { ($0.code, $0.message) }, knower: "this daemon") {
-                logger.notice("specs use a trait type this daemon does not know", metadata: ["note": "\(note)"])
+                logger.notice("specs use a trait type this daemon does not know", metadata: ["livery.note": "\(note)"])
             }
         }
     }
@@ -349,6 +355,6 @@ public final class BundleHub: Service, Sendable {
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.close() }
-        logger.debug("released waiting clients", metadata: ["count": "\(subscribers.count)"])
+        logger.debug("released waiting clients", metadata: ["livery.count": "\(subscribers.count)"])
     }
 }

@@ -222,7 +222,7 @@ public final class EtcdClient: Sendable {
             failures.append(failure.message)
             guard failure.code == .unavailable, idempotent else { throw failure }
         }
-        logger.warning("etcd unreachable", metadata: ["path": "\(path)", "failures": "\(failures)"])
+        logger.warning("etcd unreachable", metadata: ["livery.path": "\(path)", "livery.failures": "\(failures)"])
         throw EtcdError(.unavailable, "no etcd endpoint answered \(path): " + failures.joined(separator: "; "))
     }
 

@@ -42,19 +42,19 @@ final class TLSCertificateStore: Sendable {
             stamps = try FileStamp.of(files)
         } catch {
             logger.warning(
-                "cannot read the TLS files; serving the last good certificate", metadata: ["error": "\(error)"])
+                "cannot read the TLS files; serving the last good certificate", metadata: ["livery.error": "\(error)"])
             return current.1
         }
         guard stamps != current.0, stamps != current.2 else { return current.1 }
         do {
             let context = try Self.context(for: files)
             loaded.withLock { $0 = Loaded(stamps: stamps, context: context, failedStamps: nil) }
-            logger.notice("TLS certificate reloaded", metadata: ["certificate": "\(files.certificatePath)"])
+            logger.notice("reloaded the TLS certificate", metadata: ["livery.certificate": "\(files.certificatePath)"])
             return context
         } catch {
             loaded.withLock { $0.failedStamps = stamps }
             logger.warning(
-                "new TLS files do not load; serving the last good certificate", metadata: ["error": "\(error)"])
+                "new TLS files do not load; serving the last good certificate", metadata: ["livery.error": "\(error)"])
             return current.1
         }
     }

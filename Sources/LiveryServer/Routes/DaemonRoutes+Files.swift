@@ -110,7 +110,7 @@ extension DaemonRoutes {
 
     /// Logs a refused write, and returns its problem.
     func refused(_ problem: Problem, path: String) -> Problem {
-        logger.warning("push refused", metadata: ["path": "\(path)", "reason": "\(problem.detail)"])
+        logger.warning("push refused", metadata: ["livery.path": "\(path)", "livery.reason": "\(problem.detail)"])
         return problem
     }
 
@@ -119,7 +119,10 @@ extension DaemonRoutes {
         guard !isDryRun(request) else { return }
         metrics.pushes.increment()
         logger.notice(
-            message, metadata: ["paths": "\(result.paths)", "revision": "\(result.revision.map(String.init) ?? "-")"])
+            message,
+            metadata: [
+                "livery.paths": "\(result.paths)", "livery.revision": "\(result.revision.map(String.init) ?? "-")",
+            ])
     }
 
     /// Whether the request asks only for validation (`?dryRun=true`).

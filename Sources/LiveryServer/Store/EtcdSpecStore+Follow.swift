@@ -63,13 +63,13 @@ extension EtcdSpecStore {
                     case .compacted(let compactRevision):
                         logger.notice(
                             "watch compacted; reading the specs again",
-                            metadata: ["compactRevision": "\(compactRevision)"])
+                            metadata: ["livery.compactRevision": "\(compactRevision)"])
                         files = nil
                         return false
                     }
                 }
                 if ended == .silent {
-                    logger.debug("watch silent; watching again", metadata: ["revision": "\(revision)"])
+                    logger.debug("watch silent; watching again", metadata: ["livery.revision": "\(revision)"])
                 } else if ended == .closed, files != nil, !Task.isCancelled {
                     out.yield(.unreachable("etcd closed the watch"))
                     try await Task.sleep(for: delay)
@@ -77,7 +77,8 @@ extension EtcdSpecStore {
             } catch {
                 out.yield(.unreachable("\(error)"))
                 logger.warning(
-                    "etcd unreachable; retrying", metadata: ["error": "\(error)", "revision": "\(revision)"])
+                    "etcd unreachable; retrying",
+                    metadata: ["livery.error": "\(error)", "livery.revision": "\(revision)"])
                 do {
                     try await Task.sleep(for: delay)
                 } catch {

@@ -39,9 +39,10 @@ struct StudioAssets: Sendable {
             })
         else {
             logger.warning(
-                "Livery Studio files not found; /studio/ answers 503",
+                "the studio's files not found; /studio/ answers 503",
                 metadata: [
-                    "searched": "\(folders.map(\.path))", "expected": "\(bundleName)/Page beside the executable",
+                    "livery.searched": "\(folders.map(\.path))",
+                    "livery.expected": "\(bundleName)/Page beside the executable",
                 ])
             return nil
         }
@@ -49,8 +50,8 @@ struct StudioAssets: Sendable {
             return StudioAssets(files: try read(folder))
         } catch {
             logger.warning(
-                "Livery Studio files not readable; /studio/ answers 503",
-                metadata: ["folder": "\(folder.path)", "error": "\(error)"])
+                "the studio's files not readable; /studio/ answers 503",
+                metadata: ["livery.folder": "\(folder.path)", "livery.error": "\(error)"])
             return nil
         }
     }
