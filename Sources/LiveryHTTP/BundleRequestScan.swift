@@ -30,10 +30,14 @@ public enum BundleRequestScan {
         case other
     }
 
-    static let getLine = Array("GET /v1/spec HTTP/1.1\r\n".utf8)
-    static let headLine = Array("HEAD /v1/spec HTTP/1.1\r\n".utf8)
-    static let styleSheetGetLine = Array("GET /v1/css HTTP/1.1\r\n".utf8)
-    static let styleSheetHeadLine = Array("HEAD /v1/css HTTP/1.1\r\n".utf8)
+    static let getLine = requestLine("GET", .bundle)
+    static let headLine = requestLine("HEAD", .bundle)
+    static let styleSheetGetLine = requestLine("GET", .styleSheet)
+    static let styleSheetHeadLine = requestLine("HEAD", .styleSheet)
+
+    private static func requestLine(_ method: String, _ form: BundleForm) -> [UInt8] {
+        Array("\(method) \(form.path) HTTP/1.1\r\n".utf8)
+    }
 
     /// Reads the request head at the start of `bytes`.
     public static func scan(_ bytes: UnsafeRawBufferPointer, maxHeadBytes: Int) -> Result {

@@ -49,15 +49,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// another origin.
     public static func isReadRoute(method: String, path: String) -> Bool {
         guard method == "GET" || method == "HEAD" else { return false }
-        switch path {
-        case "/v1/css", "/v1/livery.js", "/v1/version", "/v1/events", "/v1/spec": return true
-        default:
-            for prefix in ["/v1/css/", "/v1/spec/"] where path.hasPrefix(prefix) {
-                let tag = path.dropFirst(prefix.count)
-                return !tag.isEmpty && !tag.contains("/")
-            }
-            return false
-        }
+        return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/events"
     }
 
     /// The fields to add to the answer to a `method` request for `path` from `origin` (its

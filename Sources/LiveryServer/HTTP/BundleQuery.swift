@@ -20,12 +20,7 @@ package struct BundleQuery: Sendable {
     }
 
     /// Which form of the bundle `.current` and `.version` ask for.
-    package enum Form: Sendable, Equatable {
-        /// The spec as JSON: `/v1/spec`.
-        case bundle
-        /// The spec as CSS: `/v1/css` (``StyleSheetSnapshot``).
-        case styleSheet
-    }
+    package typealias Form = BundleForm
 
     /// `?wait=`, as the request gave it.
     package enum Wait: Sendable, Equatable {
@@ -52,12 +47,10 @@ package struct BundleQuery: Sendable {
 
     /// The route the request is counted under in the metrics.
     package var route: String {
-        switch (resource, form) {
-        case (.current, .bundle): "/v1/spec"
-        case (.version, .bundle): "/v1/spec/{etag}"
-        case (.current, .styleSheet): "/v1/css"
-        case (.version, .styleSheet): "/v1/css/{etag}"
-        case (.versionSignal, _): "/v1/version"
+        switch resource {
+        case .current: BundlePath.current(form).pattern
+        case .version(let tag): BundlePath.version(form, tag: tag).pattern
+        case .versionSignal: BundlePath.versionSignal.pattern
         }
     }
 
@@ -78,22 +71,19 @@ package struct BundleQuery: Sendable {
     /// `/v1/spec/{etag}`, `/v1/css`, `/v1/css/{etag}` or `/v1/version`, with or without a query.
     package init?(_ head: HTTPRequest) {
         guard head.method == .get || head.method == .head, let target = head.path else { return nil }
-        let path = target.prefix { $0 != "?" }
         let parameters = URI(target).queryParameters
         let resource: Resource
-        let form: Form = path.hasPrefix("/v1/css") ? .styleSheet : .bundle
-        let prefix = form == .styleSheet ? "/v1/css" : "/v1/spec"
-        if path == prefix {
-            resource = .current
-        } else if path == "/v1/version" {
+        var form = Form.bundle
+        switch BundlePath(path: target.prefix { $0 != "?" }) {
+        case .current(let asked):
+            (resource, form) = (.current, asked)
+        case .version(let asked, let tag):
+            (resource, form) = (.version(tag), asked)
+        case .versionSignal:
             resource = .versionSignal(
                 since: parameters["since"].map(String.init),
                 round: parameters[Substring(SignalRound.parameterName)].flatMap { Int64(String($0)) })
-        } else if path.hasPrefix(prefix + "/"), case let tag = path.dropFirst(prefix.count + 1),
-            !tag.isEmpty, !tag.contains("/")
-        {
-            resource = .version(String(tag))
-        } else {
+        case nil:
             return nil
         }
         var wait = Wait.none

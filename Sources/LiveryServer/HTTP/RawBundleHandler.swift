@@ -70,10 +70,11 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.idleTimeout = idleTimeout
         self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
-        answeredNotModified = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 304)
-        answeredBundle = metrics.requestSeries(route: "/v1/spec", method: "GET", status: 200)
-        answeredStyleSheetNotModified = metrics.requestSeries(route: "/v1/css", method: "GET", status: 304)
-        answeredStyleSheet = metrics.requestSeries(route: "/v1/css", method: "GET", status: 200)
+        answeredNotModified = metrics.requestSeries(route: BundleForm.bundle.path, method: "GET", status: 304)
+        answeredBundle = metrics.requestSeries(route: BundleForm.bundle.path, method: "GET", status: 200)
+        answeredStyleSheetNotModified = metrics.requestSeries(
+            route: BundleForm.styleSheet.path, method: "GET", status: 304)
+        answeredStyleSheet = metrics.requestSeries(route: BundleForm.styleSheet.path, method: "GET", status: 200)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -202,7 +203,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case (.ok, false, true): answeredStyleSheet
             default:
                 metrics.requestSeries(
-                    route: styleSheet ? "/v1/css" : "/v1/spec", method: isHead ? "HEAD" : "GET", status: status.code)
+                    route: (styleSheet ? BundleForm.styleSheet : .bundle).path, method: isHead ? "HEAD" : "GET",
+                    status: status.code)
             }
         series.count.increment()
         series.latency.record(.now - start)

@@ -53,13 +53,10 @@ struct DaemonRoutes: Sendable {
     /// Every route of the daemon. `HEAD` of each `GET` route is the `GET` without its body
     /// (the router's own rule); `OPTIONS` and the 405s come from this table.
     var routes: [Route] {
-        [
-            Route(.get, "/v1/spec") { request, _ in self.bundle(request) },
-            Route(.get, "/v1/spec/{etag}") { request, _ in self.bundle(request) },
-            Route(.get, "/v1/version") { request, _ in self.bundle(request) },
-            Route(.get, "/v1/css") { request, _ in self.bundle(request) },
-            Route(.get, "/v1/css/{etag}") { request, _ in self.bundle(request) },
-            Route(.post, "/v1/css", writes: true) { request, _ in try await self.styleSheetDryRun(request) },
+        BundlePath.patterns.map { pattern in Route(.get, pattern) { request, _ in self.bundle(request) } } + [
+            Route(.post, BundleForm.styleSheet.path, writes: true) { request, _ in
+                try await self.styleSheetDryRun(request)
+            },
             Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
