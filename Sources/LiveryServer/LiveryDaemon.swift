@@ -24,11 +24,11 @@ public final class LiveryDaemon: Service, Sendable {
     /// What the daemon was told.
     public let configuration: DaemonConfiguration
     /// The bundle state and its waiting clients.
-    public let hub: BundleHub
+    package let hub: BundleHub
     /// The Prometheus metrics `GET /metrics` serves.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
-    public let clients: ClientTable
+    package let clients: ClientTable
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -45,10 +45,13 @@ public final class LiveryDaemon: Service, Sendable {
     ///   - configuration: Folder, address and limits.
     ///   - token: The token pushes must carry.
     ///   - logger: Where the daemon logs; it makes no logger of its own.
-    ///   - metrics: The metrics to update; a fresh registry by default.
-    public init(
-        configuration: DaemonConfiguration, token: BearerToken, logger: Logger,
-        metrics: ServerMetrics = ServerMetrics()
+    public convenience init(configuration: DaemonConfiguration, token: BearerToken, logger: Logger) {
+        self.init(configuration: configuration, token: token, logger: logger, metrics: ServerMetrics())
+    }
+
+    /// Assembles a daemon that updates `metrics` (a benchmark's or a test's registry).
+    package init(
+        configuration: DaemonConfiguration, token: BearerToken, logger: Logger, metrics: ServerMetrics
     ) {
         self.configuration = configuration
         self.token = token
@@ -76,7 +79,7 @@ public final class LiveryDaemon: Service, Sendable {
 
     /// Every route the daemon answers, as its route table has it: for documentation, and for
     /// tests that must cover each route (a route added later is then covered too).
-    public var routeTable: [DaemonRoute] {
+    package var routeTable: [DaemonRoute] {
         routes.routes.map {
             DaemonRoute(method: $0.method.rawValue, path: $0.path, writes: $0.writes, isOpen: $0.open)
         }

@@ -2,7 +2,7 @@ import Prometheus
 
 /// The daemon's Prometheus metrics, registered on a registry the daemon owns (never the global
 /// `MetricsSystem`: only an executable may bootstrap that).
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     public let registry: PrometheusCollectorRegistry
     /// Successful loads of the specs folder.

@@ -4,7 +4,7 @@ import Livery
 /// program that reads it registers the type; then the tools, and the daemon, must be built with
 /// that registry too. `livery validate`, `watch` and `push` print these notes; the daemon puts
 /// them in its 422 answers and its log.
-public enum UnknownTraitNote {
+package enum UnknownTraitNote {
     /// One note per distinct unknown trait type among `errors` (code name and message), in order
     /// of first appearance; `knower` names who lacks the types ("this livery", "the daemon").
     /// A type with a close known name is most likely a typo, which the error's own "did you

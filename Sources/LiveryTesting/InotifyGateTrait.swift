@@ -3,7 +3,7 @@ import Testing
 /// Holds the process's ``InotifyTestGate`` around each test of a suite:
 /// exclusively for tests that count the shared inotify owner's watches, shared for tests that
 /// run watchers (in-process daemons) of their own.
-public struct InotifyGateTrait: SuiteTrait, TestTrait, TestScoping {
+package struct InotifyGateTrait: SuiteTrait, TestTrait, TestScoping {
     /// Whether the gate is held exclusively.
     public var exclusive: Bool
 
@@ -26,7 +26,7 @@ public struct InotifyGateTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Testing.Trait where Self == InotifyGateTrait {
     /// No in-process watcher of another suite runs during each test.
-    public static var inotifyExclusive: Self { Self(exclusive: true) }
+    package static var inotifyExclusive: Self { Self(exclusive: true) }
     /// Each test runs watchers of its own: it waits while an exclusive test runs.
-    public static var inotifyShared: Self { Self(exclusive: false) }
+    package static var inotifyShared: Self { Self(exclusive: false) }
 }

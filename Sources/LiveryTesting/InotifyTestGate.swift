@@ -6,7 +6,7 @@
 /// running. Such tests hold the gate exclusively; tests that start watchers hold it shared. Many
 /// shared holders run at once; a waiting exclusive holder keeps new shared ones out, so it is not
 /// starved by a long series of daemons.
-public actor InotifyTestGate {
+package actor InotifyTestGate {
     /// The one gate of the process.
     public static let shared = InotifyTestGate()
 

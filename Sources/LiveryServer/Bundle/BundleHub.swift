@@ -16,7 +16,7 @@ import Synchronization
 /// is recorded and logged, and the last good bundle stays current; so does an unreachable etcd
 /// (``staleSince``). On graceful shutdown the hub releases every waiting client, so the HTTP
 /// server can then drain its connections.
-public final class BundleHub: Service, Sendable {
+package final class BundleHub: Service, Sendable {
     /// What the hub follows.
     enum Source: Sendable {
         /// A folder, with the gate its store tells about batches.

@@ -4,7 +4,7 @@ import NIOCore
 /// One encoding of a published bundle's bytes, with the header fields of its answers, made
 /// once when the bundle is published and shared by every request (a class, so that handing it
 /// to each request is one reference, not a copy of every field).
-public final class BundleRepresentation: Sendable {
+package final class BundleRepresentation: Sendable {
     /// The bytes sent as the body of a `200 OK`.
     public let bytes: ByteBuffer
     /// The strong tag of ``bytes``: each encoding has its own (RFC 9110 §8.8.3).

@@ -6,7 +6,7 @@ import Livery
 /// One published bundle: the merged spec as canonical JSON, its entity tag, and its
 /// Server-Sent Events frame, encoded once and shared by every client. Its fields live in one
 /// object, so that every request handed the current bundle takes one reference.
-public struct BundleSnapshot: Sendable {
+package struct BundleSnapshot: Sendable {
     private let storage: Storage
 
     /// The bundle as sent without `Content-Encoding`: `spec.bundleJSON` as UTF-8.

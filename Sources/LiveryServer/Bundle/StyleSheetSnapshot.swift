@@ -3,7 +3,7 @@ import NIOCore
 
 /// A published bundle's stylesheet (`GET /v1/css`), rendered once when the bundle is published
 /// and shared by every request, in the two representations the bundle has.
-public struct StyleSheetSnapshot: Sendable {
+package struct StyleSheetSnapshot: Sendable {
     /// The stylesheet as sent without `Content-Encoding`.
     public let identity: BundleRepresentation
     /// The stylesheet gzip-compressed once; `nil` only if zlib failed.

@@ -13,7 +13,7 @@ import Synchronization
 /// the cluster is unavailable) the next one is tried, and the first that answers becomes the
 /// preferred one. A transaction moves on only when the connection itself failed, never after
 /// etcd may have received it, so a write is never sent twice by the client.
-public final class EtcdClient: Sendable {
+package final class EtcdClient: Sendable {
     /// One key as read.
     public struct KeyValue: Sendable, Equatable {
         /// The key.

@@ -1,5 +1,5 @@
 /// Why a call to etcd failed.
-public struct EtcdError: Error, CustomStringConvertible, Sendable {
+package struct EtcdError: Error, CustomStringConvertible, Sendable {
     /// The kinds of failure callers tell apart.
     public enum Code: Sendable, Equatable {
         /// No endpoint answered, or the cluster has no leader: try again later.

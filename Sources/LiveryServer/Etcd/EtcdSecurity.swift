@@ -34,7 +34,7 @@ public struct EtcdSecurity: Sendable, Hashable {
     /// ``EtcdClient/makeHTTPClient(tls:)``; `nil` when no file is named.
     ///
     /// - Throws: An ``EtcdError`` naming the file that cannot be read or parsed.
-    public func tlsConfiguration() throws(EtcdError) -> TLSConfiguration? {
+    package func tlsConfiguration() throws(EtcdError) -> TLSConfiguration? {
         guard usesTLS else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caPath {

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// A header that does not parse never fails its request: it is counted (``malformedHeaders``)
 /// and otherwise ignored.
-public final class ClientTable: Sendable {
+package final class ClientTable: Sendable {
     /// One client as last heard from.
     public struct Entry: Sendable {
         /// The header of its last request.

@@ -3,7 +3,7 @@ import LiveryWatch
 
 /// One error as the daemon reports it in JSON: a spec error with its place, or a problem of the
 /// folder itself (a ``LiveryWatch/WatchError``), whose place is a path.
-public struct Diagnostic: Codable, Hashable, Sendable {
+package struct Diagnostic: Codable, Hashable, Sendable {
     /// The file (relative to the specs folder) or the path the error is about.
     public var file: String
     /// 1-based line, when the error has a place in a file.

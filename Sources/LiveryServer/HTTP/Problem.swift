@@ -5,7 +5,7 @@ import Hummingbird
 ///
 /// Handlers throw it (it is Hummingbird's `HTTPResponseError`) and it renders itself, with any
 /// extra header fields it carries (`WWW-Authenticate`, `Retry-After`).
-public struct Problem: Codable, Hashable, Sendable {
+package struct Problem: Codable, Hashable, Sendable {
     /// A URI naming the kind of problem (`urn:livery:problem:…`), stable for programs to test.
     public var type: String
     /// A short summary of the kind of problem.

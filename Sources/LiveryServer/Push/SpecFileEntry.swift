@@ -1,5 +1,5 @@
 /// One file of the specs folder as `GET /v1/specs` lists it.
-public struct SpecFileEntry: Codable, Hashable, Sendable {
+package struct SpecFileEntry: Codable, Hashable, Sendable {
     /// The path relative to the specs folder.
     public var path: String
     /// The strong tag of the file's bytes, in header form (quoted).

@@ -6,7 +6,7 @@ import Livery
 /// `livery serve` writes a fresh token to ``defaultLocation(environment:)`` unless it is given
 /// `--token-file`, and to that file when it does not exist yet; `livery push` reads the same
 /// place by default.
-public enum TokenFile {
+package enum TokenFile {
     /// `$XDG_RUNTIME_DIR/livery/token` (a per-user, memory-backed folder that only the user can
     /// enter), else `~/.local/state/livery/token`, else `livery-<uid>/token` in the temporary
     /// folder.

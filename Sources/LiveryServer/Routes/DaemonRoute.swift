@@ -1,6 +1,6 @@
 /// One route of the daemon's table (``LiveryDaemon/routeTable``): the method and router pattern
 /// it answers, and who may call it.
-public struct DaemonRoute: Sendable, Hashable {
+package struct DaemonRoute: Sendable, Hashable {
     /// `GET`, `PUT`, `POST`, `DELETE`; every `GET` route also answers `HEAD`.
     public var method: String
     /// The router pattern: `{name}` is one path segment, `**` the rest of the path.

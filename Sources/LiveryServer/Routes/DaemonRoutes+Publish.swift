@@ -79,7 +79,7 @@ struct PublishRequest: Decodable {
 }
 
 /// The answer to a publish (and to a restore).
-public struct PublishResult: Codable, Hashable, Sendable {
+package struct PublishResult: Codable, Hashable, Sendable {
     /// The ETag of the bundle the published files make.
     public var etag: String
     /// The etcd revision of the publish; absent on a folder, and for a dry run.

@@ -63,7 +63,7 @@ struct ChangeSet: Sendable {
 }
 
 /// One publish as `GET /v1/history` lists it.
-public struct HistoryEntry: Codable, Hashable, Sendable {
+package struct HistoryEntry: Codable, Hashable, Sendable {
     /// The store revision the publish created.
     public var revision: Int64
     /// When the daemon committed it, ISO 8601.
