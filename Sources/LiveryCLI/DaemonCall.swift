@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import LiveryServer
 import NIOCore
+import NIOHTTP1
 
 /// One JSON request to a running `livery serve` and the reading of its answer: the helper of
 /// `push` (for a publish), `history` and `rollback`.

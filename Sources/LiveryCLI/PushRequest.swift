@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import LiveryServer
 import NIOCore
+import NIOHTTP1
 
 /// One `PUT /v1/specs/{path}` and the reading of its answer.
 struct PushRequest {

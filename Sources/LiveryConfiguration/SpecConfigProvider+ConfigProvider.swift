@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Synchronization
 
 extension SpecConfigProvider: ConfigProvider {
     /// The current value for `key`, converted to `type`.

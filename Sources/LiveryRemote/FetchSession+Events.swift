@@ -1,5 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
+import Logging
+import NIOCore
+import NIOHTTP1
 
 extension FetchSession {
     /// The daemon's event stream, `GET /v1/events`, relative to the base URL.

@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
+import Logging
+import NIOHTTP1
 
 extension FetchSession {
     /// The daemon's bundle, `GET /v1/spec`, relative to the base URL.

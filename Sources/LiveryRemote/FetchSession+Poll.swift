@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
+import NIOHTTP1
 
 extension FetchSession {
     /// One conditional GET of the spec file, as any HTTP server understands it.

@@ -1,6 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
 import LiveryHTTP
+import NIOCore
+import NIOHTTP1
 
 extension FetchSession {
     /// The answer of `GET /v1/version`.

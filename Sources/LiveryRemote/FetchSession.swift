@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 
 /// The work behind one iteration of a ``RemoteSpecSource``: one HTTP client, one loop of

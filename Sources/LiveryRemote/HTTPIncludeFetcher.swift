@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// Fetches remote includes over HTTP: the ``Livery/RemoteIncludeFetcher`` of `livery serve`,

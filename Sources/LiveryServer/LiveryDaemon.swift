@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder (or a spec set in etcd)
 /// followed and served over HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import Logging
+import Synchronization
 
 /// Follows a folder recursively and yields an ``Update`` each time its content really changes.
 ///

@@ -50,9 +50,10 @@ def module_rows(text):
     return rows
 
 
-# Modules of the toolchain and the system, which no package declares.
+# Modules of the toolchain and the system, which no package declares. CDispatch is the clang
+# module this toolchain files `struct stat`'s members under, so MemberImportVisibility asks for it.
 SYSTEM_MODULES = {"Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
-                  "Synchronization", "Testing", "XCTest", "_Concurrency", "RegexBuilder"}
+                  "Synchronization", "Testing", "XCTest", "_Concurrency", "RegexBuilder", "CDispatch"}
 IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*(?:public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)?"
                     r"import\s+(?:(?:struct|enum|class|func|protocol|typealias|var|let)\s+)?(\w+)", re.M)
 

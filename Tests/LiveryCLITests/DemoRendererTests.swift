@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryCLI
+import LiveryTesting
 import LiveryWatch
 import Testing
 

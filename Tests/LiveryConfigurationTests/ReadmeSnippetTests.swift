@@ -6,6 +6,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import UnixSignals
 
 /// The README's "Settings for server programs" snippet, compiled and run on a real folder.
 @Suite(.timeLimit(.minutes(1)), .inotifyShared)

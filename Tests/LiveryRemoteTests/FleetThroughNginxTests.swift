@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LiveryTesting
+import NIOCore
 import NIOPosix
 import Testing
 

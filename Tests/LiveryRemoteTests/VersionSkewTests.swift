@@ -5,6 +5,8 @@ import LiveryServer
 import LiveryTestSupport
 import LiveryTesting
 import Logging
+import NIOCore
+import NIOFoundationEssentialsCompat
 import Synchronization
 import Testing
 

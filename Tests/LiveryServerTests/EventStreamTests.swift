@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import LiveryTesting
 import Testing
 
 /// `GET /v1/events`: Server-Sent Events with the current bundle, one event per new bundle,

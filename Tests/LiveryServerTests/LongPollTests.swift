@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTesting
 import Testing
 
 /// `GET /v1/spec?wait=`: held while the client has the current bundle; every waiting client

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import NIOHTTP1
 import Testing
 
 /// `GET /v1/openapi.yaml` serves the repository's `openapi.yaml`, byte for byte, with a strong

@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import Livery
 import LiveryServer
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// Every way a push is refused, with its status, its problem document, and nothing written.

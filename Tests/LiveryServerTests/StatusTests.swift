@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import LiveryTesting
 import Testing
 
 /// A bad file on disk is reported while the last good bundle stays served; health and metrics.

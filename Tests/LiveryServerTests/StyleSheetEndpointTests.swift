@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryServer
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// `GET /v1/css` and `/v1/css/{etag}`: the bundle's stylesheet through the bundle's rules

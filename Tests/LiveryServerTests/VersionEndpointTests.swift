@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LiveryServer
+import NIOHTTP1
 import Testing
 
 /// The cacheable protocol for fleets: `GET /v1/version?since=` names the current version,

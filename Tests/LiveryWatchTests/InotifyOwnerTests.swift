@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LiveryTesting
+import Synchronization
 import Testing
 
 @testable import LiveryWatch

@@ -209,7 +209,7 @@ public final class ChildProcess: Sendable {
 
     /// Reads `sequence` to its end into `stream`; standard output also feeds ``lines``.
     private func collect(
-        _ sequence: SubprocessOutputSequence, into stream: WritableKeyPath<State, [UInt8]> & Sendable
+        _ sequence: SubprocessOutputSequence, into stream: any WritableKeyPath<State, [UInt8]> & Sendable
     ) async {
         do {
             for try await buffer in sequence {

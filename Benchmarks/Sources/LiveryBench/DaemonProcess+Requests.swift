@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 extension DaemonProcess {
     /// The requests the daemon has answered, on every route but `/metrics` itself: the sum of

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import LiveryTestSupport
+import NIOCore
+import NIOHTTP1
 
 /// nginx running the shipped front, `deploy/nginx/livery.conf`, in front of daemons on
 /// loopback, as a child process in the foreground with its own prefix under `root`; only the

@@ -1,6 +1,7 @@
 /// Timing with `ContinuousClock`: warm-up, calibrated batches, interleaved subject and baseline.
 #if canImport(Glibc)
 import Glibc
+import CDispatch
 #endif
 
 /// Keeps a value alive in the optimiser's eyes, so the work that made it is not removed.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import LiveryServer
 import NIOCore
+import NIOHTTP1
 
 /// `PUT`s a spec file to the daemon with its bearer token, the way `livery push` does.
 struct Pusher: Sendable {

@@ -3,6 +3,8 @@
 /// A load works on plain values: slot positions, plan offsets and flags, in a few flat arrays.
 /// Nothing a load makes per target holds a counted reference, because a retain and a release
 /// for every target a step passed along were most of a large load's time.
+import Logging
+
 extension TraitsProvider {
     /// A live target a load restyles.
     struct Touched {

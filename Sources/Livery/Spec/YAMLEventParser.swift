@@ -1,4 +1,4 @@
-internal import CLibYAML
+import CLibYAML
 
 /// One event of libyaml's parser, with what the reader needs copied out of it.
 enum YAMLEvent {

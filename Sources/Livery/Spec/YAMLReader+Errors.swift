@@ -1,4 +1,4 @@
-internal import CLibYAML
+import CLibYAML
 
 /// libyaml's errors in our diagnostic style: its problem, where it is, and the context it was
 /// found in ("while parsing a block mapping at …").

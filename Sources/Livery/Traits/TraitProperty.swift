@@ -36,7 +36,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     ///   - css: the value's CSS declarations on an element; nil for no CSS form.
     ///   - binding: how to set the property on objects of a class; nil where the class lacks it.
     public init<Value: PropertyValueConvertible>(
-        _ field: String, _ value: KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
+        _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
         css: (@Sendable (Value) -> [CSSDeclaration])? = nil,
         binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
     ) {
@@ -53,7 +53,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
 
     /// A property set from the optional field `field`; left as it is where the field is nil.
     public init<Value: PropertyValueConvertible>(
-        _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        _ field: String, _ value: any KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
         css: (@Sendable (Value) -> [CSSDeclaration])? = nil,
         binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
     ) {
@@ -75,8 +75,8 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// apply than a binding written with ``TraitTarget/binding(_:assign:)`` (Benchmarks/README.md,
     /// figure 4).
     public init<Root: AnyObject, Value: PropertyValueConvertible>(
-        _ field: String, _ value: KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
-        sets property: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
+        sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) {
         self.init(field, value, check: check) { Self.binding($0, property) }
     }
@@ -84,15 +84,15 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// A property of the class `Root` reached through a key path, set from the optional field
     /// `field`; left as it is where the field is nil.
     public init<Root: AnyObject, Value: PropertyValueConvertible>(
-        _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
-        sets property: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ field: String, _ value: any KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) {
         self.init(field, value, check: check) { Self.binding($0, property) }
     }
 
     /// A binding through `property` for objects of `type`, if they are `Root`s.
     private static func binding<Root: AnyObject, Value: PropertyValueConvertible>(
-        _ type: AnyClass, _ property: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ type: AnyClass, _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> PropertyBinding? {
         guard type is Root.Type else { return nil }
         return Value.binding(exactly: type, as: Root.self) {

@@ -29,7 +29,7 @@ public struct Tweak<Root: AnyObject>: Sendable {
 
     /// A property reached through a writable key path; values decode into `Value`.
     public static func keyPath<Value: Decodable & Sendable>(
-        _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ keyPath: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> Tweak<Root> {
         Tweak(valueType: String(describing: Value.self)) { (root, node, owner) throws(SpecError) in
             let value = try NodeDecoder.decode(Value.self, from: node, owner: owner)

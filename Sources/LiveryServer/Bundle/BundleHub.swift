@@ -2,6 +2,8 @@ import Foundation
 import Livery
 import LiveryWatch
 import Logging
+import NIOCore
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 

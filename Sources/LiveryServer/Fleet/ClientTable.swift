@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LiveryHTTP
+import Prometheus
 import Synchronization
 
 /// The clients the daemon has heard from, by the `Livery-Client` header of their requests: who

@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOSSL
+import Prometheus
 
 /// The daemon's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline, with the bundle's
 /// raw and event-loop paths for the bundle, and the request deadline.

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Prometheus
 
 /// Answers a connection's plain `GET` (and `HEAD`) `/v1/spec` and `/v1/css` requests straight from the bytes
 /// the client sent, before the HTTP parser runs; from the first request of any other kind on,

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Livery
 import Logging
+import Prometheus
 
 extension DaemonRoutes {
     /// `GET /v1/specs`: `{"files": [{"path", "etag", "size"}]}`, sorted by path, with a strong

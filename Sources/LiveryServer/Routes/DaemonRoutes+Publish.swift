@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Livery
+import Logging
 
 extension DaemonRoutes {
     /// `POST /v1/specs`: an atomic multi-file publish. The body is

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Livery
 
 extension DaemonRoutes {
     /// Livery Studio at `/studio/` when the configuration serves it (see

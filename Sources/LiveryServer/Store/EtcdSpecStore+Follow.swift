@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import Logging
 
 extension EtcdSpecStore {
     /// What following the store reports.

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The owner thread's loop, and all the state only that thread touches (hence not `Sendable`:
 /// it is created inside the thread's closure and never leaves it).

@@ -1,4 +1,7 @@
+import Logging
 /// Keeping the session's inotify watches in line with the folders a scan found.
+import Synchronization
+
 extension WatchEngine {
     /// How many scan-and-watch rounds one scan may take before it leaves the rest to the next.
     private static var maximumRounds: Int { 8 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// One session's decisions: when to scan, what to watch, what to publish.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import NIOCore
 import Synchronization
 
 /// The in-memory bundle the test daemon serves, changed by the tests: any text, since the

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// A plain reverse proxy in front of one server (a real daemon), for GET requests with whole

@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import NIOHTTP1
+import NIOCore
 #endif
 
 /// `livery serve FOLDER --port 0` as a real child process: the `livery` executable of this test

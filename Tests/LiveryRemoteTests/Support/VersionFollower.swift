@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// A light client of the version protocol, many of which share one `HTTPClient`: `GET

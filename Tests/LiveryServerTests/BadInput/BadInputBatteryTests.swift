@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryServer
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// The bad-input battery: every case through a provider that holds a good spec, then through

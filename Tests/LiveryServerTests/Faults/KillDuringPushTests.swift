@@ -1,7 +1,9 @@
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
+import NIOHTTP1
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 
 /// A `livery serve` child process on a fresh folder of example specs, on a free loopback port,

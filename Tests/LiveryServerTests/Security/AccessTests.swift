@@ -1,6 +1,7 @@
 import Foundation
 import LiveryServer
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// Who may change what clients apply: 401 without the token, 403 with it on a read-only daemon,

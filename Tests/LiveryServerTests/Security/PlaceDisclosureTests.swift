@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import LiveryTesting
 import Testing
 
 /// Where the specs live (the folder's absolute path, etcd's endpoints) is told only to a request

@@ -3,6 +3,7 @@ import Foundation
 import LiveryServer
 import LiveryTestSupport
 import Logging
+import NIOHTTP1
 import Synchronization
 
 /// Real etcd members (Debian's `/usr/bin/etcd`) on loopback ports with temporary data folders,

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// Reads a Server-Sent Events stream over a real connection and records what arrives.

@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// `/v1/tokens-studio` driven with the requests Tokens Studio for Figma's Generic Versioned

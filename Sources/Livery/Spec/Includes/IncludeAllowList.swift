@@ -8,6 +8,8 @@
 /// `https://cdn.example.com/brand` enables `/brand` and `/brand/…` but not `/brandy.yaml`.
 /// Lookalike hosts (`cdn.example.com.evil.net`), other ports, and URLs the strict reading of
 /// ``RemoteIncludeURL`` refuses (user information, `..`, encoded `/` or `.`) never match.
+import Foundation
+
 public struct IncludeAllowList: Sendable, Hashable, CustomStringConvertible {
     /// The entries, each read like an include URL (a query is not allowed in an entry).
     public let prefixes: [RemoteIncludeURL]

@@ -7,6 +7,8 @@
 /// unsafe in URLs (`\`, spaces, `{`…), fragments, ports out of range, `.` and `..` path segments,
 /// and percent-encoded `/`, `\` or `.` (`%2F`, `%5C`, `%2E`), which servers decode differently.
 /// The scheme and host are lower-cased and a default port (80, 443) is dropped.
+import Foundation
+
 public struct RemoteIncludeURL: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`.
     public let scheme: String
