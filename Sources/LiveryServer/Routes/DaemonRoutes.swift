@@ -91,7 +91,6 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
-        router.add(middleware: TokensStudioCORS())
         router.add(middleware: AllowedMethodsMiddleware(allowed: allowed))
         let writes = router.group().add(
             middleware: WriteAuthorization(
