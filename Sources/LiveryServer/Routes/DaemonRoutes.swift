@@ -77,7 +77,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
-            Route(.get, "/v1/tokens") { request, _ in self.tokens(request) },
+            Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
         ] + studioRoutes + tokensStudioRoutes
     }
 
