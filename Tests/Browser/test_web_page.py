@@ -96,6 +96,17 @@ def test_a_push_restyles_the_page(web):
     assert expected["box.border"]["borderColor"][:3] == [0x30, 0xD1, 0x58]
 
 
+def follows_a_restarted_daemon(driver, state, version):
+    """Changes the specs while the daemon is stopped, starts it again on the same port, and
+    waits for the page (which left `version` applied) to show the change."""
+    look = state["root"] / "Specs" / "look.yaml"
+    look.write_text(look.read_text().replace("radius: 7.5", "radius: 11"))
+    state["daemon"] = WebDaemon(state["root"] / "Specs", state["port"], state["server"].origin)
+    wait(driver, lambda d: d.execute_script("return window.livery.version") != version, timeout=40,
+         message="the page did not follow the restarted daemon")
+    assert measure(driver)["box.radius"]["radius"] == "11px"
+
+
 RESOURCES = "return performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"
 
 
@@ -121,12 +132,7 @@ def test_a_page_on_the_event_stream_is_restyled_by_a_push_and_follows_a_restarte
     wait(driver, lambda d: "/v1/events" in d.execute_script(RESOURCES), message="no event stream ended")
     assert "/v1/version" not in driver.execute_script(RESOURCES)
     assert measure(driver) == looks
-    look = root / "Specs" / "look.yaml"
-    look.write_text(look.read_text().replace("radius: 7.5", "radius: 11"))
-    state["daemon"] = WebDaemon(root / "Specs", state["port"], state["server"].origin)
-    wait(driver, lambda d: d.execute_script("return window.livery.version") != version, timeout=40,
-         message="the page did not follow the restarted daemon")
-    assert measure(driver)["box.radius"]["radius"] == "11px"
+    follows_a_restarted_daemon(driver, state, version)
 
 
 def test_a_refused_push_leaves_the_page_as_it_was(web):
@@ -146,19 +152,14 @@ def test_a_refused_push_leaves_the_page_as_it_was(web):
 
 def test_the_page_keeps_its_look_while_the_daemon_is_away_and_follows_it_again(web):
     driver, state = web
-    daemon, root = state["daemon"], state["root"]
+    daemon = state["daemon"]
     before = measure(driver)
     version = driver.execute_script("return window.livery.version")
     daemon.stop()
     errors = driver.execute_script("return window.errors")
     wait(driver, lambda d: d.execute_script("return window.errors") > errors, message="the page did not notice")
     assert measure(driver) == before
-    look = root / "Specs" / "look.yaml"
-    look.write_text(look.read_text().replace("radius: 7.5", "radius: 11"))
-    state["daemon"] = WebDaemon(root / "Specs", state["port"], state["server"].origin)
-    wait(driver, lambda d: d.execute_script("return window.livery.version") != version, timeout=40,
-         message="the page did not follow the restarted daemon")
-    assert measure(driver)["box.radius"]["radius"] == "11px"
+    follows_a_restarted_daemon(driver, state, version)
 
 
 HOSTILE = [
