@@ -15,7 +15,7 @@ import Testing
         return (token?["$value"] as? [String: Any])?["hex"] as? String
     }
 
-    @Test func aThemesVariablesAreServedAndAnUnknownThemeIs400() async throws {
+    @Test func aThemesVariablesAreServedAndAnUnknownThemeIs404() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-tokens")
         try folder.write("look.yaml", Self.look)
         try await TestDaemon.with(folder: folder) { server in
@@ -28,7 +28,7 @@ import Testing
             #expect(Self.hex(try dark.json(), "ink") == "#1c1c1e")
             #expect(dark.header("ETag") != nil && dark.header("ETag") != base.header("ETag"))
             let unknown = try await server.http.send(.GET, "/v1/tokens?theme=dusk")
-            #expect(unknown.status == 400)
+            #expect(unknown.status == 404)
             #expect((try unknown.json()["detail"] as? String)?.contains("unknown theme 'dusk'") == true)
         }
     }

@@ -5,7 +5,7 @@ extension DaemonRoutes {
     /// `GET /v1/tokens`: the current spec's variables as one design tokens document (DTCG Format
     /// Module 2025.10, `application/design-tokens+json`), with a strong ETag of its bytes and a
     /// 304 on a matching `If-None-Match`, like the bundle; `?theme=dark` that theme's variables
-    /// (400 for a theme the spec does not define).
+    /// (404 for a theme the spec does not define).
     func tokens(_ request: Request) throws(Problem) -> Response {
         guard let spec = hub.snapshot?.spec else {
             return Problem.noBundle(hub.errors).response()
@@ -15,7 +15,7 @@ extension DaemonRoutes {
             do {
                 document = try spec.tokensDocument(theme: theme)
             } catch {
-                throw Problem(kind: "unknown-theme", title: "Unknown theme", status: .badRequest, detail: error.message)
+                throw Problem(kind: "unknown-theme", title: "Unknown theme", status: .notFound, detail: error.message)
             }
         } else {
             document = spec.tokensDocument
