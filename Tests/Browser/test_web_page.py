@@ -34,19 +34,21 @@ def web(browser, site, request):
     `@pytest.mark.page_query("mode=events")` adds to the page's query."""
     root, server = site
     port = free_port()
-    daemon = WebDaemon(root / "Specs", port, server.origin)
-    write_page(root / "site", oracle(root / "Specs")["looks"][""].keys())
-    browser.get("about:blank")
-    browser.get_log("browser")
-    marker = request.node.get_closest_marker("page_query")
-    extra = "&" + marker.args[0] if marker else ""
-    browser.get(f"{server.origin}/index.html?daemon={daemon.base}{extra}")
-    wait(browser, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
-    state = {"daemon": daemon, "root": root, "port": port, "server": server}
-    yield browser, state
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / f"{request.node.name}.png"))
-    state["daemon"].stop()
+    state = {"daemon": WebDaemon(root / "Specs", port, server.origin), "root": root, "port": port, "server": server}
+    try:
+        write_page(root / "site", oracle(root / "Specs")["looks"][""].keys())
+        browser.get("about:blank")
+        browser.get_log("browser")
+        marker = request.node.get_closest_marker("page_query")
+        extra = "&" + marker.args[0] if marker else ""
+        browser.get(f"{server.origin}/index.html?daemon={state['daemon'].base}{extra}")
+        wait(browser, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
+        yield browser, state
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"{request.node.name}.png"))
+    finally:
+        # Also when the page never got its stylesheet: no daemon outlives its test.
+        state["daemon"].stop()
 
 
 def set_theme(driver, theme):
