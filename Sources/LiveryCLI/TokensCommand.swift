@@ -13,10 +13,15 @@ struct TokensCommand: RegistryCommand {
     @Argument(help: "The specs folder (default: ./Specs).")
     var directory = "Specs"
 
+    @Option(help: "Write this theme's variables (a resolver context, or a themes: entry) instead of the base ones.")
+    var theme: String?
+
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
     func run(registry: TraitRegistry) throws {
-        try emit(loadSpec(directory, registry: registry).tokensDocument.prettyJSON, to: output)
+        let spec = try loadSpec(directory, registry: registry)
+        guard let theme else { return try emit(spec.tokensDocument.prettyJSON, to: output) }
+        try emit(spec.tokensDocument(theme: theme).prettyJSON, to: output)
     }
 }

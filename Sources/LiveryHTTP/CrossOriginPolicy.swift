@@ -1,11 +1,17 @@
-/// Which web origins may read the daemon from a browser (`livery serve --allow-origin`), and
+/// Which web origins may call the daemon from a browser (`livery serve --allow-origin`), and
 /// the one rule for what an answer says about it (the CORS protocol, Fetch standard §3.2).
 ///
-/// Only the read routes a page needs answer another origin: `/v1/css`, `/v1/css/{etag}`,
+/// Only the read routes a page needs answer an allowed origin: `/v1/css`, `/v1/css/{etag}`,
 /// `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and `/v1/spec/{etag}`, with `GET`
 /// or `HEAD`. Write routes never do, whatever is allowed, so a page on an allowed origin still
-/// cannot push. With no origin allowed (``none``) no answer carries a CORS field, as before
-/// the option existed.
+/// cannot push.
+///
+/// One route is granted to any origin, with or without the option: Tokens Studio for Figma's
+/// storage (``tokensStudioPath``). The plugin runs in a frame of another origin (`null`), sends
+/// `Content-Type: application/json` and the headers its storage is configured with, and reads an
+/// answer only with `Access-Control-Allow-Origin`. The grant sends no credentials; its writes
+/// still need the push token, which a page cannot know. Apart from it, with no origin allowed
+/// (``none``) no answer carries a CORS field.
 ///
 /// Every path that answers a request asks ``answerFields(origin:method:path:)`` (and the
 /// `OPTIONS` answer ``preflightFields(origin:requestMethod:requestHeaders:path:)``), so the
@@ -27,6 +33,11 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     public static let exposedHeaders = ["ETag", SignalRound.fieldName]
     /// How long a browser may reuse a preflight's answer, in seconds.
     public static let preflightMaxAge = 600
+    /// Tokens Studio's "Generic Versioned Storage" route, open to any origin for `GET`, `HEAD`,
+    /// `PUT` and `POST` with whatever request headers the plugin names.
+    public static let tokensStudioPath = "/v1/tokens-studio"
+    /// The methods ``tokensStudioPath`` grants in a preflight: a pull, a push and a create.
+    static let tokensStudioMethods = "GET, PUT, POST"
 
     private init(checked origins: Set<String>) { self.origins = origins }
 
@@ -42,7 +53,8 @@ public struct CrossOriginPolicy: Sendable, Hashable {
         self.init(checked: checked)
     }
 
-    /// Whether any origin is allowed.
+    /// Whether any origin is allowed for the read routes (``tokensStudioPath`` is granted
+    /// either way).
     public var isEnabled: Bool { !origins.isEmpty }
 
     /// Whether `method` on `path` (without its query) is a read route a page may call from
@@ -53,10 +65,13 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     }
 
     /// The fields to add to the answer to a `method` request for `path` from `origin` (its
-    /// `Origin` header, nil without one): nothing when no origin is allowed or the route is not
-    /// a read route; else `Vary: Origin` (the answer depends on it, for caches), and for an
+    /// `Origin` header, nil without one): for ``tokensStudioPath`` any origin's grant; nothing
+    /// when no origin is allowed or the route is not a read route; else `Vary: Origin` (the answer depends on it, for caches), and for an
     /// allowed origin `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
     public func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
+        if path == Self.tokensStudioPath {
+            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
+        }
         guard isEnabled, Self.isReadRoute(method: method, path: path) else { return [] }
         guard let allowed = allowedValue(for: origin) else { return [("Vary", "Origin")] }
         return [
@@ -66,7 +81,8 @@ public struct CrossOriginPolicy: Sendable, Hashable {
         ]
     }
 
-    /// The fields of the answer to an `OPTIONS` preflight for `path`: the grant when `origin`
+    /// The fields of the answer to an `OPTIONS` preflight for `path`: for ``tokensStudioPath``
+    /// any origin's grant of the headers it asks for; else the grant when `origin`
     /// is allowed, the route is a read route for `requestMethod` (`Access-Control-Request-Method`)
     /// and every header in `requestHeaders` (`Access-Control-Request-Headers`) is one the
     /// client may send; else only `Vary: Origin` (or nothing, with no origin allowed), which a
@@ -74,6 +90,17 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     public func preflightFields(
         origin: String?, requestMethod: String?, requestHeaders: String?, path: String
     ) -> [(name: String, value: String)] {
+        if path == Self.tokensStudioPath {
+            return [
+                ("Access-Control-Allow-Origin", "*"),
+                ("Access-Control-Allow-Methods", Self.tokensStudioMethods),
+                (
+                    "Access-Control-Allow-Headers",
+                    requestHeaders.flatMap { $0.isEmpty ? nil : $0 } ?? "Authorization, Content-Type"
+                ),
+                ("Access-Control-Max-Age", String(Self.preflightMaxAge)),
+            ]
+        }
         guard isEnabled else { return [] }
         guard let requestMethod, Self.isReadRoute(method: requestMethod, path: path),
             let allowed = allowedValue(for: origin)

@@ -114,6 +114,10 @@ class Daemon:
         self.process.wait(timeout=10)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "page_query(text): added to the query of the web page test's page")
+
+
 def free_port():
     """A loopback port nothing listens on now, for a server (etcd) that cannot take port 0."""
     with socket.socket() as probe:

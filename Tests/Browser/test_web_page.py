@@ -30,20 +30,25 @@ def site():
 
 @pytest.fixture
 def web(browser, site, request):
-    """The daemon (allowing the site's origin) and the test page open in the browser, styled."""
+    """The daemon (allowing the site's origin) and the test page open in the browser, styled;
+    `@pytest.mark.page_query("mode=events")` adds to the page's query."""
     root, server = site
     port = free_port()
-    daemon = WebDaemon(root / "Specs", port, server.origin)
-    write_page(root / "site", oracle(root / "Specs")["looks"][""].keys())
-    browser.get("about:blank")
-    browser.get_log("browser")
-    browser.get(f"{server.origin}/index.html?daemon={daemon.base}")
-    wait(browser, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
-    state = {"daemon": daemon, "root": root, "port": port, "server": server}
-    yield browser, state
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / f"{request.node.name}.png"))
-    state["daemon"].stop()
+    state = {"daemon": WebDaemon(root / "Specs", port, server.origin), "root": root, "port": port, "server": server}
+    try:
+        write_page(root / "site", oracle(root / "Specs")["looks"][""].keys())
+        browser.get("about:blank")
+        browser.get_log("browser")
+        marker = request.node.get_closest_marker("page_query")
+        extra = "&" + marker.args[0] if marker else ""
+        browser.get(f"{server.origin}/index.html?daemon={state['daemon'].base}{extra}")
+        wait(browser, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
+        yield browser, state
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"{request.node.name}.png"))
+    finally:
+        # Also when the page never got its stylesheet: no daemon outlives its test.
+        state["daemon"].stop()
 
 
 def set_theme(driver, theme):
@@ -93,6 +98,45 @@ def test_a_push_restyles_the_page(web):
     assert expected["box.border"]["borderColor"][:3] == [0x30, 0xD1, 0x58]
 
 
+def follows_a_restarted_daemon(driver, state, version):
+    """Changes the specs while the daemon is stopped, starts it again on the same port, and
+    waits for the page (which left `version` applied) to show the change."""
+    look = state["root"] / "Specs" / "look.yaml"
+    look.write_text(look.read_text().replace("radius: 7.5", "radius: 11"))
+    state["daemon"] = WebDaemon(state["root"] / "Specs", state["port"], state["server"].origin)
+    wait(driver, lambda d: d.execute_script("return window.livery.version") != version, timeout=40,
+         message="the page did not follow the restarted daemon")
+    assert measure(driver)["box.radius"]["radius"] == "11px"
+
+
+RESOURCES = "return performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"
+
+
+@pytest.mark.page_query("mode=events")
+def test_a_page_on_the_event_stream_is_restyled_by_a_push_and_follows_a_restarted_daemon(web):
+    driver, state = web
+    daemon, root = state["daemon"], state["root"]
+    before = driver.execute_script("return window.livery.version")
+    spec = (root / "Specs" / "look.yaml").read_text().replace('accent: "#0A84FF"', 'accent: "#30D158"')
+    daemon.publish({"look.yaml": spec}, "green accent")
+    wait(driver, lambda d: d.execute_script("return window.livery.version") != before, message="no new version")
+    expected = oracle(root / "Specs")["looks"][""]
+    computed = measure(driver)
+    for identifier, box in expected.items():
+        compare(computed[identifier], box, identifier)
+    assert "/v1/version" not in driver.execute_script(RESOURCES)
+
+    # The stream ends with the daemon (its entry appears once it has); the page keeps its look
+    # and connects to the next one.
+    version = driver.execute_script("return window.livery.version")
+    looks = measure(driver)
+    daemon.stop()
+    wait(driver, lambda d: "/v1/events" in d.execute_script(RESOURCES), message="no event stream ended")
+    assert "/v1/version" not in driver.execute_script(RESOURCES)
+    assert measure(driver) == looks
+    follows_a_restarted_daemon(driver, state, version)
+
+
 def test_a_refused_push_leaves_the_page_as_it_was(web):
     driver, state = web
     daemon = state["daemon"]
@@ -110,19 +154,14 @@ def test_a_refused_push_leaves_the_page_as_it_was(web):
 
 def test_the_page_keeps_its_look_while_the_daemon_is_away_and_follows_it_again(web):
     driver, state = web
-    daemon, root = state["daemon"], state["root"]
+    daemon = state["daemon"]
     before = measure(driver)
     version = driver.execute_script("return window.livery.version")
     daemon.stop()
     errors = driver.execute_script("return window.errors")
     wait(driver, lambda d: d.execute_script("return window.errors") > errors, message="the page did not notice")
     assert measure(driver) == before
-    look = root / "Specs" / "look.yaml"
-    look.write_text(look.read_text().replace("radius: 7.5", "radius: 11"))
-    state["daemon"] = WebDaemon(root / "Specs", state["port"], state["server"].origin)
-    wait(driver, lambda d: d.execute_script("return window.livery.version") != version, timeout=40,
-         message="the page did not follow the restarted daemon")
-    assert measure(driver)["box.radius"]["radius"] == "11px"
+    follows_a_restarted_daemon(driver, state, version)
 
 
 HOSTILE = [

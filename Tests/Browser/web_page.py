@@ -82,12 +82,13 @@ PAGE = """<!doctype html>
   }
 </style>
 <script type="module">
-  const daemon = new URLSearchParams(location.search).get("daemon");
+  const query = new URLSearchParams(location.search);
+  const daemon = query.get("daemon");
   const { follow } = await import(`${daemon}/v1/livery.js`);
   window.updates = [];
   window.errors = 0;
   window.livery = follow(daemon, {
-    name: "web-test", wait: 2,
+    name: "web-test", wait: 2, mode: query.get("mode") ?? undefined,
     onUpdate: ({ version }) => window.updates.push({ version, at: performance.now() }),
     onError: () => { window.errors += 1; },
   });

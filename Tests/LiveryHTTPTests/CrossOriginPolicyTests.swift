@@ -77,6 +77,30 @@ import Testing
                 .isEmpty)
     }
 
+    /// Tokens Studio's plugin frame (origin `null`) reaches its storage with or without
+    /// `--allow-origin`, naming whatever headers its storage sends; no other route gains from it.
+    // `try!`: a valid origin.
+    @Test(arguments: [CrossOriginPolicy.none, try! CrossOriginPolicy(allowing: ["http://127.0.0.1:8000"])])
+    func tokensStudiosStorageAnswersAnyOrigin(policy: CrossOriginPolicy) {
+        let path = CrossOriginPolicy.tokensStudioPath
+        for method in ["GET", "PUT", "POST"] {
+            let answer = Self.fields(policy.answerFields(origin: "null", method: method, path: path))
+            #expect(answer == ["Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"])
+        }
+        let preflight = Self.fields(
+            policy.preflightFields(
+                origin: "null", requestMethod: "PUT", requestHeaders: "authorization,x-project", path: path))
+        #expect(preflight["Access-Control-Allow-Origin"] == "*")
+        #expect(preflight["Access-Control-Allow-Methods"] == "GET, PUT, POST")
+        #expect(preflight["Access-Control-Allow-Headers"] == "authorization,x-project")
+        let bare = Self.fields(
+            policy.preflightFields(origin: "null", requestMethod: "GET", requestHeaders: "", path: path))
+        #expect(bare["Access-Control-Allow-Headers"] == "Authorization, Content-Type")
+        for other in [path + "/x", "/v1/tokens", "/v1/specs"] {
+            #expect(policy.answerFields(origin: "null", method: "PUT", path: other).isEmpty)
+        }
+    }
+
     @Test(arguments: [
         "ftp://x", "http://", "https://a.example/path", "http://a b", "null", "example.com", "http://u@h",
     ])

@@ -42,8 +42,9 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
         Case(
             name: "colour space Livery does not convert",
             document:
-                #"{ "a": { "$type": "color", "$value": { "colorSpace": "oklch", "components": [0.7, 0.1, 200] } } }"#,
-            code: .invalidValue, at: #""oklch""#, message: "colour space 'oklch' is not converted to sRGB by Livery"),
+                #"{ "a": { "$type": "color", "$value": { "colorSpace": "rec2020", "components": [0.7, 0.1, 0.2] } } }"#,
+            code: .invalidValue, at: #""rec2020""#, message: "colour space 'rec2020' is not converted to sRGB by Livery"
+        ),
         Case(
             name: "hue at 360",
             document: #"{ "a": { "$type": "color", "$value": { "colorSpace": "hsl", "components": [360, 0, 0] } } }"#,

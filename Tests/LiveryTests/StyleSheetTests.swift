@@ -54,7 +54,7 @@ import Testing
                 """))
     }
 
-    @Test func aThemedIdentifierHasItsBaseRuleOutsideTheThemeAndOneRulePerTheme() throws {
+    @Test func aThemedIdentifierKeepsItsBaseRuleAndEachThemeWritesOnlyWhatItChanges() throws {
         let spec = try Spec(yaml: Self.themed)
         // ~mix written out as a Swift target gets it under each look.
         func mixed(_ theme: String?) throws -> Color {
@@ -64,13 +64,42 @@ import Testing
         #expect(
             try spec.styleSheet().text.hasSuffix(
                 """
-                :root:not([data-livery-theme="dark"]) [data-livery~="card"] {
+                [data-livery~="card"] {
                   background-color: \(mixed(nil));
                   padding: 1px 4px 3px 2px;
                 }
-                :root[data-livery-theme="dark"] [data-livery~="card"] {
+                :where(:root[data-livery-theme="dark"]) [data-livery~="card"] {
                   background-color: \(mixed("dark"));
-                  padding: 1px 4px 3px 2px;
+                }
+
+                """))
+    }
+
+    @Test func aDeclarationAThemeDoesNotMakeStaysOutOfThatTheme() throws {
+        let spec = try Spec(
+            yaml: """
+                variables: { flags: { hidden: true }, size: 12 }
+                themes:
+                  dark: { flags: { hidden: false } }
+                  large: { size: 20 }
+                specs:
+                  badge:
+                    - { type: Hidden, hidden: "@flags.hidden" }
+                    - { type: Opacity, opacity: 0.5 }
+                    - { type: Font, size: "@size" }
+                """)
+        #expect(
+            try spec.styleSheet().text.hasSuffix(
+                """
+                [data-livery~="badge"] {
+                  opacity: 0.5;
+                  font-size: 12px;
+                }
+                :where(:root:not([data-livery-theme="dark"])) [data-livery~="badge"] {
+                  display: none;
+                }
+                :where(:root[data-livery-theme="large"]) [data-livery~="badge"] {
+                  font-size: 20px;
                 }
 
                 """))
@@ -108,7 +137,6 @@ import Testing
                 [data-livery~="a"] {
                   color: #FF000080;
                   border-radius: 2.5px;
-                  border-color: #010203;
                   border-width: 1px;
                   border-style: solid;
                   border-color: #040506;

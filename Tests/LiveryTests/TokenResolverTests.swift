@@ -76,7 +76,11 @@ import Testing
     @Test func eachContextIsAThemeAndAliasesResolveAfterTheMerge() throws {
         let folder = try folder()
         let spec = try Spec(directory: folder.url)
-        #expect(spec.themes == ["light", "dark", "contrast.normal", "high", "density.normal", "compact"])
+        #expect(
+            spec.themes == [
+                "light", "dark", "contrast.normal", "high", "density.normal", "compact",
+                "dark+high", "dark+compact", "high+compact", "dark+high+compact",
+            ])
         let base = spec.traits(for: "card")
         #expect((base[0] as? BackgroundColor)?.color == Color(hex: "#FFFFFF"))
         #expect((base[1] as? TextColor)?.color == Color(hex: "#666666"))
@@ -129,6 +133,53 @@ import Testing
             document: #"{ "version": "2025.10", "resolutionOrder": [{ "type": "set", "sources": [] }] }"#,
             code: .missingKey, at: #"{ "type""#, message: "an inline set or modifier needs a 'name'"),
     ]
+
+    @Test func contextsOfSeveralModifiersCombineIntoThemesInResolutionOrder() throws {
+        let folder = try folder()
+        let spec = try Spec(directory: folder.url)
+        func card(_ theme: String) throws -> (Color?, Color?, Insets?) {
+            let traits = spec.traits(for: "card", theme: theme)
+            try #require(traits.count == 3, "no theme \(theme)")
+            return (
+                (traits[0] as? BackgroundColor)?.color, (traits[1] as? TextColor)?.color,
+                (traits[2] as? Padding)?.insets
+            )
+        }
+        let black = Color(hex: "#000000")
+        // dark's background; high's text, which comes after dark's in the resolution order.
+        #expect(try card("dark+high") == (black, black, Insets(all: 8)))
+        #expect(try card("dark+high+compact") == (black, black, Insets(all: 4)))
+        #expect(try card("dark+compact") == (black, Color(hex: "#FFFFFF"), Insets(all: 4)))
+    }
+
+    @Test func tooManyCombinationsAreRefusedWhereTheResolverStarts() throws {
+        let modifiers = (0..<9).map { index in
+            #"{ "type": "modifier", "name": "m\#(index)", "contexts": { "a": [], "b": [], "c": [] } }"#
+        }
+        let document = #"{ "version": "2025.10", "resolutionOrder": [\#(modifiers.joined(separator: ", "))] }"#
+        var set = SpecSourceSet()
+        try set.set("t.resolver.json", to: Data(document.utf8))
+        let error = try #require(Spec.validate(set).first)
+        #expect(error.code == .invalidValue)
+        #expect(error.message.contains("combine into more than 256 themes"), "\(error)")
+        #expect(error.location.line == 1 && error.location.column == 1)
+    }
+
+    @Test func aThemeIsExportedWithItsOwnValuesAndReadsBackAsThatTheme() throws {
+        let folder = try folder()
+        let spec = try Spec(directory: folder.url)
+        let dark = try spec.tokensDocument(theme: "dark")
+        #expect(dark["color"]?["background"]?.canonicalJSON == #"{"$value":"{color.palette.black}","$type":"color"}"#)
+        #expect(spec.tokensDocument["color"]?["background"]?["$value"]?.string == "{color.palette.white}")
+        #expect(dark["space"]?["pad"]?.canonicalJSON == spec.tokensDocument["space"]?["pad"]?.canonicalJSON)
+        for theme in ["dark", "high", "compact"] {
+            var set = SpecSourceSet()
+            try set.set("\(theme).tokens.json", to: Data(try spec.tokensDocument(theme: theme).prettyJSON.utf8))
+            let readBack = try Spec(sources: set).resolvedVariables()
+            #expect(readBack.hasSameContent(as: try spec.resolvedVariables(theme: theme)), "\(theme)")
+        }
+        #expect(throws: SpecError.self) { try spec.tokensDocument(theme: "dusk") }
+    }
 
     @Test(arguments: cases) func aBadResolverIsALocatedError(_ test: Case) throws {
         var set = SpecSourceSet()

@@ -6,11 +6,15 @@
 /// - Each identifier is a rule selecting `[data-livery~="card.title"]` (an element may carry
 ///   several identifiers, space-separated), with its traits' ``CSSTrait/cssDeclarations`` in
 ///   order.
-/// - Themes: an identifier whose traits differ under a theme has one rule per such theme,
-///   behind `:root[data-livery-theme="…"]`, and its base rule stays out of those themes, so an
-///   element gets exactly the traits a Swift target gets under the same theme, values written
-///   out (`~mix` and `~alpha` already evaluated), and a page switches themes by setting one
-///   attribute.
+/// - Themes: an identifier whose traits differ under a theme keeps its base rule and gets, per
+///   such theme, a rule behind `:where(:root[data-livery-theme="…"])` with only the declarations
+///   that theme changes or adds; a base declaration whose property the theme does not set at all
+///   moves behind `:where(:root:not([data-livery-theme="…"]))`. So an element gets exactly the
+///   traits a Swift target gets under the same theme, values written out (`~mix` and `~alpha`
+///   already evaluated), and a page switches themes by setting one attribute.
+/// - Every identifier's rules weigh the same (`:where()` adds nothing to a selector's
+///   specificity): among them, the later rule wins, as a later trait does on a Swift target. A
+///   property a trait declares twice is written once, where it last appears.
 ///
 /// Made by ``Spec/styleSheet(theme:)``.
 public struct StyleSheet: Sendable {

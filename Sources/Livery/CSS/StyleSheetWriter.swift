@@ -76,21 +76,49 @@ struct StyleSheetWriter {
 
     private mutating func writeRules(of identifier: String, baseTheme: String?, themes: [String]) {
         let element = "[data-livery~=" + CSSText.string(identifier) + "]"
-        guard let base = declarations(of: identifier, theme: baseTheme) else { return }
+        guard let base = declarations(of: identifier, theme: baseTheme).map(Self.lastOfEach) else { return }
         var differing: [(theme: String, declarations: [CSSDeclaration])] = []
         for theme in themes {
-            guard let themed = declarations(of: identifier, theme: theme) else { continue }
+            guard let themed = declarations(of: identifier, theme: theme).map(Self.lastOfEach) else { continue }
             if themed != base { differing.append((theme, themed)) }
         }
-        if differing.isEmpty {
+        guard !differing.isEmpty else {
             writeRule(element, base)
             return
         }
-        let others = differing.map { themeAttribute($0.theme) }.joined(separator: ", ")
-        writeRule(":root:not(" + others + ") " + element, base)
-        for (theme, themed) in differing {
-            writeRule(":root" + themeAttribute(theme) + " " + element, themed)
+        // A base declaration whose property a theme does not set at all must not reach the
+        // element under that theme: it goes behind a `:not()` of those themes.
+        var kept: [CSSDeclaration] = []
+        var excluded: [(themes: [String], declarations: [CSSDeclaration])] = []
+        for declaration in base {
+            let absent = differing.filter { !$0.declarations.contains { $0.property == declaration.property } }
+            if absent.isEmpty {
+                kept.append(declaration)
+            } else if let index = excluded.firstIndex(where: { $0.themes == absent.map(\.theme) }) {
+                excluded[index].declarations.append(declaration)
+            } else {
+                excluded.append((absent.map(\.theme), [declaration]))
+            }
         }
+        writeRule(element, kept)
+        for (themes, declarations) in excluded {
+            let others = themes.map(themeAttribute).joined(separator: ", ")
+            writeRule(":where(:root:not(" + others + ")) " + element, declarations)
+        }
+        for (theme, themed) in differing {
+            writeRule(":where(:root" + themeAttribute(theme) + ") " + element, themed.filter { !base.contains($0) })
+        }
+    }
+
+    /// `declarations` with each property only where it last appears: what a rule holding them
+    /// all gives an element, since a later declaration of a property replaces an earlier one.
+    private static func lastOfEach(_ declarations: [CSSDeclaration]) -> [CSSDeclaration] {
+        var seen: Set<String> = []
+        var result: [CSSDeclaration] = []
+        for declaration in declarations.reversed() where seen.insert(declaration.property).inserted {
+            result.append(declaration)
+        }
+        return result.reversed()
     }
 
     /// The declarations of `identifier`'s traits under `theme`; nil when the identifier is

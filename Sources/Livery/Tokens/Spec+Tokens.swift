@@ -52,7 +52,17 @@ extension Spec {
     /// document (Format Module 2025.10), readable back as a `*.tokens.json` file. Tokens read
     /// from files are written as they were read; other variables are typed by their kind, and
     /// values the format has no type for carry their kind in `$extensions["dev.livery"]`.
-    public var tokensDocument: SpecNode { TokensExport.document(of: document) }
+    public var tokensDocument: SpecNode { TokensExport.document(of: document, variables: document.variables) }
+
+    /// The variables under `theme` as one design tokens document: ``tokensDocument`` with the
+    /// theme's values in place of those it overrides (a theme from a resolver document's
+    /// context, from a YAML `themes:` entry alike). An overridden token keeps its `$type`,
+    /// `$description`, `$deprecated` and `$extensions`; its `$value` is the theme's.
+    ///
+    /// - Throws: ``SpecError`` for a theme the spec does not define.
+    public func tokensDocument(theme: String) throws(SpecError) -> SpecNode {
+        TokensExport.document(of: document, variables: try variables(theme: theme))
+    }
 }
 
 extension Color {

@@ -7,8 +7,11 @@ extension SpecFile {
     /// Resolver Module says: a theme's overrides go through the same reference resolution.
     ///
     /// A theme is named after its context, or `modifier.context` where two modifiers have a
-    /// context of that name. A context that defines a token its modifier's default does not is
-    /// an error: a Livery theme overrides variables, it cannot add them.
+    /// context of that name. Each combination of contexts other than the defaults of two or more
+    /// modifiers is a theme too, its contexts' names joined by `+` in resolution order
+    /// (`dark+high`), up to ``maximumCombinedThemes``. A context that defines a token its
+    /// modifier's default does not is an error: a Livery theme overrides variables, it cannot
+    /// add them.
     init(resolverAt path: String, resolver: TokenResolver, errors: inout [SpecError]) {
         self.path = path
         errors += resolver.errors
@@ -26,42 +29,99 @@ extension SpecFile {
             tokens.map { token in (token.name, Self.flatValue(variables, token.path)) }, uniquingKeysWith: { a, _ in a }
         )
 
+        for choice in Self.themeChoices(steps, at: resolver.location, errors: &errors) {
+            let resolved = Self.resolve(steps, choosing: choice.choosing)
+            record(resolved.errors)
+            var conversionErrors: [SpecError] = []
+            let (themeVariables, themeTokens) = Self.variables(
+                of: resolved.tokens, at: choice.location, errors: &conversionErrors)
+            record(conversionErrors)
+            var overrides: [Entry] = []
+            for token in themeTokens {
+                let value = Self.flatValue(themeVariables, token.path)
+                guard let old = baseValues[token.name] else {
+                    // Reported once, by the context alone; a combination adds nothing to say.
+                    if let single = choice.single {
+                        record([
+                            SpecError(
+                                .unknownKey, at: token.keyLocation,
+                                "token '\(token.name)' is defined only in context '\(single.context)' of modifier '\(single.modifier)'; a theme overrides tokens the default resolution defines, so define it there too"
+                            )
+                        ])
+                    }
+                    continue
+                }
+                if let value, let old, value.hasSameContent(as: old) { continue }
+                if let value {
+                    overrides.append(Entry(path: token.path[...], value: value, key: token.keyLocation))
+                }
+            }
+            themes.append(
+                Theme(
+                    name: choice.name, location: choice.location,
+                    overrides: SpecNode(.mapping(Self.nested(overrides[...])), at: choice.location)))
+        }
+    }
+
+    /// The most themes made of combined contexts: beyond it a resolver is refused, where it starts.
+    static let maximumCombinedThemes = 256
+
+    /// A theme a resolver makes: the contexts it chooses (step index → context index).
+    private struct ThemeChoice {
+        var name: String
+        var choosing: [Int: Int]
+        /// Where the theme is placed: its last context.
+        var location: SourceLocation
+        /// The context and its modifier, for a theme of one context.
+        var single: (context: String, modifier: String)?
+    }
+
+    /// Each context of each modifier, then each combination of contexts other than the
+    /// defaults of two or more modifiers.
+    private static func themeChoices(
+        _ steps: [TokenResolver.Step], at location: SourceLocation, errors: inout [SpecError]
+    ) -> [ThemeChoice] {
         var contextCount: [String: Int] = [:]
         for step in steps where step.isModifier {
             for context in step.contexts { contextCount[context.name, default: 0] += 1 }
         }
-        for (stepIndex, step) in steps.enumerated() where step.isModifier {
-            for (contextIndex, context) in step.contexts.enumerated() {
-                let name = contextCount[context.name, default: 0] > 1 ? "\(step.name).\(context.name)" : context.name
-                let resolved = Self.resolve(steps, choosing: [stepIndex: contextIndex])
-                record(resolved.errors)
-                var conversionErrors: [SpecError] = []
-                let (themeVariables, themeTokens) = Self.variables(
-                    of: resolved.tokens, at: context.location, errors: &conversionErrors)
-                record(conversionErrors)
-                var overrides: [Entry] = []
-                for token in themeTokens {
-                    let value = Self.flatValue(themeVariables, token.path)
-                    guard let old = baseValues[token.name] else {
-                        record([
-                            SpecError(
-                                .unknownKey, at: token.keyLocation,
-                                "token '\(token.name)' is defined only in context '\(context.name)' of modifier '\(step.name)'; a theme overrides tokens the default resolution defines, so define it there too"
-                            )
-                        ])
-                        continue
-                    }
-                    if let value, let old, value.hasSameContent(as: old) { continue }
-                    if let value {
-                        overrides.append(Entry(path: token.path[...], value: value, key: token.keyLocation))
-                    }
-                }
-                themes.append(
-                    Theme(
-                        name: name, location: context.location,
-                        overrides: SpecNode(.mapping(Self.nested(overrides[...])), at: context.location)))
-            }
+        func name(_ step: TokenResolver.Step, _ context: TokenResolver.Context) -> String {
+            contextCount[context.name, default: 0] > 1 ? "\(step.name).\(context.name)" : context.name
         }
+        // Every choice of one context other than the default, or none, per modifier: the product
+        // of (1 + contexts other than the default), less the choices of fewer than two.
+        let others = steps.filter(\.isModifier).map { $0.contexts.count - 1 }
+        var choices = 1
+        for count in others { choices = min(choices * (1 + count), 1 << 40) }  // no overflow: a cap far past the limit
+        let tooMany = choices - 1 - others.reduce(0, +) > maximumCombinedThemes
+        if tooMany {
+            errors.append(
+                SpecError(
+                    .invalidValue, at: location,
+                    "the modifiers' contexts combine into more than \(maximumCombinedThemes) themes (Livery makes a theme of each combination); use fewer modifiers or contexts"
+                ))
+        }
+        var singles: [ThemeChoice] = []
+        var combined = [ThemeChoice(name: "", choosing: [:], location: location)]
+        for (stepIndex, step) in steps.enumerated() where step.isModifier {
+            var next = combined
+            for (contextIndex, context) in step.contexts.enumerated() {
+                singles.append(
+                    ThemeChoice(
+                        name: name(step, context), choosing: [stepIndex: contextIndex], location: context.location,
+                        single: (context.name, step.name)))
+                guard contextIndex != step.defaultIndex, !tooMany else { continue }
+                for partial in combined {
+                    next.append(
+                        ThemeChoice(
+                            name: partial.name.isEmpty ? name(step, context) : partial.name + "+" + name(step, context),
+                            choosing: partial.choosing.merging([stepIndex: contextIndex]) { $1 },
+                            location: context.location))
+                }
+            }
+            combined = next
+        }
+        return singles + combined.filter { $0.choosing.count >= 2 }
     }
 
     /// The tokens of the resolution order with each modifier at its default context, except

@@ -4,10 +4,12 @@ import Foundation
 /// to a Livery ``Color``.
 ///
 /// `srgb` converts exactly (each component × 255, rounded to the 8 bits a channel holds);
-/// `srgb-linear`, `hsl` and `hwb` are sRGB too and convert by CSS Color 4's formulas. The other
-/// spaces the module lists (`lab`, `lch`, `oklab`, `oklch`, `display-p3`, `a98-rgb`,
-/// `prophoto-rgb`, `rec2020`, `xyz-d65`, `xyz-d50`) need gamut mapping to reach sRGB, so they are
-/// refused with a located error rather than approximated. A component outside its range, a
+/// `srgb-linear`, `hsl` and `hwb` are sRGB too and convert by CSS Color 4's formulas. `lab`,
+/// `lch`, `oklab`, `oklch` and `display-p3` convert by CSS Color 4's conversions (through XYZ,
+/// Bradford-adapted from D50 for `lab` and `lch`) when the colour lies inside sRGB's gamut; one
+/// outside it would need gamut mapping, which Livery does not do, so it is refused with a located
+/// error rather than approximated. The module's other spaces (`a98-rgb`, `prophoto-rgb`,
+/// `rec2020`, `xyz-d65`, `xyz-d50`) are refused the same way. A component outside its range, a
 /// missing component or a malformed `hex` is `invalidValue`; `none` counts as 0, as CSS
 /// converts it.
 enum TokenColor {
@@ -17,11 +19,15 @@ enum TokenColor {
         "srgb-linear": [("red", 0...1, false), ("green", 0...1, false), ("blue", 0...1, false)],
         "hsl": [("hue", 0...360, true), ("saturation", 0...100, false), ("lightness", 0...100, false)],
         "hwb": [("hue", 0...360, true), ("whiteness", 0...100, false), ("blackness", 0...100, false)],
+        "lab": [("lightness", 0...100, false), ("a", unbounded, false), ("b", unbounded, false)],
+        "lch": [("lightness", 0...100, false), ("chroma", 0...Double.infinity, false), ("hue", 0...360, true)],
+        "oklab": [("lightness", 0...1, false), ("a", unbounded, false), ("b", unbounded, false)],
+        "oklch": [("lightness", 0...1, false), ("chroma", 0...Double.infinity, false), ("hue", 0...360, true)],
+        "display-p3": [("red", 0...1, false), ("green", 0...1, false), ("blue", 0...1, false)],
     ]
+    private static let unbounded = -Double.infinity...Double.infinity
     /// The module's other spaces: known, but not converted.
-    private static let unconverted: Set<String> = [
-        "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50",
-    ]
+    private static let unconverted: Set<String> = ["a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50"]
     private static let keys: Set<String> = ["colorSpace", "components", "alpha", "hex"]
 
     static func color(_ node: SpecNode) throws(SpecError) -> Color {
@@ -47,7 +53,7 @@ enum TokenColor {
             if unconverted.contains(space) {
                 throw SpecError(
                     .invalidValue, at: spaceNode.location,
-                    "colour space '\(space)' is not converted to sRGB by Livery (it needs gamut mapping); write the colour in srgb, srgb-linear, hsl or hwb"
+                    "colour space '\(space)' is not converted to sRGB by Livery; write the colour in srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch or display-p3"
                 )
             }
             throw SpecError(
@@ -71,6 +77,13 @@ enum TokenColor {
             }
         }
         let rgb = sRGB(space: space, components)
+        guard let rgb = ColorConversion.inGamut(rgb) else {
+            let shown = [rgb.0, rgb.1, rgb.2].map { ValueText.format(($0 * 1000).rounded() / 1000) }
+            throw SpecError(
+                .invalidValue, at: spaceNode.location,
+                "this '\(space)' colour lies outside sRGB's gamut (red, green, blue \(shown.joined(separator: ", "))); Livery does not gamut-map: choose a colour inside sRGB, or write its sRGB fallback in srgb"
+            )
+        }
         return Color(red: byte(rgb.0), green: byte(rgb.1), blue: byte(rgb.2), alpha: byte(alpha))
     }
 
@@ -116,13 +129,15 @@ enum TokenColor {
                     .typeMismatch, at: item.location,
                     "expected the \(range.name) component, a number or 'none', found \(item.foundDescription)")
             }
-            let upper =
-                range.open
-                ? "\(ValueText.format(range.range.upperBound)) (excluded)" : ValueText.format(range.range.upperBound)
             guard range.range.contains(value), !(range.open && value == range.range.upperBound) else {
+                let lower = ValueText.format(range.range.lowerBound)
+                let expected =
+                    range.range.upperBound == .infinity
+                    ? "at least \(lower)"
+                    : "\(lower)…\(ValueText.format(range.range.upperBound))\(range.open ? " (excluded)" : "")"
                 throw SpecError(
                     .invalidValue, at: item.location,
-                    "\(range.name) component \(ValueText.format(value)) is out of range for '\(space)': expected \(ValueText.format(range.range.lowerBound))…\(upper)"
+                    "\(range.name) component \(ValueText.format(value)) is out of range for '\(space)': expected \(expected)"
                 )
             }
             values.append(value)
@@ -134,10 +149,19 @@ enum TokenColor {
     private static func sRGB(space: String, _ c: [Double]) -> (Double, Double, Double) {
         switch space {
         case "srgb-linear":
-            func encode(_ x: Double) -> Double { x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055 }
-            return (encode(c[0]), encode(c[1]), encode(c[2]))
+            return ColorConversion.encoded(linear: (c[0], c[1], c[2]))
         case "hsl":
             return hsl(hue: c[0], saturation: c[1] / 100, lightness: c[2] / 100)
+        case "lab":
+            return ColorConversion.sRGB(lab: (c[0], c[1], c[2]))
+        case "lch":
+            return ColorConversion.sRGB(lab: polar(c))
+        case "oklab":
+            return ColorConversion.sRGB(oklab: (c[0], c[1], c[2]))
+        case "oklch":
+            return ColorConversion.sRGB(oklab: polar(c))
+        case "display-p3":
+            return ColorConversion.sRGB(displayP3: (c[0], c[1], c[2]))
         case "hwb":
             let (white, black) = (c[1] / 100, c[2] / 100)
             if white + black >= 1 {
@@ -150,6 +174,12 @@ enum TokenColor {
         default:
             return (c[0], c[1], c[2])
         }
+    }
+
+    /// `[lightness, chroma, hue°]` as `(lightness, a, b)`.
+    private static func polar(_ c: [Double]) -> (Double, Double, Double) {
+        let hue = c[2] * .pi / 180
+        return (c[0], c[1] * cos(hue), c[1] * sin(hue))
     }
 
     private static func hsl(hue: Double, saturation: Double, lightness: Double) -> (Double, Double, Double) {

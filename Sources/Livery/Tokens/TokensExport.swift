@@ -14,24 +14,41 @@ enum TokensExport {
     /// The extension key Livery writes: `$extensions["dev.livery"]`.
     static let livery = "dev.livery"
 
-    static func document(of document: SpecDocument) -> SpecNode {
-        var scope = VariableScope(variables: document.variables)
+    /// `variables` (the document's own, or a theme's laid over them) as a tokens document.
+    static func document(of document: SpecDocument, variables: SpecNode) -> SpecNode {
+        var scope = VariableScope(variables: variables)
+        var base = [String: SpecNode]()
+        flatten(document.variables, path: [], into: &base)
         return SpecNode(
-            .mapping(group(document.variables.members ?? [], path: [], document: document, scope: &scope)),
+            .mapping(group(variables.members ?? [], path: [], document: document, base: base, scope: &scope)),
             at: SpecNode.built)
     }
 
+    /// Each leaf of `node` by its dotted path.
+    private static func flatten(_ node: SpecNode, path: [String], into leaves: inout [String: SpecNode]) {
+        guard let members = node.members, !members.isEmpty else {
+            leaves[path.joined(separator: ".")] = node
+            return
+        }
+        for member in members { flatten(member.value, path: path + [member.key], into: &leaves) }
+    }
+
     private static func group(
-        _ members: [SpecNode.Member], path: [String], document: SpecDocument, scope: inout VariableScope
+        _ members: [SpecNode.Member], path: [String], document: SpecDocument, base: [String: SpecNode],
+        scope: inout VariableScope
     ) -> [SpecNode.Member] {
         members.map { member in
             let memberPath = path + [member.key]
+            let name = memberPath.joined(separator: ".")
             let node: SpecNode
-            if let token = document.tokens[memberPath.joined(separator: ".")] {
-                node = written(token)
+            if let read = document.tokens[name] {
+                let overridden = base[name].map { !$0.hasSameContent(as: member.value) } ?? false
+                node =
+                    overridden
+                    ? written(read, value: token(for: member.value, path: memberPath, scope: &scope)) : written(read)
             } else if let children = member.value.members, !children.isEmpty, children.allSatisfy({ isName($0.key) }) {
                 node = SpecNode(
-                    .mapping(group(children, path: memberPath, document: document, scope: &scope)),
+                    .mapping(group(children, path: memberPath, document: document, base: base, scope: &scope)),
                     at: member.value.location)
             } else {
                 node = token(for: member.value, path: memberPath, scope: &scope)
@@ -40,15 +57,16 @@ enum TokensExport {
         }
     }
 
-    /// An imported token, as it was read.
-    private static func written(_ token: DesignToken) -> SpecNode {
-        var fields: [(String, SpecNode)] = [("$value", token.value)]
-        if let type = token.type { fields.append(("$type", string(type.rawValue))) }
+    /// An imported token, as it was read; with `value` (a token made for a theme's value), that
+    /// token's `$value`, and its `$type` and `$extensions` where the token read has none.
+    private static func written(_ token: DesignToken, value: SpecNode? = nil) -> SpecNode {
+        var fields: [(String, SpecNode)] = [("$value", value?["$value"] ?? token.value)]
+        if let type = value?["$type"] ?? token.type.map({ string($0.rawValue) }) { fields.append(("$type", type)) }
         if let description = token.description { fields.append(("$description", string(description))) }
         if let reason = token.deprecation {
             fields.append(("$deprecated", reason.isEmpty ? SpecNode(.bool(true), at: token.location) : string(reason)))
         }
-        if let extensions = token.extensions { fields.append(("$extensions", extensions)) }
+        if let extensions = token.extensions ?? value?["$extensions"] { fields.append(("$extensions", extensions)) }
         return mapping(fields)
     }
 

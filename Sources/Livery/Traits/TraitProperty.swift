@@ -68,6 +68,22 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         }
     }
 
+    /// A property set from the optional field `field` whose CSS form needs the whole trait: one
+    /// CSS value that several fields make together, as `DropShadow`'s `box-shadow`. `cssOfTrait`
+    /// is given the trait whether or not this field is set; the other fields it draws declare
+    /// `css: { _ in [] }`, so the trait's CSS form is still written in its properties alone.
+    public init<Value: PropertyValueConvertible>(
+        _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        cssOfTrait: @escaping @Sendable (Owner) -> [CSSDeclaration],
+        binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
+    ) {
+        self.field = field
+        self.check = check
+        self.setting = { $0[keyPath: value]?.propertyValue }
+        self.binding = binding
+        self.css = cssOfTrait
+    }
+
     /// A property of the class `Root` reached through a key path, for a trait whose `Target` is a
     /// class: `TraitProperty("interval", \Blink.interval, sets: \Cursor.blinkInterval)`.
     ///

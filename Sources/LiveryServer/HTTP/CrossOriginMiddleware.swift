@@ -3,17 +3,16 @@ import Hummingbird
 import LiveryHTTP
 
 /// Adds the CORS fields ``LiveryHTTP/CrossOriginPolicy`` decides to every answer the router
-/// sends: the read routes' answers, and the `OPTIONS` preflights (answered by the `OPTIONS`
-/// routes of ``AllowedMethods``). `BundleRequestHandler` asks the same policy for the answers it
-/// sends itself.
+/// sends, refusals included (a page or Tokens Studio's plugin reads a 401's reason only with
+/// them): the read routes' answers, Tokens Studio's storage, and the `OPTIONS` preflights
+/// (answered by the `OPTIONS` routes of ``AllowedMethods``). `BundleRequestHandler` asks the
+/// same policy for the answers it sends itself.
 struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: CrossOriginPolicy
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard policy.isEnabled else { return try await next(request, context) }
-        var response = try await next(request, context)
         let origin = request.headers[.origin]
         let fields =
             request.method == .options
@@ -22,6 +21,13 @@ struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
                 requestHeaders: request.headers[values: .accessControlRequestHeaders].joined(separator: ","),
                 path: request.uri.path)
             : policy.answerFields(origin: origin, method: request.method.rawValue, path: request.uri.path)
+        guard !fields.isEmpty else { return try await next(request, context) }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
         response.headers.add(crossOrigin: fields)
         return response
     }

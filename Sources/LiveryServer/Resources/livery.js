@@ -7,11 +7,14 @@
 //
 // It keeps one constructed stylesheet in document.adoptedStyleSheets and replaces its text
 // (replaceSync, so a version applies at once and whole) with each version of the spec as CSS,
-// fetched from GET /v1/css/{etag}. It learns of versions through the version signal, as the
-// Swift client's version mode does: GET /v1/version?since={etag}&wait=30s&round=R answers at
-// once when the version differs, else when it changes or the wait ends (304 naming the next
-// round, sent back so that each round is a new URL and a caching front answers many pages
-// from one request). An unreachable daemon leaves the last good stylesheet in place and is
+// fetched from GET /v1/css/{etag}. By default it learns of versions through the version signal,
+// as the Swift client's version mode does: GET /v1/version?since={etag}&wait=30s&round=R
+// answers at once when the version differs, else when it changes or the wait ends (304 naming
+// the next round, sent back so that each round is a new URL and a caching front answers many
+// pages from one request). With `mode: "events"` it reads the daemon's event stream instead,
+// GET /v1/events, as the Swift client's server-sent-events mode does: one connection, each
+// `spec` event's id the new version (read with fetch, not EventSource, so that it sends the same
+// headers as every other request). An unreachable daemon leaves the last good stylesheet in place and is
 // asked again after a delay drawn as the Swift client's Backoff draws it: full jitter under a
 // ceiling that doubles from 250 ms to 30 s, reset by a success. Each request says what the
 // page applied in the Livery-Client header, so the daemon's fleet panel counts browsers.
@@ -22,14 +25,17 @@ const backoffCap = 30_000;
 const longPollMargin = 5_000;
 /** Time a stylesheet may take to arrive, in milliseconds. */
 const readTimeout = 10_000;
+/** Heartbeats of silence after which an event stream counts as dead, as in the Swift client. */
+const silentHeartbeats = 3;
 
 /**
  * Follows the daemon at `baseURL` and styles `options.document` (the page's by default).
  *
  * Options: `name` (the program's name in the fleet, "web page" by default), `instance` (this
  * copy, random by default), `version` (the page's own version), `theme` (the theme to start
- * with; leaves `data-livery-theme` as it is when absent), `wait` (seconds a version signal
- * waits, 30), `report` (false: send no Livery-Client header, so the daemon's fleet does not
+ * with; leaves `data-livery-theme` as it is when absent), `mode` ("version", the default, or
+ * "events"), `wait` (seconds a version signal waits, 30), `heartbeat` (seconds between the event
+ * stream's heartbeats, the daemon's 15 by default; three silent ones end the connection), `report` (false: send no Livery-Client header, so the daemon's fleet does not
  * count this page), `token` (the daemon's read token, for a daemon started with
  * `--read-token-file`; sent as `Authorization: Bearer`), `onUpdate({ version })` after each
  * stylesheet applied, `onError(error)`
@@ -43,6 +49,9 @@ export function follow(baseURL, options = {}) {
   const doc = options.document ?? document;
   const base = String(baseURL).replace(/\/+$/, "");
   const wait = Math.max(1, Math.round(options.wait ?? 30));
+  const mode = options.mode ?? "version";
+  if (mode !== "version" && mode !== "events") throw new TypeError(`mode: expected "version" or "events", not ${mode}`);
+  const heartbeat = Math.max(0.1, options.heartbeat ?? 15);
   const report = options.report ?? true;
   const identity = {
     name: options.name ?? "web page",
@@ -58,6 +67,7 @@ export function follow(baseURL, options = {}) {
   let failures = 0;
   let stopped = false;
   let inFlight = null;
+  let stream = null;
   let timer = null;
   let resolveReady;
   const ready = new Promise((resolve) => { resolveReady = resolve; });
@@ -68,15 +78,20 @@ export function follow(baseURL, options = {}) {
     else root.setAttribute("data-livery-theme", String(name));
   }
 
+  /** The headers of every request: what the page applied, and the read token if any. */
+  function requestHeaders() {
+    const headers = report ? { "Livery-Client": clientHeader(identity, version) } : {};
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    return headers;
+  }
+
   /** GET with the Livery-Client header, given up after `timeout` ms or on stop(). */
   async function get(url, timeout, cache) {
     inFlight = new AbortController();
     const abort = setTimeout(() => inFlight?.abort(), timeout);
     try {
-      const headers = report ? { "Livery-Client": clientHeader(identity, version) } : {};
-      if (options.token) headers.Authorization = `Bearer ${options.token}`;
       return await fetch(url, {
-        headers,
+        headers: requestHeaders(),
         signal: inFlight.signal,
         cache,
         credentials: "omit",
@@ -113,6 +128,49 @@ export function follow(baseURL, options = {}) {
     return 0;
   }
 
+  /**
+   * One connection to the event stream, read until it ends; the delay before the next (the
+   * stream's `retry:` hint). Reconnections get the current version first, applied only if new.
+   */
+  async function followEvents() {
+    const connection = new AbortController();
+    stream = connection;
+    let silence = null;
+    const listen = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => connection.abort(), heartbeat * 1000 * silentHeartbeats);
+    };
+    const parser = new EventStreamParser();
+    listen();
+    try {
+      const response = await fetch(`${base}/v1/events`, {
+        headers: { ...requestHeaders(), Accept: "text/event-stream" },
+        signal: connection.signal,
+        cache: "no-store",
+        credentials: "omit",
+      });
+      if (response.status !== 200) throw new Error(`GET /v1/events answered ${response.status}`);
+      const type = response.headers.get("Content-Type") ?? "";
+      if (!type.startsWith("text/event-stream")) throw new Error(`GET /v1/events: expected an event stream, got ${type}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let received = false;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        listen();
+        if (!received) { received = true; failures = 0; }
+        for (const event of parser.feed(value)) {
+          if (event.type === "spec" && event.id !== "" && event.id !== version) await apply(event.id);
+        }
+      }
+      if (!received) throw new Error("GET /v1/events ended before any data");
+    } finally {
+      clearTimeout(silence);
+      if (stream === connection) stream = null;
+    }
+    return parser.retry ?? backoffBase;
+  }
+
   /** Fetches the stylesheet of `etag` and puts it in place, whole. */
   async function apply(etag) {
     const response = await get(`${base}/v1/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
@@ -130,7 +188,7 @@ export function follow(baseURL, options = {}) {
     while (!stopped) {
       let delay;
       try {
-        delay = await signalRound();
+        delay = mode === "events" ? await followEvents() : await signalRound();
       } catch (error) {
         if (stopped) return;
         failures += 1;
@@ -149,6 +207,7 @@ export function follow(baseURL, options = {}) {
       stopped = true;
       clearTimeout(timer);
       inFlight?.abort();
+      stream?.abort();
     },
     get version() { return version; },
     ready,
@@ -192,4 +251,54 @@ function sfString(text) {
     encoded += printable ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0")}`;
   }
   return `%"${encoded}"`;
+}
+
+/**
+ * The event stream format (HTML's "server-sent events"): fields by line, an event at each blank
+ * line. Only `event`, `id` and `retry` matter here, so `data` is not kept: a bundle's text
+ * never piles up in the page.
+ */
+class EventStreamParser {
+  constructor() {
+    this.line = "";
+    this.type = "";
+    this.id = "";
+    this.hasData = false;
+    this.afterCR = false;
+    this.retry = null;
+  }
+
+  /** The events that `text` completes. */
+  feed(text) {
+    const events = [];
+    for (const char of text) {
+      if (this.afterCR && char === "\n") { this.afterCR = false; continue; }
+      this.afterCR = char === "\r";
+      if (char === "\r" || char === "\n") {
+        this.field(this.line, events);
+        this.line = "";
+      } else if (this.line.length < 512 || !this.line.startsWith("data")) {
+        this.line += char;  // a data line is cut short: its value is never read
+      }
+    }
+    return events;
+  }
+
+  field(line, events) {
+    if (line === "") {
+      if (this.hasData) events.push({ type: this.type || "message", id: this.id });
+      this.type = "";
+      this.hasData = false;
+      return;
+    }
+    if (line.startsWith(":")) return;
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (name === "data") this.hasData = true;
+    else if (name === "event") this.type = value;
+    else if (name === "id" && !value.includes("\0")) this.id = value;
+    else if (name === "retry" && /^\d+$/.test(value)) this.retry = Number(value);
+  }
 }

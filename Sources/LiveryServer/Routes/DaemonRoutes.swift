@@ -78,7 +78,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
-            Route(.get, "/v1/tokens") { request, _ in self.tokens(request) },
+            Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
         ] + studioRoutes + tokensStudioRoutes
     }
 
@@ -92,7 +92,6 @@ struct DaemonRoutes: Sendable {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
-        router.add(middleware: TokensStudioCORS())
         let writes = router.group().add(
             middleware: WriteAuthorization(
                 token: token, readOnly: configuration.readOnly,

@@ -17,6 +17,19 @@ enum TokensStudioSet {
         "fontSizes": "dimension", "fontFamilies": "fontFamily", "fontWeights": "fontWeight",
     ]
 
+    /// The path of the first token of `node` in Tokens Studio's legacy format (`{"value": …,
+    /// "type": …}`, no `$`), if it has one. In the format every member of a group is an object, so
+    /// a member `value` that is not one, or a `type` that is a string, makes a legacy token.
+    static func legacyToken(in node: SpecNode, at path: [String] = []) -> [String]? {
+        guard let members = node.members, node["$value"] == nil else { return nil }
+        if let value = node["value"], value.members == nil { return path }
+        if node["type"]?.string != nil { return path }
+        for member in members where !member.key.hasPrefix("$") {
+            if let found = legacyToken(in: member.value, at: path + [member.key]) { return found }
+        }
+        return nil
+    }
+
     /// `set` with Tokens Studio's spellings rewritten.
     static func normalised(_ set: SpecNode) -> SpecNode {
         normalised(set, type: nil)

@@ -11,7 +11,7 @@ import Livery
 /// resolver's `$extensions["studio.tokens"]`, so a pull returns them unchanged.
 enum TokensStudioStorage {
     /// Where the daemon serves the storage.
-    static let path = "/v1/tokens-studio"
+    static let path = CrossOriginPolicy.tokensStudioPath
     /// The folder token sets live in.
     static let folder = "tokens"
     /// The resolver document the themes become.
@@ -62,6 +62,13 @@ enum TokensStudioStorage {
         else { throw Problem.badRequest(shape) }
         if let themes = body["$themes"] {
             guard case .sequence = themes.value else { throw Problem.badRequest(shape) }
+        }
+        for set in values {
+            guard let token = TokensStudioSet.legacyToken(in: set.value) else { continue }
+            let name = token.isEmpty ? "the set itself" : "token '\(token.joined(separator: "."))'"
+            throw Problem.badRequest(
+                #"set '\#(set.key)' is in Tokens Studio's legacy token format (\#(name) has "value" and "type" without "$"); Livery reads the W3C DTCG format, {"$value": …, "$type": …}: choose the token format "W3C DTCG" in the sync provider's settings, then push again"#
+            )
         }
         var files: [String: Data?] = [:]
         var order: [String] = []

@@ -105,6 +105,27 @@ import Testing
         }
     }
 
+    @Test func aLegacyFormatPushIs400SayingSoAndWhatIsExpected() async throws {
+        try await TestDaemon.with(folder: try Self.folder()) { server in
+            let legacy = """
+                {"version":"2.10.0","updatedAt":"2026-11-26T20:00:00.000Z","values":{"core":{"palette":\
+                {"brand":{"value":"#ff0000","type":"color"}}}},"$themes":[]}
+                """
+            let reply = try await server.http.send(.PUT, Self.path, body: Data(legacy.utf8), headers: Self.headers)
+            #expect(reply.status == 400, "\(reply.text)")
+            let detail = try #require(try reply.json()["detail"] as? String)
+            #expect(detail.contains("set 'core' is in Tokens Studio's legacy token format (token 'palette.brand'"))
+            #expect(detail.contains(#"Livery reads the W3C DTCG format, {"$value": …, "$type": …}"#))
+            #expect(!FileManager.default.fileExists(atPath: server.folder.url("tokens").path))
+
+            // In the format, groups may be named "value" and "type": not the legacy format.
+            let groups =
+                #"{"values":{"core":{"value":{"$type":"number","n":{"$value":1}},"type":{"m":{"$type":"number","$value":2}}}}}"#
+            let accepted = try await server.http.send(.PUT, Self.path, body: Data(groups.utf8), headers: Self.headers)
+            #expect(accepted.status == 200, "\(accepted.text)")
+        }
+    }
+
     @Test func ifMatchIsTheBundleETagAndCreateLeavesExistingStorage() async throws {
         try await TestDaemon.with(folder: try Self.folder()) { server in
             let stale = try await server.http.send(

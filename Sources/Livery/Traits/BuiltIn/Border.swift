@@ -17,15 +17,20 @@ public struct Border: PropertyTrait {
     }
 
     /// `color` sets ``HasBorder/borderColor``, `width` (at least 0) ``HasBorder/borderWidth``.
+    /// In CSS, `border-color`, and `border-width` with `border-style: solid`. Without a width the
+    /// style is left alone: CSS's default width is 3px once a style is set, where a target's is 0.
     public static let properties = [
-        TraitProperty("color", \Self.color) {
+        TraitProperty("color", \Self.color, css: { [CSSDeclaration("border-color", .color($0))] }) {
             ($0 as? any HasBorder.Type)?.binding {
                 swap(&$0.borderColor, &$1)
             } assign: {
                 $0.borderColor = $1
             }
         },
-        TraitProperty("width", \Self.width, check: .atLeast(0)) {
+        TraitProperty(
+            "width", \Self.width, check: .atLeast(0),
+            css: { [CSSDeclaration("border-width", .pixels($0)), CSSDeclaration("border-style", .keyword("solid"))] }
+        ) {
             ($0 as? any HasBorder.Type)?.binding {
                 swap(&$0.borderWidth, &$1)
             } assign: {
@@ -33,19 +38,4 @@ public struct Border: PropertyTrait {
             }
         },
     ]
-}
-
-extension Border: CSSTrait {
-    /// `border-color`, and with a width `border-width` and `border-style: solid`. Without a
-    /// width the style is left alone: CSS's default width is 3px once a style is set, where a
-    /// target's is 0.
-    public var cssDeclarations: [CSSDeclaration] {
-        var declarations: [CSSDeclaration] = []
-        if let color { declarations.append(CSSDeclaration("border-color", .color(color))) }
-        if let width {
-            declarations.append(CSSDeclaration("border-width", .pixels(width)))
-            declarations.append(CSSDeclaration("border-style", .keyword("solid")))
-        }
-        return declarations
-    }
 }

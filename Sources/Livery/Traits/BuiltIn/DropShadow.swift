@@ -24,29 +24,30 @@ public struct DropShadow: PropertyTrait {
     }
 
     /// Its four fields set ``HasDropShadow``'s four properties; `opacity` is 0…1, `radius` at least 0.
+    /// In CSS, the four make one `box-shadow` (see ``boxShadow``), declared with `color`.
     public static let properties = [
-        TraitProperty("color", \Self.color) {
+        TraitProperty("color", \Self.color, cssOfTrait: { [$0.boxShadow] }) {
             ($0 as? any HasDropShadow.Type)?.binding {
                 swap(&$0.shadowColor, &$1)
             } assign: {
                 $0.shadowColor = $1
             }
         },
-        TraitProperty("offset", \Self.offset) {
+        TraitProperty("offset", \Self.offset, css: { _ in [] }) {
             ($0 as? any HasDropShadow.Type)?.binding {
                 swap(&$0.shadowOffset, &$1)
             } assign: {
                 $0.shadowOffset = $1
             }
         },
-        TraitProperty("opacity", \Self.opacity, check: .within(0...1)) {
+        TraitProperty("opacity", \Self.opacity, check: .within(0...1), css: { _ in [] }) {
             ($0 as? any HasDropShadow.Type)?.binding {
                 swap(&$0.shadowOpacity, &$1)
             } assign: {
                 $0.shadowOpacity = $1
             }
         },
-        TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
+        TraitProperty("radius", \Self.radius, check: .atLeast(0), css: { _ in [] }) {
             ($0 as? any HasDropShadow.Type)?.binding {
                 swap(&$0.shadowRadius, &$1)
             } assign: {
@@ -56,19 +57,16 @@ public struct DropShadow: PropertyTrait {
     ]
 }
 
-extension DropShadow: CSSTrait {
+extension DropShadow {
     /// `box-shadow: x y blur colour`, the colour's alpha multiplied by the opacity.
     ///
     /// `box-shadow` is one value in CSS, so a part this trait leaves out is a target's default
     /// (black, no offset, opacity 0, radius 0), not what an earlier `DropShadow` set.
-    public var cssDeclarations: [CSSDeclaration] {
+    var boxShadow: CSSDeclaration {
         var shown = color ?? .black
         shown.alpha = UInt8((Double(shown.alpha) * (opacity ?? 0)).rounded())
         let offset = offset ?? .zero
-        return [
-            CSSDeclaration(
-                "box-shadow",
-                .list([.pixels(offset.width), .pixels(offset.height), .pixels(radius ?? 0), .color(shown)]))
-        ]
+        return CSSDeclaration(
+            "box-shadow", .list([.pixels(offset.width), .pixels(offset.height), .pixels(radius ?? 0), .color(shown)]))
     }
 }

@@ -27,30 +27,36 @@ public struct FontTrait: PropertyTrait {
     }
 
     /// `name`, `size` (greater than 0) and `weight` set those parts of ``HasFont/font``; `color`
-    /// sets ``HasTextColor/textColor``.
+    /// sets ``HasTextColor/textColor``. In CSS, `font-family` (Livery's `System` is CSS's
+    /// `system-ui`, which also follows any other name, as a platform falls back to its system
+    /// font), `font-size` in pixels, `font-weight` as its number, and `color`.
     public static let properties = [
-        TraitProperty("name", \Self.name) {
+        TraitProperty("name", \Self.name, css: { [CSSDeclaration("font-family", fontFamily($0))] }) {
             ($0 as? any HasFont.Type)?.binding {
                 swap(&$0.font.name, &$1)
             } assign: {
                 $0.font.name = $1
             }
         },
-        TraitProperty("size", \Self.size, check: .greaterThan(0)) {
+        TraitProperty(
+            "size", \Self.size, check: .greaterThan(0), css: { [CSSDeclaration("font-size", .pixels($0))] }
+        ) {
             ($0 as? any HasFont.Type)?.binding {
                 swap(&$0.font.size, &$1)
             } assign: {
                 $0.font.size = $1
             }
         },
-        TraitProperty("weight", \Self.weight) {
+        TraitProperty(
+            "weight", \Self.weight, css: { [CSSDeclaration("font-weight", .number(Double($0.numericValue)))] }
+        ) {
             ($0 as? any HasFont.Type)?.binding {
                 swap(&$0.font.weight, &$1)
             } assign: {
                 $0.font.weight = $1
             }
         },
-        TraitProperty("color", \Self.color) {
+        TraitProperty("color", \Self.color, css: { [CSSDeclaration("color", .color($0))] }) {
             ($0 as? any HasFont.Type)?.binding {
                 swap(&$0.textColor, &$1)
             } assign: {
@@ -60,20 +66,10 @@ public struct FontTrait: PropertyTrait {
     ]
 }
 
-extension FontTrait: CSSTrait {
-    /// `font-family` (Livery's `System` is CSS's `system-ui`, which also follows any other name,
-    /// as a platform falls back to its system font), `font-size` in pixels, `font-weight` as its
-    /// number, and `color`: only the parts the trait sets.
-    public var cssDeclarations: [CSSDeclaration] {
-        var declarations: [CSSDeclaration] = []
-        if let name {
-            let system = CSSValue.keyword("system-ui")
-            let family: CSSValue = name == Font.systemName ? system : .alternatives([.string(name), system])
-            declarations.append(CSSDeclaration("font-family", family))
-        }
-        if let size { declarations.append(CSSDeclaration("font-size", .pixels(size))) }
-        if let weight { declarations.append(CSSDeclaration("font-weight", .number(Double(weight.numericValue)))) }
-        if let color { declarations.append(CSSDeclaration("color", .color(color))) }
-        return declarations
+extension FontTrait {
+    /// `name` as a `font-family` list that falls back to `system-ui`.
+    private static func fontFamily(_ name: String) -> CSSValue {
+        let system = CSSValue.keyword("system-ui")
+        return name == Font.systemName ? system : .alternatives([.string(name), system])
     }
 }
