@@ -1,5 +1,6 @@
 import Foundation
 import LiveryTesting
+import NIOHTTP1
 import Testing
 
 /// `GET /v1/tokens`: the variables as a design tokens document, the base ones or a theme's.

@@ -73,7 +73,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// is given the trait whether or not this field is set; the other fields it draws declare
     /// `css: { _ in [] }`, so the trait's CSS form is still written in its properties alone.
     public init<Value: PropertyValueConvertible>(
-        _ field: String, _ value: KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        _ field: String, _ value: any KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
         cssOfTrait: @escaping @Sendable (Owner) -> [CSSDeclaration],
         binding: @escaping @Sendable (AnyClass) -> PropertyBinding?
     ) {
