@@ -38,6 +38,12 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 throw ConnectionRefused()
             }
             channel.closeFuture.whenComplete { [budget = gate.budget] _ in budget.giveBackConnection(peer) }
+            // One read of at most `readBytes` per connection each time the event loop polls:
+            // what a read brings is handled before the loop serves another connection, so one
+            // client pipelining requests gets as many turns as everyone else, not a loop's worth.
+            let options = channel.syncOptions
+            try options?.setOption(.maxMessagesPerRead, value: 1)
+            try options?.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.readBytes))
             // The parser's own limits sit at 4× the daemon's request-head limits: heads between
             // the two get a proper 414 or 431 (RequestHeadLimits), and only absurd ones are cut
             // off by the parser (400 and close), so nobody can make it buffer more.
@@ -78,6 +84,10 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     func handle(value: Value, logger: Logger) async {
         await handleHTTP(asyncChannel: value, logger: logger)
     }
+
+    /// The most bytes read from a connection at once: a few requests of any size, and at most a
+    /// hundred of the shortest (about 40 bytes each).
+    static let readBytes = 1024
 
     /// A connection over the limits, closed before any handler was added.
     struct ConnectionRefused: Error {}
