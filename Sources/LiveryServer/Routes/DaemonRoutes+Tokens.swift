@@ -7,7 +7,7 @@ extension DaemonRoutes {
     /// 304 on a matching `If-None-Match`, like the bundle.
     func tokens(_ request: Request) -> Response {
         guard let spec = hub.snapshot?.spec else {
-            return Problem.noBundle(hub.errors).response()
+            return shown(.noBundle(hub.errors), to: request).response()
         }
         let bytes = ByteBuffer(string: spec.tokensDocument.prettyJSON)
         let etag = EntityTag(of: bytes.readableBytesView)
