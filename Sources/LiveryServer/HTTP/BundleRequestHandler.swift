@@ -153,6 +153,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 routedHolds.append(holds)
                 routedPending += 1
                 isRouting = true
+                if Self.hasLargeBody(head) {
+                    try? DaemonHTTPChannel.setReadSize(DaemonHTTPChannel.bodyReadBytes, of: context.channel)
+                }
                 passToRouter(part, context: context)
             }
         case .body:
@@ -161,6 +164,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .end:
             if isRouting {
                 isRouting = false
+                try? DaemonHTTPChannel.setReadSize(DaemonHTTPChannel.readBytes, of: context.channel)
                 passToRouter(part, context: context)
             } else if current != nil {
                 current?.isRead = true
@@ -257,6 +261,13 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             routedSinceReadComplete = false
             context.fireChannelReadComplete()
         }
+    }
+
+    /// Whether `head` announces a body of at least a large read (a push): its bytes are read in
+    /// large reads. Not a smaller or chunked one, whose reads could bring a large read's worth of
+    /// pipelined requests behind it.
+    private static func hasLargeBody(_ head: HTTPRequest) -> Bool {
+        (head.headerFields[.contentLength].flatMap { Int($0) } ?? 0) >= DaemonHTTPChannel.bodyReadBytes
     }
 
     /// Leaves the hub and stops the timer of the current request, and forgets it.
