@@ -87,14 +87,17 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
             buffer = earlier
         }
         // Bytes nobody asked for: once the peer closes or resets the connection, NIO reads it to
-        // the end, paused or not. A flooder leaves megabytes there, which parsing would take
-        // seconds over; they wait here for a read to be asked for, and past `maxUnaskedBytes`
-        // the connection is closed instead.
+        // the end, paused or not, even from within the handling of the read before (a write that
+        // finds the connection reset). A flooder leaves megabytes there, which parsing would
+        // take seconds over; they wait here for a read to be asked for, and past
+        // `maxUnaskedBytes` the connection is closed instead. A read asked for brings one
+        // buffer (one read per poll).
         guard reading else {
             held = buffer
             if buffer.readableBytes > Self.maxUnaskedBytes { context.close(promise: nil) }
             return
         }
+        reading = false
         if handedOver {
             context.fireChannelRead(wrapInboundOut(buffer))
         } else {
