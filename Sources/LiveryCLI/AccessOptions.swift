@@ -23,7 +23,7 @@ struct AccessOptions: ParsableArguments {
 
     @Option(
         help:
-            "The most open connections from one IP address (default: the same as --max-connections, so off: behind a proxy or on loopback all clients share one address)."
+            "The most open connections from one IP address. Behind a proxy, or under a load generator, all clients share one address: give it the --max-connections figure."
     )
     var maxConnectionsPerPeer = ConnectionLimits().maxConnectionsPerPeer
 
@@ -32,7 +32,7 @@ struct AccessOptions: ParsableArguments {
 
     @Option(
         help:
-            "The most long-polls and event streams held open for one IP address; more get 503 (default: off, as above)."
+            "The most long-polls and event streams held open for one IP address; more get 503. Behind a proxy, give it the --max-held-requests figure."
     )
     var maxHeldRequestsPerPeer = ConnectionLimits().maxHeldRequestsPerPeer
 

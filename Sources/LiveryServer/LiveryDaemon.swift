@@ -91,7 +91,8 @@ public final class LiveryDaemon: Service, Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         let gate = RequestGate(
             admission: configuration.admission(pushToken: token), openRoutes: routes.register(on: router),
-            budget: ConnectionBudget(limits: connectionLimits()))
+            budget: ConnectionBudget(limits: connectionLimits()),
+            places: PlaceDisclosure(configuration: configuration, pushToken: token))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryServer
 import LiveryTestSupport
 
 /// `livery serve DIR --port 0` as a child process: the real executable, built beside this one
@@ -11,9 +12,15 @@ final class DaemonProcess {
     /// Starts the daemon and waits for the line that says which port it listens on.
     init(directory: URL, tokenFile: URL) throws {
         let executable = try Self.liveryExecutable()
+        let limits = ConnectionLimits()
         let process = ChildProcess(
             executable.path,
-            ["serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"])
+            [
+                "serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
+                // Every client of a figure comes from 127.0.0.1, as through a proxy.
+                "--max-connections-per-peer", "\(limits.maxConnections)",
+                "--max-held-requests-per-peer", "\(limits.maxHeldRequests)",
+            ])
         // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
         let port = try Blocking.run {
             try await process.start()

@@ -31,14 +31,16 @@ enum EtcdFigure {
         let specs = folder.url.appendingPathComponent("Specs")
         try spec(step: 0).write(to: specs.appendingPathComponent("card.yaml"))
         let onEtcd = EtcdStoreConfiguration(endpoints: [etcd.clientURL], http: http)
+        // The 2,000 clients all come from 127.0.0.1, as through a proxy.
+        func configuration(etcd: EtcdStoreConfiguration?) -> DaemonConfiguration {
+            var configuration = DaemonConfiguration(directory: specs, port: 0, etcd: etcd)
+            configuration.connectionLimits = configuration.connectionLimits.perPeerAsGlobal
+            return configuration
+        }
         let daemons = [
-            LiveryDaemon(configuration: DaemonConfiguration(directory: specs, port: 0), token: token, logger: logger),
-            LiveryDaemon(
-                configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token,
-                logger: logger),
-            LiveryDaemon(
-                configuration: DaemonConfiguration(directory: specs, port: 0, etcd: onEtcd), token: token,
-                logger: logger),
+            LiveryDaemon(configuration: configuration(etcd: nil), token: token, logger: logger),
+            LiveryDaemon(configuration: configuration(etcd: onEtcd), token: token, logger: logger),
+            LiveryDaemon(configuration: configuration(etcd: onEtcd), token: token, logger: logger),
         ]
         let serving = daemons.map { daemon in Task { try await daemon.run() } }
         defer { for task in serving { task.cancel() } }

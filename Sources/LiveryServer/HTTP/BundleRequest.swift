@@ -33,6 +33,8 @@ struct BundleRequest {
     var timer: Scheduled<Void>?
     /// The long-poll holds one of the connection budget's held requests.
     var holdsBudget = false
+    /// It bears the push token, so its answer may say where the specs live (``PlaceDisclosure``).
+    var disclosesPlaces = false
 
     /// `nil` unless `head` is a `GET` or `HEAD` of `/v1/spec` within `limits` (the router
     /// answers heads over them).

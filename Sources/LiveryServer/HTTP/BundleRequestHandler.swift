@@ -141,7 +141,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if authenticated || !gate.admission.requiresToken {
                 clients.record(head.headerFields[values: .liveryClient])
             }
-            if let request = BundleRequest(head, limits: limits) {
+            if var request = BundleRequest(head, limits: limits) {
+                request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])
                 current = request
             } else {
                 let holds = RequestGate.opensEventStream(head)
@@ -152,6 +153,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 routedHolds.append(holds)
                 routedPending += 1
                 isRouting = true
+                if Self.hasLargeBody(head) {
+                    try? DaemonHTTPChannel.setReadSize(DaemonHTTPChannel.bodyReadBytes, of: context.channel)
+                }
                 passToRouter(part, context: context)
             }
         case .body:
@@ -160,6 +164,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .end:
             if isRouting {
                 isRouting = false
+                try? DaemonHTTPChannel.setReadSize(DaemonHTTPChannel.readBytes, of: context.channel)
                 passToRouter(part, context: context)
             } else if current != nil {
                 current?.isRead = true
@@ -181,7 +186,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if case .refusal(let answer) = request.kind { respond(answer, context: context) }
             return
         }
-        let state = hub.bundleState(for: query)
+        let state = bundleState(for: query, of: request)
         guard case .wait(let wait) = BundleDecision.decide(query, state: state, mayWait: true) else {
             return respond(BundleDecision.respond(to: query, state: state), context: context)
         }
@@ -218,7 +223,12 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func waitEnded(waiter id: Int?) {
         guard let context, let request = current, request.waiter?.id == id, case .bundle(let query) = request.kind
         else { return }
-        respond(BundleDecision.respond(to: query, state: hub.bundleState(for: query)), context: context)
+        respond(BundleDecision.respond(to: query, state: bundleState(for: query, of: request)), context: context)
+    }
+
+    /// The hub's state for `query`, its places as `request` may read them.
+    private func bundleState(for query: BundleQuery, of request: BundleRequest) -> BundleState {
+        gate.places.shown(hub.bundleState(for: query), disclosing: request.disclosesPlaces)
     }
 
     private func respond(_ answer: BundleResponse, context: ChannelHandlerContext) {
@@ -251,6 +261,13 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             routedSinceReadComplete = false
             context.fireChannelReadComplete()
         }
+    }
+
+    /// Whether `head` announces a body of at least a large read (a push): its bytes are read in
+    /// large reads. Not a smaller or chunked one, whose reads could bring a large read's worth of
+    /// pipelined requests behind it.
+    private static func hasLargeBody(_ head: HTTPRequest) -> Bool {
+        (head.headerFields[.contentLength].flatMap { Int($0) } ?? 0) >= DaemonHTTPChannel.bodyReadBytes
     }
 
     /// Leaves the hub and stops the timer of the current request, and forgets it.

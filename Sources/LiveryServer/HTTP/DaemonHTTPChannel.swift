@@ -39,6 +39,12 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 throw ConnectionRefused()
             }
             channel.closeFuture.whenComplete { [budget = gate.budget] _ in budget.giveBackConnection(peer) }
+            // One read of at most `readBytes` per connection each time the event loop polls:
+            // what a read brings is handled before the loop serves another connection, so one
+            // client pipelining requests gets as many turns as everyone else, not a loop's worth.
+            let options = channel.syncOptions
+            try options?.setOption(.maxMessagesPerRead, value: 1)
+            try Self.setReadSize(Self.readBytes, of: channel)
             // The parser's own limits sit at 4× the daemon's request-head limits: heads between
             // the two get a proper 414 or 431 (RequestHeadLimits), and only absurd ones are cut
             // off by the parser (400 and close), so nobody can make it buffer more.
@@ -78,6 +84,19 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
 
     func handle(value: Value, logger: Logger) async {
         await handleHTTP(asyncChannel: value, logger: logger)
+    }
+
+    /// The most bytes read from a connection at once: a few requests of any size, and at most a
+    /// hundred of the shortest (about 40 bytes each).
+    static let readBytes = 1024
+    /// The most bytes read at once while a request body arrives: a body's bytes cost next to
+    /// nothing each, and a push of 1 MiB (or a 50 MB one to refuse) read by the KiB would take
+    /// a thousand polls.
+    static let bodyReadBytes = 64 * 1024
+
+    /// Reads `channel` by at most `bytes` from now on.
+    static func setReadSize(_ bytes: Int, of channel: any Channel) throws {
+        try channel.syncOptions?.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytes))
     }
 
     /// A connection over the limits, closed before any handler was added.

@@ -55,11 +55,15 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var held: ByteBuffer?
     /// A `read` asked for while reading was paused, to pass on when it resumes.
     private var readPending = false
+    /// Whether a `read` passed on is under way (until its read-complete).
+    private var reading = false
     /// Answering is to resume at the event loop's next turn.
     private var resumeScheduled = false
-    /// The most requests answered in one go: a read of 64 KiB may hold thousands, and the
-    /// connection's event loop serves other connections between batches.
+    /// The most requests answered in one go, from bytes held while the answers did not drain.
     static let batchSize = 256
+    /// The most bytes a connection may have sent beyond what was asked for (a pipelining client
+    /// that hung up): the requests of a page's worth of pipelining.
+    static let maxUnaskedBytes = 64 * 1024
 
     init(
         hub: BundleHub, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
@@ -79,21 +83,34 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !handedOver else {
-            context.fireChannelRead(data)
-            return
-        }
         var buffer = unwrapInboundIn(data)
         if var earlier = held.take() {
             earlier.writeBuffer(&buffer)
             buffer = earlier
         }
-        answer(&buffer, context: context)
+        // Bytes nobody asked for: once the peer closes or resets the connection, NIO reads it to
+        // the end, paused or not, even from within the handling of the read before (a write that
+        // finds the connection reset). A flooder leaves megabytes there, which parsing would
+        // take seconds over; they wait here for a read to be asked for, and past
+        // `maxUnaskedBytes` the connection is closed instead. A read asked for brings one
+        // buffer (one read per poll).
+        guard reading else {
+            held = buffer
+            if buffer.readableBytes > Self.maxUnaskedBytes { context.close(promise: nil) }
+            return
+        }
+        reading = false
+        if handedOver {
+            context.fireChannelRead(wrapInboundOut(buffer))
+        } else {
+            answer(&buffer, context: context)
+        }
     }
 
-    /// The client reads its answers again: answer what was held, and read on, at the event
-    /// loop's next turn. Not here: this is called from within a flush, and answering at once
-    /// would let one connection write on and on without the loop ever serving another.
+    /// The client reads its answers again: answer what was held, and read on, in a task on the
+    /// event loop. Not here: this is called from within a flush, and answering at once would
+    /// write from inside it. (NIO runs such tasks before it polls again; what gives the other
+    /// connections their turns is that each read is small: `DaemonHTTPChannel.readBytes`.)
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { resumeLater(context: context) }
         context.fireChannelWritabilityChanged()
@@ -105,20 +122,30 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.eventLoop.assumeIsolated().execute { [self] in
             resumeScheduled = false
             guard context.channel.isActive, context.channel.isWritable else { return }
-            if !handedOver, var buffer = held.take() { answer(&buffer, context: context) }
+            if var buffer = held.take() {
+                if handedOver {
+                    context.fireChannelRead(wrapInboundOut(buffer))
+                    context.fireChannelReadComplete()
+                } else {
+                    answer(&buffer, context: context)
+                }
+            }
             if held == nil, readPending {
                 readPending = false
+                reading = true
                 context.read()
             }
         }
     }
 
-    /// Reads only while the answers drain and nothing is held.
+    /// Reads only while the answers drain and nothing is held; bytes held go first.
     func read(context: ChannelHandlerContext) {
         guard context.channel.isWritable, held == nil else {
             readPending = true
+            if context.channel.isWritable { resumeLater(context: context) }
             return
         }
+        reading = true
         context.read()
     }
 
@@ -190,6 +217,7 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Passed on only once the parser has bytes: before, there is nothing for it, or for the
     /// router's channel, to finish.
     func channelReadComplete(context: ChannelHandlerContext) {
+        reading = false
         if handedOver { context.fireChannelReadComplete() }
     }
 

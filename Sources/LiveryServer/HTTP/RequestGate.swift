@@ -11,6 +11,8 @@ struct RequestGate: Sendable {
     let openRoutes: OpenRoutes
     /// Connections and held requests, per peer and in all.
     let budget: ConnectionBudget
+    /// Who learns where the specs live, for the answers given before the router.
+    let places: PlaceDisclosure
 
     /// What happens to `head`.
     enum Outcome {

@@ -11,14 +11,17 @@
 public struct ConnectionLimits: Sendable, Equatable {
     /// Open connections, all clients together (`--max-connections`). 8,192 by default.
     public var maxConnections: Int
-    /// Open connections from one IP address (`--max-connections-per-peer`). 8,192 by default,
-    /// so off, as nginx's `limit_conn` is until configured: behind a proxy, or on loopback,
-    /// every client has the same address. Set it when the daemon faces its clients directly.
+    /// Open connections from one IP address (`--max-connections-per-peer`). 256 by default: a
+    /// host or an office behind one NAT address with a hundred programs following the daemon
+    /// (a connection each, two for a browser's studio) fits, one attacker takes a thirty-second
+    /// of the connections. Behind a proxy every client has the proxy's address: see
+    /// ``perPeerAsGlobal``.
     public var maxConnectionsPerPeer: Int
     /// Held requests, all clients together (`--max-held-requests`). 4,096 by default.
     public var maxHeldRequests: Int
-    /// Held requests from one IP address (`--max-held-requests-per-peer`). 4,096 by default,
-    /// so off, for the same reason.
+    /// Held requests from one IP address (`--max-held-requests-per-peer`). 128 by default: a
+    /// long-poll or an event stream per following program, for a hundred of them; the rest of
+    /// that address's connections stay for short requests.
     public var maxHeldRequestsPerPeer: Int
 
     /// Descriptors never given to connections: the daemon's files, watcher and etcd client.
@@ -28,13 +31,22 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// Creates limits; every parameter has the default described on its property.
     public init(
-        maxConnections: Int = 8192, maxConnectionsPerPeer: Int = 8192, maxHeldRequests: Int = 4096,
-        maxHeldRequestsPerPeer: Int = 4096
+        maxConnections: Int = 8192, maxConnectionsPerPeer: Int = 256, maxHeldRequests: Int = 4096,
+        maxHeldRequestsPerPeer: Int = 128
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerPeer = maxConnectionsPerPeer
         self.maxHeldRequests = maxHeldRequests
         self.maxHeldRequestsPerPeer = maxHeldRequestsPerPeer
+    }
+
+    /// These limits with each per-peer limit as high as its global one, for a daemon whose
+    /// clients all reach it from one address: behind a proxy (nginx's `limit_conn` then belongs
+    /// in the proxy, which sees the clients' addresses), or under a load generator.
+    public var perPeerAsGlobal: ConnectionLimits {
+        ConnectionLimits(
+            maxConnections: maxConnections, maxConnectionsPerPeer: maxConnections, maxHeldRequests: maxHeldRequests,
+            maxHeldRequestsPerPeer: maxHeldRequests)
     }
 
     /// The limits in force under a file limit of `fileLimit` descriptors: connections at most

@@ -11,7 +11,8 @@ extension DaemonRoutes {
     /// request that does reach it gets the same answer, at worst without the wait.
     func bundle(_ request: Request) -> Response {
         guard let query = BundleQuery(request.head) else { return Response(status: .notFound) }
-        return BundleDecision.respond(to: query, state: hub.bundleState(for: query)).response
+        let state = places.shown(hub.bundleState(for: query), disclosing: disclosesPlaces(to: request))
+        return BundleDecision.respond(to: query, state: state).response
     }
 }
 

@@ -16,7 +16,7 @@ extension DaemonRoutes {
     /// (no spec loaded yet, or etcd unreachable: the last good bundle is still served, but a
     /// load balancer should prefer a daemon that sees changes).
     func readiness(_ request: Request) throws(Problem) -> Response {
-        guard hub.snapshot != nil else { throw Problem.noBundle(hub.errors) }
+        guard hub.snapshot != nil else { throw shown(.noBundle(hub.errors), to: request) }
         if let stale = hub.staleSince {
             throw Problem(
                 kind: "store-unreachable", title: "Store unreachable", status: .serviceUnavailable,

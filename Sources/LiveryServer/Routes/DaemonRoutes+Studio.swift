@@ -23,7 +23,7 @@ extension DaemonRoutes {
     /// (``SpecInspection``), tagged with the bundle's ETag.
     func resolved(_ request: Request) -> Response {
         guard let snapshot = hub.snapshot, let spec = snapshot.spec else {
-            return Problem.noBundle(hub.errors).response()
+            return shown(.noBundle(hub.errors), to: request).response()
         }
         var headers = HTTPFields()
         headers[.eTag] = snapshot.etag.description

@@ -8,7 +8,7 @@ extension DaemonRoutes {
     /// (404 for a theme the spec does not define).
     func tokens(_ request: Request) throws(Problem) -> Response {
         guard let spec = hub.snapshot?.spec else {
-            return Problem.noBundle(hub.errors).response()
+            return shown(.noBundle(hub.errors), to: request).response()
         }
         let document: SpecNode
         if let theme = request.uri.queryParameters["theme"].map(String.init) {

@@ -19,7 +19,7 @@ extension DaemonRoutes {
     /// `GET`: every token set and the themes, with the bundle's ETag (what `If-Match` on a push
     /// compares with) as the header and as `version`.
     func tokensStudioPull(_ request: Request) async throws(Problem) -> Response {
-        guard let snapshot = hub.snapshot else { throw Problem.noBundle(hub.errors) }
+        guard let snapshot = hub.snapshot else { throw shown(.noBundle(hub.errors), to: request) }
         let state: StoreState
         do throws(StoreError) {
             state = try await writer.store.read()

@@ -10,8 +10,16 @@ import Testing
         let small = defaults.effective(fileLimit: 1024)
         #expect(small.maxConnections == 1024 - 64)
         #expect(small.maxHeldRequests == 1024 - 64 - 64)
-        #expect(small.maxConnectionsPerPeer == small.maxConnections)
-        #expect(small.maxHeldRequestsPerPeer == small.maxHeldRequests)
+        // One address gets 256 connections and 128 held requests by default, fewer only when
+        // the file limit leaves fewer for everyone.
+        #expect(small.maxConnectionsPerPeer == 256)
+        #expect(small.maxHeldRequestsPerPeer == 128)
+        let tiny = defaults.effective(fileLimit: 200)
+        #expect(tiny.maxConnectionsPerPeer == 200 - 64 && tiny.maxHeldRequestsPerPeer == 200 - 64 - 64)
+        // Behind a proxy: one address may take everything the others could.
+        let proxied = defaults.perPeerAsGlobal.effective(fileLimit: 1024)
+        #expect(proxied.maxConnectionsPerPeer == proxied.maxConnections)
+        #expect(proxied.maxHeldRequestsPerPeer == proxied.maxHeldRequests)
         let asked = ConnectionLimits(
             maxConnections: 100, maxConnectionsPerPeer: 10, maxHeldRequests: 90, maxHeldRequestsPerPeer: 5)
         #expect(

@@ -12,7 +12,10 @@ import Testing
 
     @Test func twelveHundredEventStreamsUnderAFileLimitOf1024LeaveRoomForProbesAndPushes() async throws {
         try Self.raiseOwnFileLimit(to: Self.streams + 256)
-        let serve = try await ServeProcess(fileLimit: Self.fileLimit)
+        // The per-peer limits as high as the global ones: what is tested here is the global
+        // budget against the file limit (all 1,200 streams come from 127.0.0.1).
+        let serve = try await ServeProcess(
+            ["--max-connections-per-peer", "8192", "--max-held-requests-per-peer", "4096"], fileLimit: Self.fileLimit)
         #expect(serve.child.stderr.contains("open-file limit"), "\(serve.child.stderr)")
         #expect(serve.child.stderr.contains("hard=\(Self.fileLimit)"), "\(serve.child.stderr)")
         #expect(try await serve.http.get("/v1/spec").status == 200)
@@ -99,6 +102,34 @@ import Testing
             if try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5)).isEmpty { closedUnanswered += 1 }
         }
         #expect(closedUnanswered >= 1, "8 connections per peer: 5 streams, 3 more at most")
+        withExtendedLifetime(held) {}
+        #expect(try await serve.stop() == 0)
+    }
+
+    /// Started without options, the daemon holds one address to 128 held requests (and 256
+    /// connections): the 129th event stream from 127.0.0.1 is refused, while that address still
+    /// gets its short requests answered and another address its streams.
+    @Test func byDefaultOneAddressHoldsAtMost128Requests() async throws {
+        let serve = try await ServeProcess()
+        let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        var held: [RawConnection] = []
+        for _ in 0..<128 {
+            let connection = try RawConnection(port: serve.port)
+            try await connection.send(request)
+            held.append(connection)
+        }
+        for (index, connection) in held.enumerated() {
+            let head = try await connection.receive(until: "\r\n\r\n", timeout: .seconds(10))
+            #expect(head.hasPrefix("HTTP/1.1 200"), "stream \(index): \(head.prefix(200))")
+        }
+        let extra = try RawConnection(port: serve.port)
+        try await extra.send(request)
+        let refused = try await extra.receive(until: "\r\n\r\n", timeout: .seconds(10))
+        #expect(refused.hasPrefix("HTTP/1.1 503") && refused.lowercased().contains("retry-after: 5"), "\(refused)")
+        #expect(try await serve.http.get("/healthz").status == 200)
+        let other = try RawConnection(port: serve.port, from: "127.0.0.2")
+        try await other.send(request)
+        #expect(try await other.receive(until: "\r\n\r\n", timeout: .seconds(10)).hasPrefix("HTTP/1.1 200"))
         withExtendedLifetime(held) {}
         #expect(try await serve.stop() == 0)
     }

@@ -137,7 +137,10 @@ function start() {
     $("token").value = "";
     notify("");
     showMode();
-    reload().catch((error) => notify(`Could not read the daemon: ${error.message}`));
+    // Read again only if nothing could be read without the token (--read-token-file). A page
+    // that shows a version keeps it until the event stream tells of the next one: the ETag a
+    // restore sends in If-Match is the one of the version whose diff the page showed.
+    if (state.etag === null) reload().catch((error) => notify(`Could not read the daemon: ${error.message}`));
   });
   $("lock").addEventListener("click", () => { api.setToken(null); showMode(); });
   document.addEventListener("livery-token-needed", () => {
