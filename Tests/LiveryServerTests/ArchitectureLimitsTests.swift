@@ -42,12 +42,18 @@ import Testing
                 "\(count(BundleRequestHandler.maxQueuedParts)) parts",
             "connections, all / per peer address":
                 "\(count(connections.maxConnections)) / \(count(connections.maxConnectionsPerPeer)) "
-                + "(per peer off until set), at most the file limit − \(ConnectionLimits.reservedDescriptors) "
+                + "(behind a proxy: per peer as all), at most the file limit − \(ConnectionLimits.reservedDescriptors) "
                 + "(closed on arrival)",
             "held requests (long-polls, event streams), all / per peer address":
                 "\(count(connections.maxHeldRequests)) / \(count(connections.maxHeldRequestsPerPeer)) "
-                + "(per peer off until set), at most the connections − \(ConnectionLimits.reservedConnections) "
+                + "(behind a proxy: per peer as all), at most the connections − \(ConnectionLimits.reservedConnections) "
                 + "(503, `Retry-After: 5`, close)",
+            "reading any connection":
+                "one read of \(bytes(DaemonHTTPChannel.readBytes)) each time the event loop polls it, so a pipelining "
+                + "client gets a turn like every other connection; \(bytes(DaemonHTTPChannel.bodyReadBytes)) while a "
+                + "request body of \(bytes(DaemonHTTPChannel.bodyReadBytes)) or more arrives",
+            "bytes read that were not asked for (NIO reads a connection to its end once the peer hangs up)":
+                "\(bytes(RawBundleHandler.maxUnaskedBytes)), held unparsed (then closed)",
             "kept bundle versions": count(BundleHub.keptVersions),
             "fleet table":
                 "\(count(ClientTable.defaultCapacity)) clients, \(count(ClientTable.defaultSkippedCapacity)) "
