@@ -29,6 +29,8 @@ public final class LiveryDaemon: Service, Sendable {
     public let metrics: ServerMetrics
     /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
     public let clients: ClientTable
+    /// The staged rollout (`GET /v1/rollout`).
+    let rollouts: RolloutKeeper
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -68,9 +70,15 @@ public final class LiveryDaemon: Service, Sendable {
         self.hub = hub
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
+        let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
+        let rollouts = RolloutKeeper(
+            hub: hub, writer: writer, clients: clients,
+            file: configuration.etcd == nil ? configuration.rolloutStateFile : nil,
+            threshold: configuration.abortWhen, metrics: metrics, logger: logger)
+        clients.observe { rollouts.observe($0) }
+        self.rollouts = rollouts
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: SpecWriter(store: store, configuration: configuration), token: token,
-            metrics: metrics,
+            hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
             configuration: configuration, logger: logger)
     }
 
@@ -112,7 +120,10 @@ public final class LiveryDaemon: Service, Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },
             logger: logger)
-        application.beforeServerStarts { [hub] in await hub.waitUntilReady(timeout: .seconds(2)) }
+        application.beforeServerStarts { [hub, rollouts] in
+            await rollouts.restore()
+            await hub.waitUntilReady(timeout: .seconds(2))
+        }
         // Shut down in reverse order: the hub first, so waiting clients are answered and event
         // streams end; then the server, which waits for the requests still in flight.
         let group = ServiceGroup(
