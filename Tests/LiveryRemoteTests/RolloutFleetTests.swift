@@ -172,3 +172,31 @@ struct RolloutFleetTests {
         await fleet.stop()
     }
 }
+
+/// A rollout outlives its daemon: the state file brings it back at the next start.
+@Suite(.timeLimit(.minutes(1)), .inotifyShared)
+struct RolloutRestartTests {
+    @Test func aRestartedDaemonKeepsTheRollout() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-rollout-restart")
+        let state = try TemporarySpecFolder(prefix: "livery-rollout-restart-state")
+        try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
+        let configure: (inout DaemonConfiguration) -> Void = { $0.stateDirectory = state.url }
+        let first = try await RunningDaemon.start(folder: folder, configure: configure)
+        let rollout = try await RolloutFleetTests.startRollout(first, radius: 2, share: "25%")
+        await first.stop()
+
+        let second = try await RunningDaemon.start(folder: folder, configure: configure)
+        defer { Task { await second.stop() } }
+        let (status, signal) = try await RolloutFleetTests.call(second, .GET, "/v1/version")
+        #expect(status == 200)
+        let carried = try RolloutFleetTests.rollout(try #require(signal["rollout"] as? [String: Any]))
+        #expect(carried == rollout)
+        let candidate = EntityTag.opaque(of: rollout.candidate)
+        let (fetched, _) = try await RolloutFleetTests.call(second, .GET, "/v1/spec/\(candidate)")
+        #expect(fetched == 200)
+        // Still running: a plain write is refused until it ends.
+        let (refused, _) = try await RolloutFleetTests.call(
+            second, .POST, "/v1/specs", json: #"{"files": {"box.yaml": "specs: {}\n"}}"#)
+        #expect(refused == 409)
+    }
+}
