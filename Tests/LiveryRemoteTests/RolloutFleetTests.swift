@@ -70,7 +70,8 @@ struct RolloutFleetTests {
     static func rollout(_ body: [String: Any]) throws -> Rollout {
         let state = try #require(Rollout.State(rawValue: body["state"] as? String ?? ""))
         return Rollout(
-            id: try #require(body["id"] as? String), basisPoints: Int(((body["percent"] as? Double) ?? -1) * 100),
+            id: try #require(body["id"] as? String),
+            basisPoints: Int((((body["percent"] as? Double) ?? -1) * 100).rounded()),
             stable: body["stable"] as? String ?? "", candidate: body["candidate"] as? String ?? "", state: state)
     }
 
@@ -198,5 +199,43 @@ struct RolloutRestartTests {
         let (refused, _) = try await RolloutFleetTests.call(
             second, .POST, "/v1/specs", json: #"{"files": {"box.yaml": "specs: {}\n"}}"#)
         #expect(refused == 409)
+    }
+}
+
+/// With a read token, a report counts against a rollout only when its request carries the token:
+/// the fleet table's rule, so a forged refusal cannot abort a rollout.
+@Suite(.timeLimit(.minutes(1)), .inotifyShared)
+struct RolloutForgedReportTests {
+    @Test func aForgedRefusalAbortsNothing() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-rollout-forged")
+        let state = try TemporarySpecFolder(prefix: "livery-rollout-forged-state")
+        try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
+        let readToken = "read-token-0123456789abcdef"
+        let daemon = try await RunningDaemon.start(folder: folder) {
+            $0.stateDirectory = state.url
+            $0.readToken = try? BearerToken(readToken)
+        }
+        defer { Task { await daemon.stop() } }
+        let rollout = try await RolloutFleetTests.startRollout(daemon, radius: 2, share: "100%")
+        func report(token: String?) async throws -> Int {
+            var request = HTTPClientRequest(url: daemon.url.absoluteString + "/v1/version")
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            let header = LiveryClientHeader(
+                identity: try ClientIdentity(name: "forger", instance: "host-1"), refused: rollout.candidate)
+            request.headers.add(name: LiveryClientHeader.fieldName, value: header.fieldValue)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            return Int(response.status.code)
+        }
+        #expect(try await report(token: nil) == 401)
+        #expect(try await report(token: "wrong-token-0123456789abcdef") == 401)
+        try await Task.sleep(for: .milliseconds(200))
+        let (_, running) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
+        #expect(running["state"] as? String == "running")
+        #expect(try await report(token: readToken) == 200)
+        try await eventually {
+            let (_, status) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
+            return status["state"] as? String == "aborted"
+        }
     }
 }
