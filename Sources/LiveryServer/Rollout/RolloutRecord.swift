@@ -4,19 +4,19 @@ import LiveryHTTP
 /// A rollout as the daemon keeps it: the signal's ``LiveryHTTP/Rollout`` and what an operator
 /// reads beside it (when it started, why, why it ended), with the candidate's files, so that a
 /// restarted daemon serves the same candidate and completing it publishes exactly those files.
-public struct RolloutRecord: Codable, Hashable, Sendable {
+struct RolloutRecord: Codable, Hashable, Sendable {
     /// The rollout as the version signal carries it.
-    public var rollout: Rollout
+    var rollout: Rollout
     /// When it started, ISO 8601.
-    public var startedAt: String
+    var startedAt: String
     /// The author's message.
-    public var message: String
+    var message: String
     /// Why it was aborted, when it was.
-    public var abortReason: String?
+    var abortReason: String?
     /// When it was aborted or completed, ISO 8601.
-    public var endedAt: String?
+    var endedAt: String?
     /// The candidate's files by path: the whole set the candidate push made.
-    public var candidateFiles: [String: Data]
+    var candidateFiles: [String: Data]
 
     /// The record's rollout with its share changed, or ended as `state` (now, for `reason`).
     func with(basisPoints: Int? = nil, state: Rollout.State? = nil, reason: String? = nil) -> RolloutRecord {
