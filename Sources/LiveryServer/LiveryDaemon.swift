@@ -58,13 +58,15 @@ public final class LiveryDaemon: Service, Sendable {
         self.metrics = metrics
         let store: any SpecStore
         let source: BundleHub.Source
+        let storage: RolloutKeeper.Storage
         if let etcd = configuration.etcd {
             let etcdStore = EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
-            (store, source) = (etcdStore, .etcd(etcdStore))
+            (store, source, storage) = (etcdStore, .etcd(etcdStore), .etcd(etcdStore))
         } else {
             let gate = BatchGate()
             store = FolderSpecStore(directory: configuration.directory, limits: configuration.readerLimits, gate: gate)
             source = .folder(configuration.directory, configuration.watch, gate)
+            storage = .file(configuration.rolloutStateFile)
         }
         let hub = BundleHub(source: source, loader: configuration.specLoader, metrics: metrics, logger: logger)
         self.hub = hub
@@ -72,9 +74,8 @@ public final class LiveryDaemon: Service, Sendable {
         self.clients = clients
         let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
         let rollouts = RolloutKeeper(
-            hub: hub, writer: writer, clients: clients,
-            file: configuration.etcd == nil ? configuration.rolloutStateFile : nil,
-            threshold: configuration.abortWhen, metrics: metrics, logger: logger)
+            hub: hub, writer: writer, clients: clients, storage: storage, threshold: configuration.abortWhen,
+            metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
         self.routes = DaemonRoutes(
@@ -127,7 +128,7 @@ public final class LiveryDaemon: Service, Sendable {
         // Shut down in reverse order: the hub first, so waiting clients are answered and event
         // streams end; then the server, which waits for the requests still in flight.
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [application, hub], logger: logger))
+            configuration: ServiceGroupConfiguration(services: [rollouts, application, hub], logger: logger))
         do {
             try await group.run()
         } catch {

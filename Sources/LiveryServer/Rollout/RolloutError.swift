@@ -15,7 +15,9 @@ enum RolloutError: Error, Equatable {
     case noStableVersion
     /// The state file could not be written (the message says why).
     case stateFile(String)
-    /// Completing the rollout could not publish the candidate.
+    /// Another daemon changed the rollout since this one read it (etcd).
+    case changedElsewhere
+    /// The store could not keep the rollout, or completing it could not publish the candidate.
     case store(StoreError)
 
     /// The problem (and so the HTTP status) each case answers with.
@@ -45,6 +47,10 @@ enum RolloutError: Error, Equatable {
                 headers: [.retryAfter: "1"])
         case .stateFile(let message):
             Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
+        case .changedElsewhere:
+            Problem(
+                kind: "rollout-changed", title: "The rollout changed", status: .conflict,
+                detail: "another daemon changed the rollout at the same time; read GET /v1/rollout and retry")
         case .store(let error):
             error.problem
         }

@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryHTTP
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// The daemon's staged rollout: starts one from a validated candidate, changes its share,
@@ -9,10 +10,21 @@ import Synchronization
 /// clients refuse the candidate or report problems with it (``AbortThreshold``).
 ///
 /// Changes take turns (an actor); the version signal learns each one at once through
-/// ``BundleHub/signal(_:candidate:)``, and the record is then written atomically to the state
-/// file. The clients' reports arrive synchronously from the connections' event loops
-/// (``observe(_:)``) and are counted under a lock; an abort they cause is started from there.
-actor RolloutKeeper {
+/// ``BundleHub/signal(_:candidate:)``, and the record is kept where the store is: a state file
+/// written atomically beside a folder store, or one etcd key changed by a transaction comparing
+/// its mod revision, which every daemon on the prefix follows (``run()``), with a history record
+/// for each change. The clients' reports arrive synchronously from the connections' event loops
+/// (``observe(_:)``) and are counted under a lock, by each daemon for the reports it receives;
+/// an abort they cause is started from there.
+actor RolloutKeeper: Service {
+    /// Where the rollout is kept.
+    enum Storage: Sendable {
+        /// A state file (folder stores).
+        case file(URL)
+        /// The store's rollout key (etcd).
+        case etcd(EtcdSpecStore)
+    }
+
     /// What the reports of the current rollout's cohort said.
     private struct Cohort {
         var record: RolloutRecord?
@@ -28,20 +40,22 @@ actor RolloutKeeper {
     private let hub: BundleHub
     private let writer: SpecWriter
     private let clients: ClientTable
-    private let file: URL?
+    private let storage: Storage
+    /// The etcd key's mod revision this daemon last saw (0: no key).
+    private var etcdRevision: Int64 = 0
     private let threshold: AbortThreshold
     private let metrics: ServerMetrics
     private let logger: Logger
     private nonisolated let cohort = Mutex(Cohort())
 
     init(
-        hub: BundleHub, writer: SpecWriter, clients: ClientTable, file: URL?, threshold: AbortThreshold,
+        hub: BundleHub, writer: SpecWriter, clients: ClientTable, storage: Storage, threshold: AbortThreshold,
         metrics: ServerMetrics, logger: Logger
     ) {
         self.hub = hub
         self.writer = writer
         self.clients = clients
-        self.file = file
+        self.storage = storage
         self.threshold = threshold
         self.metrics = metrics
         self.logger = logger
@@ -53,7 +67,7 @@ actor RolloutKeeper {
     /// Reads the state file and puts a running rollout back in the signal. A file that cannot be
     /// read or a candidate that no longer validates is logged and leaves no rollout running.
     func restore() async {
-        guard let file, FileManager.default.fileExists(atPath: file.path) else { return }
+        guard case .file(let file) = storage, FileManager.default.fileExists(atPath: file.path) else { return }
         let record: RolloutRecord
         do {
             record = try JSONDecoder().decode(RolloutRecord.self, from: Data(contentsOf: file))
@@ -75,7 +89,7 @@ actor RolloutKeeper {
         } catch {
             let ended = record.with(state: .aborted, reason: "the candidate no longer validates: \(error)")
             remember(ended)
-            try? persist(ended)
+            try? await persist(ended, event: "rollout \(record.rollout.id) aborted at start")
             logger.error("rollout aborted at start", metadata: ["id": "\(record.rollout.id)", "error": "\(error)"])
         }
     }
@@ -84,7 +98,7 @@ actor RolloutKeeper {
     /// `basisPoints` of the clients; `replace` ends a running one first.
     func start(
         _ candidate: SpecWriter.Result, basisPoints: Int, message: String, replace: Bool
-    ) throws(RolloutError) -> RolloutRecord {
+    ) async throws(RolloutError) -> RolloutRecord {
         if let running = record, running.rollout.state == .running, !replace {
             throw .alreadyRunning(running.rollout.id)
         }
@@ -96,7 +110,8 @@ actor RolloutKeeper {
                 id: Self.newID(), basisPoints: basisPoints, stable: stable.etagText,
                 candidate: candidate.bundleETag.description),
             startedAt: Date().formatted(.iso8601), message: message, candidateFiles: files)
-        try persist(record)
+        try await persist(
+            record, event: "rollout \(record.rollout.id) started at \(record.rollout.percentText): \(message)")
         if let replaced = self.record, replaced.rollout.state == .running {
             logger.notice("rollout replaced", metadata: ["id": "\(replaced.rollout.id)"])
         }
@@ -112,9 +127,9 @@ actor RolloutKeeper {
     }
 
     /// Changes the running rollout's share.
-    func set(basisPoints: Int, ifMatch: String?) throws(RolloutError) -> RolloutRecord {
+    func set(basisPoints: Int, ifMatch: String?) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(basisPoints: basisPoints)
-        try persist(record)
+        try await persist(record, event: "rollout \(record.rollout.id) set to \(record.rollout.percentText)")
         remember(record)
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         logger.notice(
@@ -125,7 +140,7 @@ actor RolloutKeeper {
 
     /// Withdraws the candidate: every client returns to the stable version. `automatic` when the
     /// cohort's reports reached the threshold.
-    func abort(reason: String, ifMatch: String?, automatic: Bool = false) throws(RolloutError) -> RolloutRecord {
+    func abort(reason: String, ifMatch: String?, automatic: Bool = false) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(state: .aborted, reason: reason)
         // The signal first: the cohort goes back even if the state file cannot be written.
         hub.signal(nil, candidate: nil)
@@ -134,7 +149,7 @@ actor RolloutKeeper {
         logger.warning(
             automatic ? "rollout aborted by the daemon" : "rollout aborted",
             metadata: ["id": "\(record.rollout.id)", "reason": "\(reason)"])
-        try persist(record)
+        try await persist(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
         return record
     }
 
@@ -154,7 +169,7 @@ actor RolloutKeeper {
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         remember(record)
         logger.notice("rollout completed", metadata: ["id": "\(record.rollout.id)"])
-        try persist(record)
+        try await persist(record, event: "rollout \(record.rollout.id) completed")
         return record
     }
 
@@ -222,8 +237,48 @@ actor RolloutKeeper {
         writer.rollouts.set(running: record.rollout.state == .running ? record.rollout.id : nil)
     }
 
-    private func persist(_ record: RolloutRecord) throws(RolloutError) {
-        guard let file else { return }
+    /// Follows the rollout other daemons write (etcd) until graceful shutdown.
+    func run() async throws {
+        guard case .etcd(let store) = storage else {
+            try? await gracefulShutdown()
+            return
+        }
+        for await state in store.followRollout().cancelOnGracefulShutdown() {
+            await adopt(state)
+        }
+    }
+
+    /// Takes a rollout read from etcd, unless this daemon wrote it (or a later one) itself.
+    private func adopt(_ state: EtcdSpecStore.RolloutState) async {
+        guard state.modRevision != etcdRevision else { return }
+        etcdRevision = state.modRevision
+        guard let record = state.record else { return }
+        remember(record)
+        guard record.rollout.state != .aborted else {
+            hub.signal(nil, candidate: nil)
+            return
+        }
+        do {
+            let candidate = BundleSnapshot(spec: try await writer.spec(of: Self.sources(record.candidateFiles)))
+            hub.signal(record.rollout, candidate: candidate)
+        } catch {
+            logger.error("the rollout's candidate does not validate here", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func persist(_ record: RolloutRecord, event: String) async throws(RolloutError) {
+        guard case .file(let file) = storage else {
+            guard case .etcd(let store) = storage else { return }
+            let revision: Int64?
+            do throws(StoreError) {
+                revision = try await store.putRollout(record, over: etcdRevision, event: event)
+            } catch {
+                throw .store(error)
+            }
+            guard let revision else { throw .changedElsewhere }
+            etcdRevision = revision
+            return
+        }
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
