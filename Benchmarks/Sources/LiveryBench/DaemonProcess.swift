@@ -13,7 +13,11 @@ final class DaemonProcess {
         let executable = try Self.liveryExecutable()
         let process = ChildProcess(
             executable.path,
-            ["serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"])
+            [
+                "serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
+                // A rollout's state beside the bench's folder, not in the user's own state folder.
+                "--state-dir", directory.deletingLastPathComponent().appendingPathComponent("state").path,
+            ])
         // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
         let port = try Blocking.run {
             try await process.start()
