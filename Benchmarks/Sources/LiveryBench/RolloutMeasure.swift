@@ -31,6 +31,16 @@ enum RolloutMeasure {
         defer { for task in tasks { task.cancel() } }
         let daemonURL = "http://127.0.0.1:\(daemon.port)"
         var measured = Measured()
+        // The earlier phases' fleets left waits that nginx still holds at the daemon (a cache
+        // lets its upstream request run to the end); one change for everyone answers them, so
+        // that the rollout's changes count only their own requests.
+        _ = try post(
+            daemonURL + "/v1/specs",
+            #"{"files": {"card.yaml": "specs:\n  card:\n    - { type: CornerRadius, radius: 9998 }\n"}}"#,
+            token: token)
+        guard applied.wait(for: 2 * clients, timeout: .seconds(120)) else {
+            throw BenchError("rollout: \(applied.times.count - clients) of \(clients) applied the change before it")
+        }
         Thread.sleep(forTimeInterval: 0.5)
         var before = try daemon.requestsAnswered()
         var start = ContinuousClock.now
@@ -40,21 +50,22 @@ enum RolloutMeasure {
             token: token)
         let rollout = Rollout(id: id, basisPoints: 1000, stable: "", candidate: "")
         measured.cohort = (0..<clients).filter { rollout.includes(instance: "bench-\($0)") }.count
-        guard applied.wait(for: clients + measured.cohort, timeout: .seconds(120)) else {
-            throw BenchError("rollout: \(applied.times.count - clients) of \(measured.cohort) in the cohort applied it")
+        guard applied.wait(for: 2 * clients + measured.cohort, timeout: .seconds(120)) else {
+            throw BenchError(
+                "rollout: \(applied.times.count - 2 * clients) of \(measured.cohort) in the cohort applied it")
         }
-        measured.started = applied.times[clients + measured.cohort - 1] - start
+        measured.started = applied.times[2 * clients + measured.cohort - 1] - start
         measured.startRequests = try daemon.requestsAnswered() - before - 1
 
         Thread.sleep(forTimeInterval: 0.5)
         before = try daemon.requestsAnswered()
         start = ContinuousClock.now
         _ = try post(daemonURL + "/v1/rollout", #"{"action": "abort"}"#, token: token)
-        guard applied.wait(for: clients + 2 * measured.cohort, timeout: .seconds(120)) else {
+        guard applied.wait(for: 2 * clients + 2 * measured.cohort, timeout: .seconds(120)) else {
             throw BenchError(
-                "abort: \(applied.times.count - clients - measured.cohort) of \(measured.cohort) went back")
+                "abort: \(applied.times.count - 2 * clients - measured.cohort) of \(measured.cohort) went back")
         }
-        measured.aborted = applied.times[clients + 2 * measured.cohort - 1] - start
+        measured.aborted = applied.times[2 * clients + 2 * measured.cohort - 1] - start
         measured.abortRequests = try daemon.requestsAnswered() - before - 1
         measured.failures = applied.failures
         let following = tasks
