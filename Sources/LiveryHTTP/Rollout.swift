@@ -106,9 +106,16 @@ public struct Rollout: Codable, Hashable, Sendable {
     }
 
     /// What `/v1/version?since=` compares against while this rollout is in the signal: it changes
-    /// with the stable version, the rollout and its share, so a change of share wakes waiters.
+    /// with the stable version, the rollout, its share and its state, so a change of any of them
+    /// wakes waiters, and the wait that follows is a URL no cache has answered before.
     public var signalTag: String {
-        "\(EntityTag.opaque(of: stable)).\(id).\(state == .running ? basisPoints : Self.buckets)"
+        let step =
+            switch state {
+            case .running: "\(basisPoints)"
+            case .completed: "completed"
+            case .aborted: "aborted"
+            }
+        return "\(EntityTag.opaque(of: stable)).\(id).\(step)"
     }
 }
 

@@ -45,16 +45,26 @@ public final class BundleHub: Service, Sendable {
         var staleReason: String?
         /// Loads applied, good or bad: changes whenever the store's content may have.
         var generation = 0
-        /// The rollout the version signal carries (running, or completed until the store
-        /// publishes its candidate), and its candidate's bundle.
+        /// The rollout the version signal carries (running; completed until the store publishes
+        /// its candidate; aborted until the store publishes another version), and its
+        /// candidate's bundle (none once aborted).
         var rollout: Rollout?
         var candidate: BundleSnapshot?
 
         /// `snapshot` as the version signal shows it: with the rollout, whose stable version is
-        /// the bundle itself. A completed rollout leaves once its candidate is the bundle.
+        /// the bundle itself. A completed rollout leaves once its candidate is the bundle, an
+        /// aborted one once another version is. An aborted rollout stays in the signal until
+        /// then so that the clients' next wait is a new URL (`since` its tag), not the one they
+        /// asked before the rollout, which a cache may still hold expired.
         mutating func signalled(_ snapshot: BundleSnapshot) -> BundleSnapshot {
             guard var rollout else { return snapshot.with(rollout: nil) }
-            if rollout.state == .completed, snapshot.etag.isNamed(by: rollout.candidate) {
+            let ended =
+                switch rollout.state {
+                case .running: false
+                case .completed: snapshot.etag.isNamed(by: rollout.candidate)
+                case .aborted: !snapshot.etag.isNamed(by: rollout.stable)
+                }
+            if ended {
                 self.rollout = nil
                 candidate = nil
                 return snapshot.with(rollout: nil)
@@ -96,8 +106,8 @@ public final class BundleHub: Service, Sendable {
     /// the rollout out (`nil`); wakes the waiting clients when what the signal says changed.
     func signal(_ rollout: Rollout?, candidate: BundleSnapshot?) {
         let woken = state.withLock { state -> (BundleSnapshot, [any BundleSubscriber])? in
-            state.rollout = rollout?.state == .aborted ? nil : rollout
-            state.candidate = state.rollout == nil ? nil : candidate
+            state.rollout = rollout
+            state.candidate = rollout == nil || rollout?.state == .aborted ? nil : candidate
             guard let current = state.snapshot else { return nil }
             let signalled = state.signalled(current)
             state.snapshot = signalled

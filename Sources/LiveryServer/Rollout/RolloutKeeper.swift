@@ -143,7 +143,7 @@ actor RolloutKeeper: Service {
     func abort(reason: String, ifMatch: String?, automatic: Bool = false) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(state: .aborted, reason: reason)
         // The signal first: the cohort goes back even if the state file cannot be written.
-        hub.signal(nil, candidate: nil)
+        hub.signal(record.rollout, candidate: nil)
         remember(record)
         metrics.rolloutAborts(by: automatic ? "daemon" : "operator").increment()
         logger.warning(
@@ -255,7 +255,7 @@ actor RolloutKeeper: Service {
         guard let record = state.record else { return }
         remember(record)
         guard record.rollout.state != .aborted else {
-            hub.signal(nil, candidate: nil)
+            hub.signal(record.rollout, candidate: nil)
             return
         }
         do {
