@@ -44,12 +44,14 @@ struct DaemonCall {
     }
 
     /// `livery push`'s atomic publish: `POST /v1/specs`.
+    /// With `rollout` (such as `10%`), the files are a rollout's candidate instead.
     func publish(
-        files: [String: String?], message: String, ifMatch: String?, naming: SpecFileNaming = .asStored
+        files: [String: String?], message: String, ifMatch: String?, rollout: String? = nil, replace: Bool = false,
+        naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = try encoder.encode(PublishBody(files: files, message: message))
+        let body = try encoder.encode(PublishBody(files: files, message: message, rollout: rollout, replace: replace))
         return try await send(
             post: true, "/v1/specs", json: body, headers: ifMatch.map { [("If-Match", $0)] } ?? [], naming: naming)
     }
@@ -57,6 +59,8 @@ struct DaemonCall {
     private struct PublishBody: Encodable {
         var files: [String: String?]
         var message: String
+        var rollout: String?
+        var replace: Bool
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
@@ -66,6 +70,10 @@ struct DaemonCall {
                 try files.encode(content, forKey: Key(path))
             }
             try container.encode(message, forKey: Key("message"))
+            if let rollout {
+                try container.encode(rollout, forKey: Key("rollout"))
+                try container.encode(replace, forKey: Key("replace"))
+            }
         }
     }
 

@@ -20,7 +20,8 @@ public struct LiveryCommand: AsyncParsableCommand {
         abstract: "Live-reload theming daemon and reversible trait engine.",
         subcommands: [
             DemoCommand.self, ValidateCommand.self, WatchCommand.self, ServeCommand.self, PushCommand.self,
-            HistoryCommand.self, RollbackCommand.self, StatusCommand.self, SchemaCommand.self, IdentifiersCommand.self,
+            HistoryCommand.self, RollbackCommand.self, RolloutCommand.self, StatusCommand.self, SchemaCommand.self,
+            IdentifiersCommand.self,
             CSSCommand.self,
             TokensCommand.self,
         ]

@@ -47,8 +47,17 @@ struct PushCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Why: the message the publish is recorded with (history, on etcd).")
     var message: String?
 
+    @Option(
+        help:
+            "Roll the result out to this share of clients (10%, 0.5%) instead of publishing it: a candidate version, the stable one unchanged."
+    )
+    var rollout: String?
+
+    @Flag(help: "With --rollout: replace the candidate of the rollout that runs (otherwise refused, 409).")
+    var replace = false
+
     /// Whether the push is one atomic publish rather than a PUT of one file.
-    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil }
+    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil || rollout != nil }
 
     @Option(help: "A PEM file of the certificate authorities to trust for an https --server (default: the system's).")
     var cacert: String?
@@ -61,6 +70,12 @@ struct PushCommand: AsyncParsableCommand {
             throw ValidationError("--as \(remotePath) names the path of one file; give exactly one file with it")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
+        if let rollout, Rollout.basisPoints(parsing: rollout) == nil {
+            throw ValidationError("--rollout '\(rollout)' is not a share from 0% to 100% with at most two decimals")
+        }
+        if replace, rollout == nil {
+            throw ValidationError("--replace replaces a rollout's candidate; give --rollout P%")
+        }
         if let cacert {
             do throws(FileSystemError) {
                 try LocalFile.checkReadable(cacert)
@@ -122,7 +137,12 @@ struct PushCommand: AsyncParsableCommand {
         for path in delete { contents[path] = .some(nil) }
         let call = DaemonCall(server: server, token: token, client: client)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
-        switch try await call.publish(files: contents, message: message ?? "", ifMatch: ifMatch, naming: naming) {
+        let outcome = try await call.publish(
+            files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,
+            naming: naming)
+        switch outcome {
+        case .ok(let body) where rollout != nil:
+            print(try RolloutSummary.decoded(from: body).text)
         case .ok(let body):
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let revision = result.revision.map { " at revision \($0)" } ?? ""

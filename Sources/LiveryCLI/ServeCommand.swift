@@ -71,7 +71,22 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(
+        help:
+            "Abort a rollout by itself once this many clients of its cohort (3) or this share of them (5%) refused the candidate or reported a problem."
+    )
+    var abortWhen = "1"
+
+    @Option(
+        help:
+            "Where the daemon keeps the running rollout of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
+    )
+    var stateDir: String?
+
     func validate() throws {
+        guard AbortThreshold(parsing: abortWhen) != nil else {
+            throw ValidationError("--abort-when '\(abortWhen)' is neither a count of 1 or more (3) nor a share (5%)")
+        }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
@@ -158,6 +173,8 @@ struct ServeCommand: RegistryCommand {
         configuration.allowedOrigins = try allowedOrigins()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
+        configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
+        configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()

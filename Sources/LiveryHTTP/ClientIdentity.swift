@@ -40,7 +40,7 @@ public struct ClientIdentity: Hashable, Sendable {
         self.appVersion = Self.fit(appVersion, orElse: "")
     }
 
-    private static func fit(_ value: String, orElse fallback: String) -> String {
+    static func fit(_ value: String, orElse fallback: String) -> String {
         var value = Substring(value)
         while value.utf8.count > maxFieldBytes { value = value.dropLast() }
         return value.isEmpty ? fallback : String(value)

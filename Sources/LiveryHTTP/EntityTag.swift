@@ -30,10 +30,15 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
     /// `Last-Event-ID` values come back exactly as sent, but clients and proxies differ on
     /// quoting, and treating them alike only avoids a needless resend.
     public func isNamed(by text: String) -> Bool {
+        Self.opaque(of: text) == opaque
+    }
+
+    /// The opaque part of a tag as a header, a URL or a client shows it: without `W/` and quotes.
+    public static func opaque(of text: String) -> String {
         var text = Substring(text.trimmingSpaces)
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        return text == opaque
+        return String(text)
     }
 }
 

@@ -14,6 +14,9 @@
 /// | `instance` | string | which running copy; required |
 /// | `version` | string | the program's own version; left out when unknown |
 /// | `applied` | string | the ETag of the spec applied (not merely fetched), as the `ETag` header had it; left out before the first |
+/// | `refused` | string | the ETag of the last version the client fetched but did not load (version skew, a trait it lacks); left out when none |
+/// | `problem` | string | the ETag of a version the program reported misbehaving (`RemoteSpecSource.reportProblem(_:)`); left out when none |
+/// | `note` | string | the program's words on that problem; left out when none |
 /// | `skipped` | inner list of strings | identifiers left on older traits; left out when none |
 /// | `more` | integer | identifiers skipped beyond those listed; left out when none |
 ///
@@ -33,6 +36,12 @@ public struct LiveryClientHeader: Hashable, Sendable {
     public var identity: ClientIdentity
     /// The ETag of the spec the client has applied, or `nil` before its first.
     public var applied: String?
+    /// The ETag of the last version the client refused to load, if any.
+    public var refused: String?
+    /// The ETag of a version the program reported as misbehaving, if any.
+    public var problem: String?
+    /// What the program said of that problem (at most ``ClientIdentity/maxFieldBytes`` bytes).
+    public var note: String?
     /// Identifiers the client left on older traits (at most ``maxListedSkipped``).
     public var skipped: [String]
     /// How many more identifiers were skipped than ``skipped`` lists.
@@ -42,10 +51,17 @@ public struct LiveryClientHeader: Hashable, Sendable {
     /// ``ClientIdentity/maxFieldBytes``, are counted in ``moreSkipped`` rather than listed.
     /// `applied` is sent as given: an ETag longer than ``ClientIdentity/maxFieldBytes`` (those of
     /// `livery serve` have 18 bytes) makes the header one the daemon refuses, never a wrong one.
-    public init(identity: ClientIdentity, applied: String? = nil, skipped: [String] = []) {
+    /// `note` is cut to ``ClientIdentity/maxFieldBytes`` at a character boundary.
+    public init(
+        identity: ClientIdentity, applied: String? = nil, skipped: [String] = [], refused: String? = nil,
+        problem: String? = nil, note: String? = nil
+    ) {
         let listable = skipped.filter { $0.utf8.count <= ClientIdentity.maxFieldBytes }
         self.identity = identity
         self.applied = applied
+        self.refused = refused
+        self.problem = problem
+        self.note = note.map { ClientIdentity.fit($0, orElse: "") }.flatMap { $0.isEmpty ? nil : $0 }
         self.skipped = Array(listable.prefix(Self.maxListedSkipped))
         self.moreSkipped = skipped.count - self.skipped.count
     }
@@ -55,6 +71,9 @@ public struct LiveryClientHeader: Hashable, Sendable {
         var members = ["name=\(Self.serialize(identity.name))", "instance=\(Self.serialize(identity.instance))"]
         if !identity.appVersion.isEmpty { members.append("version=\(Self.serialize(identity.appVersion))") }
         if let applied { members.append("applied=\(Self.serialize(applied))") }
+        if let refused { members.append("refused=\(Self.serialize(refused))") }
+        if let problem { members.append("problem=\(Self.serialize(problem))") }
+        if let note { members.append("note=\(Self.serialize(note))") }
         if !skipped.isEmpty { members.append("skipped=(\(skipped.map(Self.serialize).joined(separator: " ")))") }
         if moreSkipped > 0 { members.append("more=\(moreSkipped)") }
         return members.joined(separator: ", ")
@@ -88,6 +107,9 @@ public struct LiveryClientHeader: Hashable, Sendable {
             name: string("name", required: true) ?? "", instance: string("instance", required: true) ?? "",
             appVersion: string("version", required: false) ?? "")
         applied = try string("applied", required: false)
+        refused = try string("refused", required: false)
+        problem = try string("problem", required: false)
+        note = try string("note", required: false)
         skipped = try Self.skipped(members["skipped"])
         moreSkipped = 0
         if let (item, column) = members["more"] {

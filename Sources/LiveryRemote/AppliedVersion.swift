@@ -17,6 +17,9 @@ public final class AppliedVersion: Sendable {
     private struct State {
         var etag: String?
         var skipped: [String] = []
+        var refused: String?
+        var problem: String?
+        var note: String?
         var keeper: AppliedBundleKeeper?
         /// The version the consumer recorded last, applied or refused.
         var settled: BodyDigest?
@@ -59,8 +62,32 @@ public final class AppliedVersion: Sendable {
     /// Records that the consumer did not apply `version` (its provider refused it): what was
     /// applied before stays what the header reports, and the source stops waiting.
     public func recordRefused(_ version: RemoteVersion) {
-        let waiters = state.withLock { state in Self.settle(version.digest, in: &state) }
+        let waiters = state.withLock { state in
+            state.refused = version.etag ?? state.refused
+            return Self.settle(version.digest, in: &state)
+        }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Records that a version the source fetched did not even parse here (a trait type this
+    /// program lacks): reported like a refused load.
+    func recordUnreadable(etag: String) {
+        state.withLock { $0.refused = etag }
+    }
+
+    /// Reports that the version applied now misbehaves in this program, with `message` (cut to
+    /// ``LiveryHTTP/ClientIdentity/maxFieldBytes`` bytes): the source's next request tells the
+    /// daemon, which counts it against a rollout whose candidate it is and may abort that
+    /// rollout (`livery serve --abort-when`). Returns `false`, reporting nothing, before
+    /// anything is applied.
+    @discardableResult
+    public func reportProblem(_ message: String) -> Bool {
+        state.withLock { state in
+            guard let etag = state.etag else { return false }
+            state.problem = etag
+            state.note = message
+            return true
+        }
     }
 
     /// Marks `digest` settled and takes the waiters for it, to be resumed outside the lock.
@@ -117,7 +144,10 @@ public final class AppliedVersion: Sendable {
 
     /// The header for `identity` with what is applied now.
     func header(for identity: ClientIdentity) -> LiveryClientHeader {
-        let (etag, skipped) = state.withLock { ($0.etag, $0.skipped) }
-        return LiveryClientHeader(identity: identity, applied: etag, skipped: skipped)
+        state.withLock { state in
+            LiveryClientHeader(
+                identity: identity, applied: state.etag, skipped: state.skipped, refused: state.refused,
+                problem: state.problem, note: state.note)
+        }
     }
 }

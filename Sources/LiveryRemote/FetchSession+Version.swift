@@ -6,12 +6,8 @@ import NIOCore
 import NIOHTTP1
 
 extension FetchSession {
-    /// The answer of `GET /v1/version`.
-    private struct VersionAnswer: Decodable {
-        var etag: String
-    }
-
-    /// The longest answer of `GET /v1/version` read: `{"etag": "…"}` and some room.
+    /// The longest answer of `GET /v1/version` read: a ``LiveryHTTP/VersionSignal`` with a
+    /// rollout, and some room.
     static let maxVersionAnswerBytes = 4096
 
     /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns&round=R`. The
@@ -21,10 +17,17 @@ extension FetchSession {
     /// version is then fetched from `GET /v1/spec/{etag}`, which never changes, so caches can
     /// keep it for good. A 404 there (the server no longer keeps that version) is a failure like
     /// any other: the next request asks for the current version again.
+    ///
+    /// While a rollout runs the signal carries it; the client applies the version
+    /// ``LiveryHTTP/Rollout/version(for:)`` names for its ``Configuration/identity``'s instance
+    /// (the candidate in the cohort, else the stable version) and sends the signal's `since` back,
+    /// so that a change of share or an abort answers its next wait at once.
     func followVersion(wait: Duration) async throws -> Duration {
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]
-        if let etag { query.insert(URLQueryItem(name: "since", value: Self.urlForm(of: etag)), at: 0) }
+        if let since = signalTag ?? etag.map(Self.urlForm(of:)) {
+            query.insert(URLQueryItem(name: "since", value: since), at: 0)
+        }
         if let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
         let target = url.appending(path: "v1/version").appending(queryItems: query)
         let clock = ContinuousClock()
@@ -41,19 +44,27 @@ extension FetchSession {
             return clock.now - start < wait / 2 ? configuration.backoff.base : .zero
         case 200:
             let body = try await response.body.collect(upTo: Self.maxVersionAnswerBytes)
-            let answer: VersionAnswer
+            let answer: VersionSignal
             do {
-                answer = try JSONDecoder().decode(VersionAnswer.self, from: Data(body.readableBytesView))
+                answer = try JSONDecoder().decode(VersionSignal.self, from: Data(body.readableBytesView))
             } catch {
                 throw RemoteError(
                     .invalidResponse, url: target.absoluteString, "expected {\"etag\": \"…\"}", underlying: error)
             }
-            guard answer.etag != etag else {
-                // The server says the version differs, and names ours: ask again, but not at once.
+            let version = answer.version(for: configuration.identity.instance)
+            let since = answer.since
+            signalRound = nil  // rounds are of the wait for one signal
+            guard EntityTag.opaque(of: version) != etag.map(EntityTag.opaque(of:)) else {
+                // The signal changed and our version did not (a share that leaves us out): wait
+                // for the next change. The server naming ours as new: ask again, but not at once.
+                guard since == signalTag else {
+                    signalTag = since
+                    return .zero
+                }
                 return configuration.backoff.base
             }
-            try await fetchVersion(answer.etag)
-            signalRound = nil  // rounds are of the wait for one version
+            try await fetchVersion(version)
+            signalTag = since
             return .zero
         default:
             throw statusError(response, url: target)

@@ -38,6 +38,9 @@ final class FetchSession {
     var reconnectionTime: Duration?
     /// The version signal's next round, from its last 304 (``LiveryHTTP/SignalRound``).
     var signalRound: String?
+    /// What the version signal last said while it carried a rollout (its `since`), sent back as
+    /// `since=`; `nil` without a rollout, when ``etag`` is sent.
+    var signalTag: String?
     /// A version handed over whose outcome the consumer has not recorded yet: the next request
     /// waits for it, so its `Livery-Client` header reports what is applied.
     var unsettled: BodyDigest?
@@ -200,6 +203,7 @@ final class FetchSession {
             unsettled = version.digest
             output.yield(update)
         case .failed(let error):
+            if let etag { appliedVersion.recordUnreadable(etag: etag) }
             logger.error("spec rejected", metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
             output.yield(update)
         }

@@ -113,6 +113,14 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
         self.appliedVersion = appliedVersion
     }
 
+    /// Reports that the version applied now misbehaves in this program (see
+    /// ``AppliedVersion/reportProblem(_:)``): during a staged rollout of that version, the
+    /// daemon counts it and may withdraw the version from every client.
+    @discardableResult
+    public func reportProblem(_ message: String) -> Bool {
+        appliedVersion.reportProblem(message)
+    }
+
     /// Starts a session: fetching begins at once, in a task of its own.
     public func makeAsyncIterator() -> AsyncIterator {
         let (updates, output) = AsyncStream.makeStream(of: RemoteUpdate.self)

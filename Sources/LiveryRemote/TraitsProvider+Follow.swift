@@ -31,6 +31,8 @@ extension TraitsProvider {
     ///   - logger: Where to log loads and failures; nothing is logged without one.
     ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
     ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
+    ///   - appliedVersion: Where each load is recorded for the daemon; keep it to report a
+    ///     problem with the version applied (``AppliedVersion/reportProblem(_:)``).
     ///   - isolation: The caller's isolation, where the provider lives; inferred.
     public func follow(
         url: URL,
@@ -39,11 +41,12 @@ extension TraitsProvider {
         readToken: BearerToken? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
+        appliedVersion: AppliedVersion = AppliedVersion(),
         isolation: isolated (any Actor)? = #isolation
     ) async {
         await follow(
             urls: [url], mode: mode, configuration: configuration, readToken: readToken, logger: logger,
-            onUpdate: onUpdate, isolation: isolation)
+            onUpdate: onUpdate, appliedVersion: appliedVersion, isolation: isolation)
     }
 
     /// Follows a remote spec served by several endpoints, moving on to the next when one fails
@@ -59,12 +62,14 @@ extension TraitsProvider {
         readToken: BearerToken? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
+        appliedVersion: AppliedVersion = AppliedVersion(),
         isolation: isolated (any Actor)? = #isolation
     ) async {
         var configuration = configuration
         if let readToken { configuration.readToken = readToken }
         let source = RemoteSpecSource(
-            urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger)
+            urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger,
+            appliedVersion: appliedVersion)
         for await update in source {
             switch update {
             case .loaded(let spec, let version):

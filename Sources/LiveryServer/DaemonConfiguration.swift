@@ -77,6 +77,16 @@ public struct DaemonConfiguration: Sendable {
     /// Bounds on connections and held requests (long-polls, event streams).
     public var connectionLimits = ConnectionLimits()
 
+    // Staged rollouts.
+
+    /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the
+    /// default, is `$XDG_STATE_HOME/livery` (else `~/.local/state/livery`). One file per specs
+    /// folder (``rolloutStateFile``). With ``etcd`` nothing is kept here.
+    public var stateDirectory: URL?
+    /// When the daemon aborts a rollout by itself (`--abort-when`): the first refusal or problem
+    /// report of the cohort by default.
+    public var abortWhen: AbortThreshold = .first
+
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
         directory: URL,
@@ -122,6 +132,23 @@ public struct DaemonConfiguration: Sendable {
 }
 
 extension DaemonConfiguration {
+    /// The file that keeps the rollout of ``directory``: in ``stateDirectory``, named after a
+    /// hash of the folder's path, so daemons of different folders never share one.
+    public var rolloutStateFile: URL {
+        let folder =
+            stateDirectory
+            ?? {
+                let environment = ProcessInfo.processInfo.environment
+                if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+                    return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
+                }
+                return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
+                    path: ".local/state/livery")
+            }()
+        let name = "rollout-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
+        return folder.appending(path: name)
+    }
+
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).
     var parserHeadCeiling: Int { 4 * max(maxURIBytes, maxHeaderBytes) }
 

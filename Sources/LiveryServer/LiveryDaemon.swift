@@ -30,6 +30,8 @@ public final class LiveryDaemon: Service, Sendable {
     package let metrics: ServerMetrics
     /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
     package let clients: ClientTable
+    /// The staged rollout (`GET /v1/rollout`).
+    let rollouts: RolloutKeeper
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -60,21 +62,28 @@ public final class LiveryDaemon: Service, Sendable {
         self.metrics = metrics
         let store: any SpecStore
         let source: BundleHub.Source
+        let storage: RolloutKeeper.Storage
         if let etcd = configuration.etcd {
             let etcdStore = EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
-            (store, source) = (etcdStore, .etcd(etcdStore))
+            (store, source, storage) = (etcdStore, .etcd(etcdStore), .etcd(etcdStore))
         } else {
             let gate = BatchGate()
             store = FolderSpecStore(directory: configuration.directory, limits: configuration.readerLimits, gate: gate)
             source = .folder(configuration.directory, configuration.watch, gate)
+            storage = .file(configuration.rolloutStateFile)
         }
         let hub = BundleHub(source: source, loader: configuration.specLoader, metrics: metrics, logger: logger)
         self.hub = hub
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
+        let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
+        let rollouts = RolloutKeeper(
+            hub: hub, writer: writer, clients: clients, storage: storage, threshold: configuration.abortWhen,
+            metrics: metrics, logger: logger)
+        clients.observe { rollouts.observe($0) }
+        self.rollouts = rollouts
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: SpecWriter(store: store, configuration: configuration), token: token,
-            metrics: metrics,
+            hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
             configuration: configuration, logger: logger)
     }
 
@@ -117,11 +126,14 @@ public final class LiveryDaemon: Service, Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },
             logger: logger)
-        application.beforeServerStarts { [hub] in await hub.waitUntilReady(timeout: .seconds(2)) }
+        application.beforeServerStarts { [hub, rollouts] in
+            await rollouts.restore()
+            await hub.waitUntilReady(timeout: .seconds(2))
+        }
         // Shut down in reverse order: the hub first, so waiting clients are answered and event
         // streams end; then the server, which waits for the requests still in flight.
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [application, hub], logger: logger))
+            configuration: ServiceGroupConfiguration(services: [rollouts, application, hub], logger: logger))
         do {
             try await group.run()
         } catch {

@@ -48,6 +48,16 @@ package final class ServerMetrics: Sendable {
         requests = RequestSeries(registry: registry)
         _ = rejectedSpecs(source: "disk")
         _ = rejectedSpecs(source: "push")
+        _ = rolloutAborts(by: "daemon")
+        _ = rolloutAborts(by: "operator")
+    }
+
+    /// Rollouts aborted, by whom: the `daemon` (its cohort's reports reached the threshold) or
+    /// an `operator`.
+    func rolloutAborts(by who: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.name("rollout_aborts", "total", "Rollouts aborted, by the daemon itself or an operator."),
+            labels: [("by", who)])
     }
 
     /// Spec states refused: from the folder (`disk`) or from a push (`push`).

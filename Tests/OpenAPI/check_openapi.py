@@ -62,7 +62,7 @@ class Daemon:
         token_file.chmod(0o600)
         self.process = subprocess.Popen(
             [str(livery), "serve", "--port", "0", "--token-file", str(token_file), "--heartbeat", "1",
-             "--max-body-bytes", str(MAX_BODY_BYTES), str(specs)],
+             "--max-body-bytes", str(MAX_BODY_BYTES), "--state-dir", str(workdir / "state"), str(specs)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         self.port = None

@@ -18,8 +18,12 @@ actor CardStyler {
         await provider.follow(directory: folder) { outcome in Self.record(outcome, in: log) }
     }
 
-    func follow(_ url: URL, mode: RemoteSpecSource.Mode, log: AppliedLog) async {
-        await provider.follow(url: url, mode: mode) { outcome in Self.record(outcome, in: log) }
+    func follow(_ url: URL, mode: RemoteSpecSource.Mode, instance: String? = nil, log: AppliedLog) async {
+        var configuration = RemoteSpecSource.Configuration()
+        if let instance { configuration.identity = ClientIdentity(fitting: "livery-bench", instance: instance) }
+        await provider.follow(url: url, mode: mode, configuration: configuration) { outcome in
+            Self.record(outcome, in: log)
+        }
     }
 
     private static func record(_ outcome: Result<LoadReport, any Error>, in log: AppliedLog) {

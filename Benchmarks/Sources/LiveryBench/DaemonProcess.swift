@@ -20,6 +20,8 @@ final class DaemonProcess {
                 // Every client of a figure comes from 127.0.0.1, as through a proxy.
                 "--max-connections-per-peer", "\(limits.maxConnections)",
                 "--max-held-requests-per-peer", "\(limits.maxHeldRequests)",
+                // A rollout's state beside the bench's folder, not in the user's own state folder.
+                "--state-dir", directory.deletingLastPathComponent().appendingPathComponent("state").path,
             ])
         // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
         let port = try Blocking.run {

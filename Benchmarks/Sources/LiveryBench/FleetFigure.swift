@@ -43,6 +43,10 @@ enum FleetFigure {
             clients: clients, pushes: pushes, following: try url("http://127.0.0.1:\(front.port)"),
             mode: .version(wait: wait), daemon: daemon, pusher: pusher, step: &step)
 
+        let rollout = try RolloutMeasure.run(
+            clients: clients, following: try url("http://127.0.0.1:\(front.port)"), daemon: daemon, token: token,
+            wait: wait)
+
         let size = config.smoke ? "\(Format.count(clients)) clients (smoke; issue: 5,000)" : "5,000 clients"
         let baseline = "the same clients long-polling the daemon directly"
         let perChange = Samples.percentile(50, of: throughNginx.requests)
@@ -50,7 +54,32 @@ enum FleetFigure {
         let common =
             "\(pushes) pushes; one livery serve process; nginx 1 worker, the shipped conf (ports and paths changed); "
             + "clients: provider.follow(url:mode:) in this process, wait 30 s"
+        let pushToAll = throughNginx.all.median / 1e6
+        let rolloutNotes =
+            "cohort of \(rollout.cohort) (10 % by the formula); each client with its own instance, following nginx "
+            + "with .version; baseline: the median push to every client through nginx above; failed updates: "
+            + "\(rollout.failures); \(common)"
         return [
+            Row(
+                figure: "9", metric: "rollout to 10 % → the whole cohort applied, \(size) through nginx", unit: "ms",
+                value: rollout.started.nanoseconds / 1e6, p99: nil, baseline: "a push to all, through nginx",
+                baselineValue: pushToAll, ratio: rollout.started.nanoseconds / 1e6 / pushToAll, cpuRatio: nil,
+                target: "≤ 1 s", verdict: rollout.started <= .seconds(1) ? .pass : .miss, notes: rolloutNotes),
+            Row(
+                figure: "9", metric: "rollout abort → every cohort member back on stable, \(size) through nginx",
+                unit: "ms", value: rollout.aborted.nanoseconds / 1e6, p99: nil,
+                baseline: "a push to all, through nginx",
+                baselineValue: pushToAll, ratio: rollout.aborted.nanoseconds / 1e6 / pushToAll, cpuRatio: nil,
+                target: "≤ 1 s", verdict: rollout.aborted <= .seconds(1) ? .pass : .miss, notes: rolloutNotes),
+            Row(
+                figure: "9", metric: "daemon requests per rollout change (start, abort), \(size) through nginx",
+                unit: "requests", value: Double(max(rollout.startRequests, rollout.abortRequests)), p99: nil,
+                baseline: baseline, baselineValue: directPerChange,
+                ratio: Double(max(rollout.startRequests, rollout.abortRequests)) / directPerChange, cpuRatio: nil,
+                target: "a handful (≤ 25), not one per client",
+                verdict: max(rollout.startRequests, rollout.abortRequests) <= 25 ? .pass : .miss,
+                notes: "start \(rollout.startRequests), abort \(rollout.abortRequests) (the POST itself not counted); "
+                    + rolloutNotes),
             Row(
                 figure: "9", metric: "daemon requests per change, \(size) following through nginx",
                 unit: "requests", value: perChange, p99: nil, baseline: baseline, baselineValue: directPerChange,
@@ -86,22 +115,11 @@ enum FleetFigure {
         pusher: Pusher, step: inout Int
     ) throws -> Measured {
         let applied = AppliedLog()
-        var tasks: [Task<Void, Never>] = []
-        defer { for task in tasks { task.cancel() } }
-        // In steps, each applied before the next starts: so that the accept queues never
-        // overflow and no client starts in a backoff. The start is not what is measured.
-        for first in stride(from: 0, to: clients, by: 250) {
-            let started = min(first + 250, clients)
-            for _ in first..<started {
-                let styler = CardStyler(targets: 1)
-                tasks.append(Task { await styler.follow(base, mode: mode, log: applied) })
-            }
-            guard applied.wait(for: started, timeout: .seconds(60)) else {
-                throw BenchError(
-                    "\(mode): \(applied.times.count) of \(started) clients had applied the first spec after 60 s "
-                        + "(\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
-            }
+        let tasks = try startFleet(clients: clients, applied: applied, label: "\(mode)") { _ in
+            let styler = CardStyler(targets: 1)
+            return Task { await styler.follow(base, mode: mode, log: applied) }
         }
+        defer { for task in tasks { task.cancel() } }
         var measured = Measured()
         for push in 1...pushes {
             Thread.sleep(forTimeInterval: 0.5)  // every client is waiting again
@@ -127,6 +145,26 @@ enum FleetFigure {
         for task in following { task.cancel() }
         try Blocking.run { for task in following { await task.value } }
         return measured
+    }
+
+    /// Starts `clients` followers (`follower(index)` makes each) in steps of 250, each step
+    /// applied before the next starts: so that the accept queues never overflow and no client
+    /// starts in a backoff. The start is not what is measured.
+    static func startFleet(
+        clients: Int, applied: AppliedLog, label: String, follower: (Int) -> Task<Void, Never>
+    ) throws -> [Task<Void, Never>] {
+        var tasks: [Task<Void, Never>] = []
+        for first in stride(from: 0, to: clients, by: 250) {
+            let started = min(first + 250, clients)
+            for index in first..<started { tasks.append(follower(index)) }
+            guard applied.wait(for: started, timeout: .seconds(60)) else {
+                for task in tasks { task.cancel() }
+                throw BenchError(
+                    "\(label): \(applied.times.count) of \(started) clients had applied the first spec after 60 s "
+                        + "(\(applied.failures) failed updates; the first: \(applied.firstFailure ?? "none"))")
+            }
+        }
+        return tasks
     }
 
     private static func spec(step: Int) -> Data {

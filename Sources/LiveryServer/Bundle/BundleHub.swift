@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryHTTP
 import LiveryWatch
 import Logging
 import NIOCore
@@ -46,6 +47,33 @@ package final class BundleHub: Service, Sendable {
         var staleReason: String?
         /// Loads applied, good or bad: changes whenever the store's content may have.
         var generation = 0
+        /// The rollout the version signal carries (running; completed until the store publishes
+        /// its candidate; aborted until the store publishes another version), and its
+        /// candidate's bundle (none once aborted).
+        var rollout: Rollout?
+        var candidate: BundleSnapshot?
+
+        /// `snapshot` as the version signal shows it: with the rollout, whose stable version is
+        /// the bundle itself. A completed rollout leaves once its candidate is the bundle, an
+        /// aborted one once another version is. An aborted rollout stays in the signal until
+        /// then so that the clients' next wait is a new URL (`since` its tag), not the one they
+        /// asked before the rollout, which a cache may still hold expired.
+        mutating func signalled(_ snapshot: BundleSnapshot) -> BundleSnapshot {
+            guard var rollout else { return snapshot.with(rollout: nil) }
+            let ended =
+                switch rollout.state {
+                case .running: false
+                case .completed: snapshot.etag.isNamed(by: rollout.candidate)
+                case .aborted: !snapshot.etag.isNamed(by: rollout.stable)
+                }
+            if ended {
+                self.rollout = nil
+                candidate = nil
+                return snapshot.with(rollout: nil)
+            }
+            rollout.stable = snapshot.etagText
+            return snapshot.with(rollout: rollout)
+        }
     }
 
     let source: Source
@@ -67,7 +95,29 @@ package final class BundleHub: Service, Sendable {
     /// The bundle of the version `tag` names (with or without quotes), if it is one of the last
     /// ``keptVersions`` published.
     public func snapshot(version tag: String) -> BundleSnapshot? {
-        state.withLock { state in state.kept.last { $0.etag.isNamed(by: tag) } }
+        state.withLock { state in
+            if let candidate = state.candidate, candidate.etag.isNamed(by: tag) { return candidate }
+            return state.kept.last { $0.etag.isNamed(by: tag) }
+        }
+    }
+
+    /// The rollout the version signal carries now, if any.
+    public var rollout: Rollout? { state.withLock { $0.snapshot?.rollout ?? $0.rollout } }
+
+    /// Puts `rollout` (with `candidate`, its candidate's bundle) in the version signal, or takes
+    /// the rollout out (`nil`); wakes the waiting clients when what the signal says changed.
+    func signal(_ rollout: Rollout?, candidate: BundleSnapshot?) {
+        let woken = state.withLock { state -> (BundleSnapshot, [any BundleSubscriber])? in
+            state.rollout = rollout
+            state.candidate = rollout == nil || rollout?.state == .aborted ? nil : candidate
+            guard let current = state.snapshot else { return nil }
+            let signalled = state.signalled(current)
+            state.snapshot = signalled
+            guard signalled.rollout != current.rollout else { return nil }
+            return (signalled, Array(state.subscribers.values))
+        }
+        guard let (snapshot, subscribers) = woken else { return }
+        for subscriber in subscribers { subscriber.deliver(snapshot) }
     }
 
     /// The errors of the store's current content, empty when it loads.
@@ -236,13 +286,14 @@ package final class BundleHub: Service, Sendable {
     private func apply(_ result: Result<Spec, any Error>, sequence: Int?, source: String) {
         switch result {
         case .success(let spec):
-            let snapshot = BundleSnapshot(spec: spec)
-            let outcome = state.withLock { state -> (changed: Bool, [any BundleSubscriber])? in
+            let loaded = BundleSnapshot(spec: spec)
+            let outcome = state.withLock { state -> (changed: Bool, BundleSnapshot, [any BundleSubscriber])? in
                 if let sequence {
                     guard sequence > state.appliedSequence else { return nil }
                     state.appliedSequence = sequence
                 }
-                let changed = state.snapshot?.etag != snapshot.etag
+                let snapshot = state.signalled(loaded)
+                let changed = state.snapshot?.etag != snapshot.etag || state.snapshot?.rollout != snapshot.rollout
                 state.snapshot = snapshot
                 state.generation += 1
                 if changed {
@@ -253,10 +304,10 @@ package final class BundleHub: Service, Sendable {
                 state.errors = []
                 state.errorAt = nil
                 state.hasFirstUpdate = true
-                return (changed, Array(state.subscribers.values))
+                return (changed, snapshot, Array(state.subscribers.values))
             }
             guard let outcome else { return }
-            let (changed, subscribers) = outcome
+            let (changed, snapshot, subscribers) = outcome
             metrics.reloads.increment()
             metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
             logger.info(

@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 import Hummingbird
 import Livery
+import LiveryHTTP
 
 /// One published bundle: the merged spec as canonical JSON, its entity tag, and its
 /// Server-Sent Events frame, encoded once and shared by every client. Its fields live in one
@@ -27,6 +28,10 @@ package struct BundleSnapshot: Sendable {
     public var loadedAt: Date { storage.loadedAt }
     /// The `id:` / `event:` / `data:` frame of this bundle.
     var eventFrame: ByteBuffer { storage.eventFrame }
+    /// The rollout the version signal carries beside this bundle (``BundleHub/rollout``), if any:
+    /// kept here so that every waiter handed the current bundle also has the rollout of the same
+    /// instant.
+    public var rollout: Rollout? { storage.rollout }
 
     /// `spec.bundleJSON` as UTF-8 bytes.
     public var bytes: ByteBuffer { identity.bytes }
@@ -49,7 +54,20 @@ package struct BundleSnapshot: Sendable {
             gzip: Self.compressed(identity.bytes).map { BundleRepresentation(bytes: $0, contentEncoding: "gzip") },
             styleSheet: StyleSheetSnapshot(spec: spec ?? (try? Spec(json: json))),
             files: files, spec: spec, loadedAt: loadedAt,
-            eventFrame: ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text))
+            eventFrame: ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text),
+            rollout: nil)
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The same bundle with `rollout` in the version signal (bytes shared, not copied).
+    func with(rollout: Rollout?) -> BundleSnapshot {
+        BundleSnapshot(
+            storage: Storage(
+                identity: identity, gzip: gzip, styleSheet: styleSheet, files: files, spec: spec, loadedAt: loadedAt,
+                eventFrame: eventFrame, rollout: rollout))
     }
 
     private final class Storage: Sendable {
@@ -60,11 +78,13 @@ package struct BundleSnapshot: Sendable {
         let spec: Spec?
         let loadedAt: Date
         let eventFrame: ByteBuffer
+        let rollout: Rollout?
 
         init(
             identity: BundleRepresentation, gzip: BundleRepresentation?, styleSheet: StyleSheetSnapshot,
-            files: [String], spec: Spec?, loadedAt: Date, eventFrame: ByteBuffer
+            files: [String], spec: Spec?, loadedAt: Date, eventFrame: ByteBuffer, rollout: Rollout?
         ) {
+            self.rollout = rollout
             self.identity = identity
             self.gzip = gzip
             self.styleSheet = styleSheet

@@ -50,6 +50,7 @@ package final class ClientTable: Sendable {
     public let lifetime: Duration
     private let metrics: ServerMetrics
     private let state = Mutex(ClientTableState())
+    private let observers = Mutex<[@Sendable (LiveryClientHeader) -> Void]>([])
 
     /// Creates an empty table.
     package init(
@@ -89,6 +90,25 @@ package final class ClientTable: Sendable {
             }
             state.insert(entry, for: key)
         }
+        for observer in observers.withLock({ $0 }) { observer(header) }
+    }
+
+    /// Calls `observer` with every report the table records, outside its lock.
+    func observe(_ observer: @escaping @Sendable (LiveryClientHeader) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Of the clients heard from lately, those in `rollout`'s cohort, and how many of them
+    /// report the candidate applied.
+    func cohort(of rollout: Rollout, at now: Date = Date()) -> (expected: Int, applied: Int) {
+        let candidate = EntityTag.opaque(of: rollout.candidate)
+        var expected = 0
+        var applied = 0
+        for entry in entries(at: now) where rollout.includes(instance: entry.header.identity.instance) {
+            expected += 1
+            if entry.header.applied.map({ EntityTag.opaque(of: $0) == candidate }) == true { applied += 1 }
+        }
+        return (expected, applied)
     }
 
     /// The fleet at `now` against the current version `current`, its lists cut to

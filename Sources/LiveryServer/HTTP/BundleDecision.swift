@@ -68,7 +68,8 @@ package struct BundleResponse: Sendable {
 ///   (``StyleSheetSnapshot``) in place of its JSON; `{etag}` is still the bundle's tag.
 /// - `/v1/spec/{etag}`: that version's bundle (either representation, by the same rule),
 ///   cacheable for a year, never waiting; 404 when the state's bundle is not that version.
-/// - `/v1/version?since=`: `{"etag": "…"}` when the current version is not `since`, cacheable
+/// - `/v1/version?since=`: `{"etag": "…"}` (with a rollout, ``VersionSignal``'s `since` and
+///   `rollout` too) when the current version is not `since`, cacheable
 ///   for a second; else the wait as above, ending on the grid of ``LiveryHTTP/SignalRound``,
 ///   then 304 naming the next round (`Livery-Round`) and cacheable for the wait's length: a
 ///   shared cache answers the many clients asking the same question from one request, and the
@@ -146,7 +147,7 @@ package enum BundleDecision {
     ) -> BundleResponse {
         var fields = HTTPFields()
         fields[.cacheControl] = signalCaching
-        if let since, snapshot.etag.isNamed(by: since) {
+        if let since, isCurrentSignal(since, in: snapshot) {
             if case .duration(let wait) = query.wait, wait > .zero {
                 fields[.liveryRound] = String(SignalRound.next(after: wait, endedAt: now))
                 // Still true later: whoever reads it moves on to the next round's URL, which
@@ -155,7 +156,7 @@ package enum BundleDecision {
             }
             return BundleResponse(status: .notModified, fields: fields, body: nil)
         }
-        let body = JSONBody.encode(["etag": snapshot.etagText])
+        let body = JSONBody.encode(VersionSignal(etag: snapshot.etagText, rollout: snapshot.rollout))
         fields[.contentType] = "application/json"
         fields[.contentLength] = String(body.readableBytes)
         return BundleResponse(status: .ok, fields: fields, body: query.isHead ? nil : body)
@@ -166,10 +167,18 @@ package enum BundleDecision {
     private static func hasNothingNew(for query: BundleQuery, in state: BundleState) -> Bool {
         switch (query.resource, state) {
         case (.version, _): false
-        case (.versionSignal(let since, _), .loaded(let snapshot)): since.map(snapshot.etag.isNamed(by:)) == true
+        case (.versionSignal(let since, _), .loaded(let snapshot)):
+            since.map { isCurrentSignal($0, in: snapshot) } == true
         case (.current, .loaded(let snapshot)): held(by: query, in: snapshot) != nil
         case (_, .unavailable): true
         }
+    }
+
+    /// Whether `since` names what the version signal says now: the bundle's tag, or with a
+    /// rollout in the signal, the rollout's ``LiveryHTTP/Rollout/signalTag``.
+    private static func isCurrentSignal(_ since: String, in snapshot: BundleSnapshot) -> Bool {
+        guard let rollout = snapshot.rollout else { return snapshot.etag.isNamed(by: since) }
+        return since == rollout.signalTag
     }
 
     /// The identity and gzip representations of the form `query` asks for.

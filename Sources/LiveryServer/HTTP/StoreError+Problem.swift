@@ -42,6 +42,13 @@ extension StoreError {
             return Problem(
                 kind: "store-unavailable", title: "Spec store unavailable", status: .serviceUnavailable,
                 detail: message + "; nothing was written", headers: [.retryAfter: "1"])
+        case .rolloutRunning(let id):
+            return Problem(
+                kind: "rollout-running", title: "A rollout is running", status: .conflict,
+                detail:
+                    "rollout \(id) is running: complete it (livery rollout complete) or abort it (livery rollout abort) "
+                    + "before changing the stable version, or push with --rollout P% --replace to replace its candidate"
+            )
         case .historyUnsupported:
             return Problem(
                 kind: "history-unsupported", title: "No history", status: .notImplemented,

@@ -63,6 +63,8 @@ export function follow(baseURL, options = {}) {
   if (options.theme !== undefined) setTheme(options.theme);
 
   let version = null;
+  /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
+  let signal = null;
   let round = null;
   let failures = 0;
   let stopped = false;
@@ -105,7 +107,8 @@ export function follow(baseURL, options = {}) {
   /** One round of the version signal; the delay before the next, in milliseconds. */
   async function signalRound() {
     const query = new URLSearchParams();
-    if (version !== null) query.set("since", urlForm(version));
+    if (signal !== null) query.set("since", signal);
+    else if (version !== null) query.set("since", urlForm(version));
     query.set("wait", `${wait}s`);
     if (round !== null) query.set("round", round);
     const started = performance.now();
@@ -120,11 +123,19 @@ export function follow(baseURL, options = {}) {
       return performance.now() - started < (wait * 1000) / 2 ? backoffBase : 0;
     }
     if (response.status !== 200) throw new Error(`GET /v1/version answered ${response.status}`);
-    const { etag } = await response.json();
+    // During a staged rollout the page stays on the stable version (`etag`): the cohort rule
+    // needs SHA-256, which browsers offer only to secure pages. It sends `since` back, so that
+    // it waits like any client instead of being answered at once.
+    const { etag, since } = await response.json();
     if (typeof etag !== "string") throw new Error("GET /v1/version: expected {\"etag\": \"…\"}");
-    if (etag === version) return backoffBase;
-    await apply(etag);
     round = null;
+    if (etag === version) {
+      if ((since ?? null) === signal) return backoffBase;
+      signal = since ?? null;
+      return 0;
+    }
+    await apply(etag);
+    signal = since ?? null;
     return 0;
   }
 

@@ -8,12 +8,19 @@ extension DaemonRoutes {
     /// `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}` (null removes a file);
     /// `If-Match` with the bundle's ETag makes it depend on the specs not having changed. All
     /// files land together or none do. `?dryRun=true` validates and writes nothing.
+    /// With `"rollout": "10%"` the set is a rollout's candidate instead (``RolloutKeeper``):
+    /// validated the same way, served to that share of clients, the stable version unchanged;
+    /// `"replace": true` replaces a running rollout's candidate.
     func publish(_ request: Request) async throws(Problem) -> Response {
         let change: ChangeSet
+        let publish: PublishRequest
         do throws(Problem) {
-            change = try await changeSet(of: request)
+            (change, publish) = try await changeSet(of: request)
         } catch {
             throw refused(error, path: "POST /v1/specs")
+        }
+        if let share = publish.rollout {
+            return try await answer(startingRollout: change, share: share, replace: publish.replace ?? false, request)
         }
         do throws(StoreError) {
             return try await answer(publishing: change, request)
@@ -24,7 +31,7 @@ extension DaemonRoutes {
 
     /// The files of a publish body, `{"files": {"a.yaml": "…", "old.yaml": null}, "message": "…"}`,
     /// their paths checked.
-    func changeSet(of request: Request) async throws(Problem) -> ChangeSet {
+    func changeSet(of request: Request) async throws(Problem) -> (ChangeSet, PublishRequest) {
         let body = try await collectBody(request)
         let publish: PublishRequest
         do {
@@ -39,7 +46,7 @@ extension DaemonRoutes {
         for (rawPath, content) in publish.files {
             files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
         }
-        return ChangeSet(files: files, message: publish.message ?? "")
+        return (ChangeSet(files: files, message: publish.message ?? ""), publish)
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
@@ -77,6 +84,10 @@ struct PublishRequest: Decodable {
     var files: [String: String?]
     /// Why; recorded in the history on etcd.
     var message: String?
+    /// Start a rollout of the set to this share instead of publishing it.
+    var rollout: RolloutShare?
+    /// Replace a running rollout's candidate.
+    var replace: Bool?
 }
 
 /// The answer to a publish (and to a restore).

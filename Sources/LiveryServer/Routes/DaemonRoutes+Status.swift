@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LiveryHTTP
 
 extension DaemonRoutes {
     /// `GET /healthz`: 200 while the daemon runs, with the current bundle's tag and the
@@ -51,7 +52,9 @@ extension DaemonRoutes {
             lastError: errors.first,
             errors: errors,
             errorAt: hub.errorAt.map { Self.timestamp($0) },
-            waitingClients: hub.waitingClients)
+            waitingClients: hub.waitingClients,
+            rollout: rollouts.record?.rollout,
+            rolloutAbortReason: rollouts.record?.abortReason)
         return JSONBody.response(report, headers: [.cacheControl: "no-store"])
     }
 
@@ -94,4 +97,8 @@ struct StatusReport: Codable {
     var errors: [Diagnostic]
     var errorAt: String?
     var waitingClients: Int
+    /// The last rollout (running, aborted or completed); details at `GET /v1/rollout`.
+    var rollout: Rollout?
+    /// Why it was aborted, when it was.
+    var rolloutAbortReason: String?
 }

@@ -16,7 +16,7 @@ extension DaemonRoutes {
         }
         let change: ChangeSet
         do throws(Problem) {
-            change = try await changeSet(of: request)
+            change = try await changeSet(of: request).0
         } catch {
             throw refused(error, path: "POST /v1/css")
         }

@@ -7,6 +7,7 @@ struct DaemonRoutes: Sendable {
     let hub: BundleHub
     let clients: ClientTable
     let writer: SpecWriter
+    let rollouts: RolloutKeeper
     let token: BearerToken
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
@@ -71,6 +72,8 @@ struct DaemonRoutes: Sendable {
             Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
                 try await self.restore(request, context: context)
             },
+            Route(.get, "/v1/rollout") { _, _ in try self.rolloutStatus() },
+            Route(.post, "/v1/rollout", writes: true) { request, _ in try await self.changeRollout(request) },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
             Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },

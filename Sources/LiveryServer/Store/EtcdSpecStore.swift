@@ -170,7 +170,7 @@ final class EtcdSpecStore: SpecStore {
     }
 
     /// A key name that sorts by time and never collides between daemons.
-    private static func recordName(at time: Date) -> String {
+    static func recordName(at time: Date) -> String {
         let nanoseconds = UInt64(time.timeIntervalSince1970 * 1_000_000_000)
         let digits = String(nanoseconds)
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + "-" + UUID().uuidString.lowercased()

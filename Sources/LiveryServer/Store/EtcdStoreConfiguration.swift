@@ -43,4 +43,7 @@ public struct EtcdStoreConfiguration: Sendable {
     var specsPrefix: String { prefix + "specs/" }
     /// The prefix of the publish records' keys.
     var historyPrefix: String { prefix + "history/" }
+
+    /// The key of the staged rollout (``RolloutRecord`` as JSON).
+    var rolloutKey: String { prefix + "rollout" }
 }

@@ -11,15 +11,18 @@ import Livery
 struct SpecWriter: Sendable {
     let store: any SpecStore
     let configuration: DaemonConfiguration
+    /// The running rollout, during which only a candidate push or a completion writes.
+    let rollouts: RolloutGate
     /// One write at a time in this daemon: its own writes never race each other, so only other
     /// daemons' writes can make one validate again.
     private let mutex = AsyncMutex()
     /// The commits this writer made, for caches of the store's content.
     let commits = CommitCounter()
 
-    init(store: any SpecStore, configuration: DaemonConfiguration) {
+    init(store: any SpecStore, configuration: DaemonConfiguration, rollouts: RolloutGate = RolloutGate()) {
         self.store = store
         self.configuration = configuration
+        self.rollouts = rollouts
     }
 
     /// How many times a write is validated again after losing a race before it gives up (409).
@@ -56,11 +59,18 @@ struct SpecWriter: Sendable {
         var revision: Int64?
         /// The spec the new set makes (what a dry run of `POST /v1/css` renders).
         var spec: Spec
+        /// The whole set the change makes (a rollout's candidate).
+        var sources: SpecSourceSet
     }
 
-    /// Validates `change` against the store's whole set and, unless `dryRun`, commits it.
-    func write(_ change: ChangeSet, precondition: Precondition, dryRun: Bool) async throws(StoreError) -> Result {
+    /// Validates `change` against the store's whole set and, unless `dryRun`, commits it. While
+    /// a rollout runs only a dry run (a candidate push is one) or the rollout's completion
+    /// (`completing`) may write.
+    func write(
+        _ change: ChangeSet, precondition: Precondition, dryRun: Bool, completing: Bool = false
+    ) async throws(StoreError) -> Result {
         try Self.checkSize(of: change)
+        if !dryRun, !completing, let running = rollouts.runningID { throw .rolloutRunning(running) }
         try await store.checkWritable(change.paths)
         do {
             try await mutex.lock()
@@ -82,7 +92,8 @@ struct SpecWriter: Sendable {
             try check(precondition, against: state.sources, remote: remote)
             let spec = try build(state.sources, remote: remote)
             return Result(
-                paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
+                paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec,
+                sources: state.sources)
         }
         for _ in 0..<Self.maxTries {
             let state = try await store.read()
@@ -105,7 +116,7 @@ struct SpecWriter: Sendable {
             var result = Result(
                 paths: change.paths, created: created,
                 fileETags: change.files.compactMapValues { $0.map { EntityTag(of: $0) } },
-                bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec)
+                bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec, sources: next)
             if dryRun { return result }
             switch try await store.commit(change, over: state) {
             case .committed(let revision):
@@ -117,6 +128,14 @@ struct SpecWriter: Sendable {
             }
         }
         throw .tooManyRaces(Self.maxTries)
+    }
+
+    /// The spec `sources` make, remote includes fetched as for a write: a kept candidate, read
+    /// again when the daemon starts.
+    func spec(of sources: SpecSourceSet) async throws(StoreError) -> Spec {
+        var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
+        try await fetchIncludes(for: [sources], into: &remote)
+        return try build(sources, remote: remote)
     }
 
     /// Refuses a change over ``maxFiles`` or ``maxBytes`` before anything is read.

@@ -37,4 +37,6 @@ enum StoreError: Error, Equatable {
     case cancelled
     /// The change carries more bytes than ``SpecWriter/maxBytes``.
     case changeTooLarge(Int)
+    /// A rollout runs (its id): the stable version changes only by completing or aborting it.
+    case rolloutRunning(String)
 }

@@ -15,11 +15,13 @@ struct RunningDaemon {
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     static func start(
-        folder: TemporarySpecFolder, port: Int = 0, registry: TraitRegistry = .standard
+        folder: TemporarySpecFolder, port: Int = 0, registry: TraitRegistry = .standard,
+        configure: (inout DaemonConfiguration) -> Void = { _ in }
     ) async throws -> RunningDaemon {
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             directory: folder.url, port: port, heartbeatInterval: .milliseconds(300),
             retryHint: .milliseconds(100), registry: registry)
+        configure(&configuration)
         let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
         let token = try BearerToken("test-token-0123456789abcdef")
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)

@@ -19,13 +19,13 @@ final class ServeProcess {
     private let process: ChildProcess
 
     /// Starts the daemon on `folder` and returns once it says which port it listens on.
-    init(folder: URL, work: URL, token: String) async throws {
+    init(folder: URL, work: URL, token: String, arguments extra: [String] = []) async throws {
         let tokenFile = work.appending(path: "\(UUID().uuidString).token")
         try Data(token.utf8).write(to: tokenFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile.path)
         process = ChildProcess(
             try Self.liveryExecutable().path,
-            ["serve", folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"])
+            ["serve", folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"] + extra)
         try await process.start()
         port = try await Self.port(saidBy: process)
     }

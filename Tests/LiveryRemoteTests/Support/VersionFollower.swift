@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryHTTP
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -7,16 +8,24 @@ import Synchronization
 /// A light client of the version protocol, many of which share one `HTTPClient`: `GET
 /// /v1/version?since=&wait=&round=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
 /// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec.
-/// Failures are counted and retried after a short pause.
+/// Failures are counted and retried after a short pause. During a staged rollout it applies
+/// the version the signal names for its `instance` and sends the signal's `since` back.
 final class VersionFollower: Sendable {
     private struct State {
         var etag: String?
+        var signal: String?
         var round: String?
         var failures = 0
         var signals = 0
     }
 
     private let state = Mutex(State())
+    /// The instance name that places the follower in or out of a rollout's cohort.
+    let instance: String?
+
+    init(instance: String? = nil) {
+        self.instance = instance
+    }
 
     /// The ETag of the last bundle fetched (quoted, as the `ETag` header had it).
     var etag: String? { state.withLock { $0.etag } }
@@ -39,26 +48,34 @@ final class VersionFollower: Sendable {
     }
 
     private func step(_ base: URL, client: HTTPClient, wait: Int) async throws {
-        let (etag, round) = state.withLock { state in
+        let (etag, signal, round) = state.withLock { state in
             state.signals += 1
-            return (state.etag, state.round)
+            return (state.etag, state.signal, state.round)
         }
-        let since = etag.map { "since=\($0.dropFirst().dropLast())&" } ?? ""
+        let since = (signal ?? etag.map { String($0.dropFirst().dropLast()) }).map { "since=\($0)&" } ?? ""
         let roundParameter = round.map { "&round=\($0)" } ?? ""
-        let signal = try await client.execute(
+        let signalAnswer = try await client.execute(
             HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s\(roundParameter)"),
             timeout: .seconds(Int64(wait) * 3))
-        let body = try await signal.body.collect(upTo: 4096)
-        switch signal.status.code {
+        let body = try await signalAnswer.body.collect(upTo: 4096)
+        switch signalAnswer.status.code {
         case 304:
-            let next = signal.headers.first(name: "Livery-Round")
+            let next = signalAnswer.headers.first(name: "Livery-Round")
             state.withLock { $0.round = next }
             // A new round is a new URL; the same one again, from a cache, answers at once.
             if next == nil || next == round { try await Task.sleep(for: .milliseconds(50)) }
         case 200:
-            let named = try JSONDecoder().decode([String: String].self, from: Data(body.readableBytesView))
-            guard let next = named["etag"], next != etag else {
-                try await Task.sleep(for: .milliseconds(50))
+            let answer = try JSONDecoder().decode(VersionSignal.self, from: Data(body.readableBytesView))
+            let next = answer.version(for: instance)
+            guard next != etag else {
+                if answer.since != signal {
+                    state.withLock {
+                        $0.signal = answer.since
+                        $0.round = nil
+                    }
+                } else {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 return
             }
             let bundle = try await client.execute(
@@ -68,10 +85,11 @@ final class VersionFollower: Sendable {
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
             state.withLock {
                 $0.etag = bundle.headers.first(name: "ETag") ?? next
+                $0.signal = answer.since
                 $0.round = nil
             }
         default:
-            throw Unexpected(status: Int(signal.status.code))
+            throw Unexpected(status: Int(signalAnswer.status.code))
         }
     }
 

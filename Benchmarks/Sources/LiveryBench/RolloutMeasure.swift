@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryRemote
+import LiveryServer
+import NIOCore
+
+/// Figure 9's rollout rows: the same fleet, each client with its own instance name, following
+/// nginx with the version signal; a rollout to 10 % is started, then aborted.
+enum RolloutMeasure {
+    /// Per step (start, abort): the time until the last member of the cohort applied it, and
+    /// the daemon's requests; with the cohort's size.
+    struct Measured {
+        var cohort = 0
+        var started: Duration = .zero
+        var aborted: Duration = .zero
+        var startRequests = 0
+        var abortRequests = 0
+        var failures = 0
+    }
+
+    static func run(
+        clients: Int, following base: URL, daemon: DaemonProcess, token: BearerToken, wait: Duration
+    ) throws -> Measured {
+        let applied = AppliedLog()
+        let tasks = try FleetFigure.startFleet(clients: clients, applied: applied, label: "rollout") { index in
+            let styler = CardStyler(targets: 1)
+            return Task {
+                await styler.follow(base, mode: .version(wait: wait), instance: "bench-\(index)", log: applied)
+            }
+        }
+        defer { for task in tasks { task.cancel() } }
+        let daemonURL = "http://127.0.0.1:\(daemon.port)"
+        var measured = Measured()
+        // The earlier phases' fleets left waits that nginx still holds at the daemon (a cache
+        // lets its upstream request run to the end); one change for everyone answers them, so
+        // that the rollout's changes count only their own requests.
+        _ = try post(
+            daemonURL + "/v1/specs",
+            #"{"files": {"card.yaml": "specs:\n  card:\n    - { type: CornerRadius, radius: 9998 }\n"}}"#,
+            token: token)
+        guard applied.wait(for: 2 * clients, timeout: .seconds(120)) else {
+            throw BenchError("rollout: \(applied.times.count - clients) of \(clients) applied the change before it")
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        var before = try daemon.requestsAnswered()
+        var start = ContinuousClock.now
+        let id = try post(
+            daemonURL + "/v1/specs",
+            #"{"files": {"card.yaml": "specs:\n  card:\n    - { type: CornerRadius, radius: 9999 }\n"}, "rollout": "10%"}"#,
+            token: token)
+        let rollout = Rollout(id: id, basisPoints: 1000, stable: "", candidate: "")
+        measured.cohort = (0..<clients).filter { rollout.includes(instance: "bench-\($0)") }.count
+        guard applied.wait(for: 2 * clients + measured.cohort, timeout: .seconds(120)) else {
+            throw BenchError(
+                "rollout: \(applied.times.count - 2 * clients) of \(measured.cohort) in the cohort applied it")
+        }
+        measured.started = applied.times[2 * clients + measured.cohort - 1] - start
+        measured.startRequests = try daemon.requestsAnswered() - before - 1
+
+        Thread.sleep(forTimeInterval: 0.5)
+        before = try daemon.requestsAnswered()
+        start = ContinuousClock.now
+        _ = try post(daemonURL + "/v1/rollout", #"{"action": "abort"}"#, token: token)
+        guard applied.wait(for: 2 * clients + 2 * measured.cohort, timeout: .seconds(120)) else {
+            throw BenchError(
+                "abort: \(applied.times.count - 2 * clients - measured.cohort) of \(measured.cohort) went back")
+        }
+        measured.aborted = applied.times[2 * clients + 2 * measured.cohort - 1] - start
+        measured.abortRequests = try daemon.requestsAnswered() - before - 1
+        measured.failures = applied.failures
+        let following = tasks
+        for task in following { task.cancel() }
+        try Blocking.run { for task in following { await task.value } }
+        return measured
+    }
+
+    /// POSTs `json`; the answer's `id` (the rollout's).
+    private static func post(_ url: String, _ json: String, token: BearerToken) throws -> String {
+        try Blocking.run {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: token.authorizationHeader)
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let answer = try await response.body.collect(upTo: 1 << 20)
+            guard response.status.code == 200 else {
+                throw BenchError("POST \(url) answered \(response.status): \(String(buffer: answer))")
+            }
+            let object = try JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]
+            return object?["id"] as? String ?? ""
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import LiveryServer
+
+/// `livery rollout [set P% | abort | complete]`: shows or changes the staged rollout of a
+/// running `livery serve` (started by `livery push FILES --rollout P%`).
+struct RolloutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollout",
+        abstract: "Show the running rollout, change its share, abort it or complete it.",
+        discussion: """
+            livery rollout              the rollout and its cohort's counts
+            livery rollout set 25%      widen (or narrow) the share; raising it only adds clients
+            livery rollout abort        withdraw the candidate: every client returns to the stable version
+            livery rollout complete     publish the candidate as the stable version
+            """
+    )
+
+    @Argument(help: "set, abort or complete; nothing shows the rollout.")
+    var action: String?
+
+    @Argument(help: "With set: the new share, such as 25% or 0.5%.")
+    var share: String?
+
+    @Option(help: "The daemon's base URL.")
+    var server = "http://127.0.0.1:7878"
+
+    @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
+    var tokenFile: String?
+
+    @Option(help: "Change the rollout only if it is still this one (its id, sent as If-Match).")
+    var id: String?
+
+    @Option(name: .shortAndLong, help: "Why: recorded as the abort's reason or the completion's message.")
+    var message: String?
+
+    func validate() throws {
+        guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
+        switch action {
+        case nil:
+            if share != nil { throw ValidationError("a share goes with set: livery rollout set \(share ?? "")") }
+        case "set":
+            guard let share else { throw ValidationError("set needs a share: livery rollout set 25%") }
+            guard Rollout.basisPoints(parsing: share) != nil else {
+                throw ValidationError("'\(share)' is not a share from 0% to 100% with at most two decimals")
+            }
+        case "abort", "complete":
+            if share != nil { throw ValidationError("\(action ?? "") takes no share") }
+        case let other?:
+            throw ValidationError("unknown action '\(other)': use set P%, abort or complete")
+        }
+    }
+
+    func run() async throws {
+        let tokenURL = tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation()
+        let call: DaemonCall
+        let outcome: DaemonCall.Outcome
+        if let action {
+            call = DaemonCall(server: server, token: try TokenFile.read(tokenURL))
+            var body: [String: String] = ["action": action]
+            if let share { body["percent"] = share }
+            if let message { body[action == "abort" ? "reason" : "message"] = message }
+            outcome = try await call.send(
+                post: true, "/v1/rollout", json: try JSONEncoder().encode(body),
+                headers: id.map { [("If-Match", $0)] } ?? [])
+        } else {
+            // Reading needs a token only when the daemon has a read token; the push token opens it.
+            call = DaemonCall(server: server, token: try? TokenFile.read(tokenURL))
+            outcome = try await call.send("/v1/rollout")
+        }
+        switch outcome {
+        case .ok(let body):
+            print(try RolloutSummary.decoded(from: body).text)
+        case .refused(let lines):
+            for line in lines { PushCommand.complain(line) }
+            throw ExitCode(1)
+        }
+    }
+}

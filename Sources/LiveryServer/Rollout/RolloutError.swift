@@ -1,0 +1,97 @@
+import Hummingbird
+import LiveryHTTP
+
+/// Why a rollout could not be started or changed; each case is one problem and status.
+enum RolloutError: Error, Equatable {
+    /// A rollout runs (its id) and the push did not ask to replace it.
+    case alreadyRunning(String)
+    /// No rollout runs.
+    case notRunning
+    /// `If-Match` names another rollout than the running one.
+    case idMismatch(current: String)
+    /// The candidate is the stable version: nothing to roll out.
+    case candidateIsStable(String)
+    /// The daemon has no stable version yet.
+    case noStableVersion
+    /// The state file could not be written (the message says why).
+    case stateFile(String)
+    /// Another daemon changed the rollout since this one read it (etcd).
+    case changedElsewhere
+    /// The store could not keep the rollout, or completing it could not publish the candidate.
+    case store(StoreError)
+
+    /// The problem (and so the HTTP status) each case answers with.
+    var problem: Problem {
+        switch self {
+        case .alreadyRunning(let id):
+            Problem(
+                kind: "rollout-running", title: "A rollout is running", status: .conflict,
+                detail: "rollout \(id) is running; at most one runs at a time: complete or abort it, "
+                    + "or replace its candidate (livery push --rollout P% --replace, \"replace\": true)")
+        case .notRunning:
+            Problem(
+                kind: "no-rollout", title: "No rollout is running", status: .conflict,
+                detail: "no rollout is running; start one with livery push FILES --rollout P%")
+        case .idMismatch(let current):
+            Problem(
+                kind: "precondition-failed", title: "Another rollout", status: .preconditionFailed,
+                detail: "If-Match does not name the running rollout, \(current); read GET /v1/rollout and retry")
+        case .candidateIsStable(let etag):
+            Problem(
+                kind: "rollout-unchanged", title: "Nothing to roll out", status: .conflict,
+                detail: "the candidate is the stable version \(etag): nothing would change for any client")
+        case .noStableVersion:
+            Problem(
+                kind: "no-bundle", title: "No stable version", status: .serviceUnavailable,
+                detail: "the daemon has no good bundle yet, so a rollout has nothing to start from",
+                headers: [.retryAfter: "1"])
+        case .stateFile(let message):
+            Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
+        case .changedElsewhere:
+            Problem(
+                kind: "rollout-changed", title: "The rollout changed", status: .conflict,
+                detail: "another daemon changed the rollout at the same time; read GET /v1/rollout and retry")
+        case .store(let error):
+            error.problem
+        }
+    }
+}
+
+/// `GET /v1/rollout`: the last rollout and what its cohort reported.
+struct RolloutStatus: Encodable, Sendable {
+    /// The cohort's clients as the fleet table and their reports show them.
+    struct Cohort: Encodable, Sendable {
+        /// Clients heard from lately that are in the cohort.
+        var expected: Int
+        /// Of those, the ones whose last report says they applied the candidate.
+        var applied: Int
+        /// Cohort clients that refused the candidate.
+        var refused: Int
+        /// Cohort clients that reported a problem with it.
+        var problems: Int
+    }
+
+    var record: RolloutRecord
+    var threshold: AbortThreshold
+    var cohort: Cohort
+
+    private enum CodingKeys: String, CodingKey {
+        case id, percent, stable, candidate, state, startedAt, endedAt, message, abortReason, abortWhen, cohort
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let rollout = record.rollout
+        try container.encode(rollout.id, forKey: .id)
+        try container.encode(rollout.percent, forKey: .percent)
+        try container.encode(rollout.stable, forKey: .stable)
+        try container.encode(rollout.candidate, forKey: .candidate)
+        try container.encode(rollout.state, forKey: .state)
+        try container.encode(record.startedAt, forKey: .startedAt)
+        try container.encodeIfPresent(record.endedAt, forKey: .endedAt)
+        try container.encode(record.message, forKey: .message)
+        try container.encodeIfPresent(record.abortReason, forKey: .abortReason)
+        try container.encode(threshold.description, forKey: .abortWhen)
+        try container.encode(cohort, forKey: .cohort)
+    }
+}

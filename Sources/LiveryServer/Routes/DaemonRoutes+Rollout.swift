@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import LiveryHTTP
+
+extension DaemonRoutes {
+    /// `GET /v1/rollout`: the last rollout (running, aborted or completed) with its cohort's
+    /// counts; 404 when none ever ran here.
+    func rolloutStatus() throws(Problem) -> Response {
+        guard let status = rollouts.status() else {
+            throw Problem(
+                kind: "no-rollout", title: "No rollout", status: .notFound,
+                detail: "no rollout has run; start one with livery push FILES --rollout P%")
+        }
+        return JSONBody.response(status, headers: [.cacheControl: "no-store"])
+    }
+
+    /// `POST /v1/rollout`: `{"action": "set", "percent": 25}`, `{"action": "abort", "reason": "…"}`
+    /// or `{"action": "complete", "message": "…"}`, with `If-Match` naming the rollout's id (or
+    /// none). Answers the rollout as `GET /v1/rollout` does.
+    func changeRollout(_ request: Request) async throws(Problem) -> Response {
+        let body = try await collectBody(request)
+        let change: RolloutChange
+        do {
+            change = try JSONDecoder().decode(RolloutChange.self, from: body)
+        } catch {
+            throw refused(
+                Problem.badRequest(
+                    #"the body must be JSON {"action": "set", "percent": 25} or {"action": "abort" | "complete"}: "#
+                        + "\(error)"),
+                path: "POST /v1/rollout")
+        }
+        let ifMatch = request.headers[.ifMatch]
+        if change.action == .set, change.percent == nil {
+            throw refused(
+                Problem.badRequest(#""set" needs "percent": a share from 0 to 100, such as 25 or "12.5%""#),
+                path: "POST /v1/rollout")
+        }
+        do throws(RolloutError) {
+            switch change.action {
+            case .set:
+                _ = try await rollouts.set(basisPoints: change.percent?.basisPoints ?? 0, ifMatch: ifMatch)
+            case .abort:
+                _ = try await rollouts.abort(reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch)
+            case .complete:
+                _ = try await rollouts.complete(ifMatch: ifMatch, message: change.message ?? "")
+            }
+        } catch {
+            throw refused(error.problem, path: "POST /v1/rollout")
+        }
+        return try rolloutStatus()
+    }
+
+    /// Starts a rollout of the set `change` makes, validated like any write (a dry run), to the
+    /// share the publish named.
+    func answer(
+        startingRollout change: ChangeSet, share: RolloutShare, replace: Bool, _ request: Request
+    )
+        async throws(Problem) -> Response
+    {
+        let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
+            SpecWriter.Precondition.bundle($0)
+        }
+        let candidate: SpecWriter.Result
+        do throws(StoreError) {
+            candidate = try await writer.write(change, precondition: precondition ?? .none, dryRun: true)
+        } catch {
+            throw refused(error, path: "POST /v1/specs")
+        }
+        if isDryRun(request) {
+            return JSONBody.response(
+                PublishResult(
+                    etag: candidate.bundleETag.description, revision: nil, paths: candidate.paths,
+                    created: candidate.created.sorted(), dryRun: true),
+                headers: [.cacheControl: "no-store"])
+        }
+        do throws(RolloutError) {
+            _ = try await rollouts.start(
+                candidate, basisPoints: share.basisPoints, message: change.message, replace: replace)
+        } catch {
+            throw refused(error.problem, path: "POST /v1/specs")
+        }
+        return try rolloutStatus()
+    }
+}
+
+/// The body of `POST /v1/rollout`.
+struct RolloutChange: Decodable {
+    enum Action: String, Decodable {
+        case set, abort, complete
+    }
+
+    var action: Action
+    var percent: RolloutShare?
+    var reason: String?
+    var message: String?
+}
+
+/// A share as a request gives it: a number of percent (`25`, `12.5`) or text (`"25%"`).
+struct RolloutShare: Decodable, Sendable {
+    var basisPoints: Int
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text: String
+        if let number = try? container.decode(Double.self) {
+            text = String(number)
+        } else {
+            text = try container.decode(String.self)
+        }
+        let trimmed = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        guard let points = Rollout.basisPoints(parsing: trimmed) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "a share is a percentage from 0 to 100 with at most two decimals, not \(text)")
+        }
+        basisPoints = points
+    }
+}

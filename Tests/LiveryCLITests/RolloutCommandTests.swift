@@ -1,0 +1,69 @@
+import Foundation
+import LiveryServer
+import LiveryTestSupport
+import LiveryTesting
+import Logging
+import Testing
+
+/// `livery push --rollout` and `livery rollout`, run as processes against a real daemon.
+@Suite(.timeLimit(.minutes(2)), .inotifyShared)
+struct RolloutCommandTests {
+    @Test func startWidenAbortAndRefusals() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-rollout-cli")
+        let state = try TemporarySpecFolder(prefix: "livery-rollout-cli-state")
+        try folder.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 1 }\n")
+        let local = try TemporarySpecFolder(prefix: "livery-rollout-cli-local")
+        try local.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 2 }\n")
+        try local.write("token", "cli-token-0123456789abcdef\n")
+        _ = chmod(local.url("token").path, 0o600)
+        var configuration = DaemonConfiguration(directory: folder.url, port: 0)
+        configuration.stateDirectory = state.url
+        let logger = Logger(label: "livery.cli.test") { _ in SwiftLogNoOpLogHandler() }
+        let daemon = LiveryDaemon(
+            configuration: configuration, token: try BearerToken("cli-token-0123456789abcdef"), logger: logger)
+        let task = GracefulServer.run(daemon, logger: logger)
+        defer { task.cancel() }
+        let server = "http://127.0.0.1:\(try await daemon.listeningPort())"
+        let access = ["--server", server, "--token-file", local.url("token").path]
+
+        let none = try await LiveryProcess.run(["rollout"] + access)
+        #expect(none.status == 1 && none.output.contains("404 No rollout"), "\(none.output)")
+
+        let started = try await LiveryProcess.run(
+            ["push", local.url("box.yaml").path, "--rollout", "10%", "-m", "rounder"] + access)
+        #expect(started.status == 0, "\(started.output)")
+        #expect(started.output.contains("running, 10% of clients get"), "\(started.output)")
+        #expect(started.output.contains("started ") && started.output.contains(": rounder"))
+
+        let again = try await LiveryProcess.run(["push", local.url("box.yaml").path, "--rollout", "5%"] + access)
+        #expect(again.status == 1 && again.output.contains("409 A rollout is running"), "\(again.output)")
+
+        let widened = try await LiveryProcess.run(["rollout", "set", "12.5%"] + access)
+        #expect(widened.status == 0 && widened.output.contains("running, 12.5% of clients"), "\(widened.output)")
+        let shown = try await LiveryProcess.run(["rollout"] + access)
+        #expect(shown.output.contains("12.5%") && shown.output.contains("(abort when 1)"), "\(shown.output)")
+
+        let stale = try await LiveryProcess.run(["rollout", "abort", "--id", "not-this-one"] + access)
+        #expect(stale.status == 1 && stale.output.contains("412"), "\(stale.output)")
+        let aborted = try await LiveryProcess.run(["rollout", "abort", "-m", "looks wrong"] + access)
+        #expect(aborted.status == 0 && aborted.output.contains("aborted"), "\(aborted.output)")
+        #expect(aborted.output.contains("looks wrong"))
+        let nothing = try await LiveryProcess.run(["rollout", "complete"] + access)
+        #expect(nothing.status == 1 && nothing.output.contains("No rollout is running"), "\(nothing.output)")
+    }
+
+    @Test(arguments: [
+        (["rollout", "set"], "set needs a share"),
+        (["rollout", "set", "150%"], "'150%' is not a share"),
+        (["rollout", "widen"], "unknown action 'widen'"),
+        (["rollout", "abort", "5%"], "abort takes no share"),
+        (["push", "a.yaml", "--rollout", "ten"], "--rollout 'ten' is not a share"),
+        (["push", "a.yaml", "--replace"], "--replace replaces a rollout's candidate"),
+        (["serve", "--abort-when", "0"], "--abort-when '0' is neither"),
+    ])
+    func badArgumentsAreUsageErrors(arguments: [String], message: String) async throws {
+        let (status, output) = try await LiveryProcess.run(arguments)
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(message), "\(output)")
+    }
+}
