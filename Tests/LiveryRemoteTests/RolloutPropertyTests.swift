@@ -1,6 +1,7 @@
 import Foundation
 import LiveryServer
 import LiveryTesting
+import NIOHTTP1
 import PropertyBased
 import Testing
 

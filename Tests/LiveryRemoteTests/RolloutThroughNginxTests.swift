@@ -3,6 +3,7 @@ import Foundation
 import LiveryHTTP
 import LiveryTesting
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import LiveryRemote
 import LiveryServer
 import NIOCore
+import NIOHTTP1
 
 /// Figure 9's rollout rows: the same fleet, each client with its own instance name, following
 /// nginx with the version signal; a rollout to 10 % is started, then aborted.

@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryHTTP
 import Logging
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 
@@ -72,7 +73,8 @@ actor RolloutKeeper: Service {
         do {
             record = try JSONDecoder().decode(RolloutRecord.self, from: Data(contentsOf: file))
         } catch {
-            logger.error("cannot read the rollout state", metadata: ["path": "\(file.path)", "error": "\(error)"])
+            logger.error(
+                "cannot read the rollout state", metadata: ["livery.path": "\(file.path)", "livery.error": "\(error)"])
             return
         }
         guard record.rollout.state == .running else {
@@ -85,12 +87,13 @@ actor RolloutKeeper: Service {
             hub.signal(record.rollout, candidate: candidate)
             logger.notice(
                 "rollout resumed",
-                metadata: ["id": "\(record.rollout.id)", "percent": "\(record.rollout.percentText)"])
+                metadata: ["livery.id": "\(record.rollout.id)", "livery.percent": "\(record.rollout.percentText)"])
         } catch {
             let ended = record.with(state: .aborted, reason: "the candidate no longer validates: \(error)")
             remember(ended)
             try? await persist(ended, event: "rollout \(record.rollout.id) aborted at start")
-            logger.error("rollout aborted at start", metadata: ["id": "\(record.rollout.id)", "error": "\(error)"])
+            logger.error(
+                "rollout aborted at start", metadata: ["livery.id": "\(record.rollout.id)", "livery.error": "\(error)"])
         }
     }
 
@@ -113,15 +116,15 @@ actor RolloutKeeper: Service {
         try await persist(
             record, event: "rollout \(record.rollout.id) started at \(record.rollout.percentText): \(message)")
         if let replaced = self.record, replaced.rollout.state == .running {
-            logger.notice("rollout replaced", metadata: ["id": "\(replaced.rollout.id)"])
+            logger.notice("rollout replaced", metadata: ["livery.id": "\(replaced.rollout.id)"])
         }
         remember(record)
         hub.signal(record.rollout, candidate: BundleSnapshot(spec: candidate.spec))
         logger.notice(
             "rollout started",
             metadata: [
-                "id": "\(record.rollout.id)", "percent": "\(record.rollout.percentText)",
-                "candidate": "\(record.rollout.candidate)", "message": "\(message)",
+                "livery.id": "\(record.rollout.id)", "livery.percent": "\(record.rollout.percentText)",
+                "livery.candidate": "\(record.rollout.candidate)", "livery.message": "\(message)",
             ])
         return record
     }
@@ -134,7 +137,7 @@ actor RolloutKeeper: Service {
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         logger.notice(
             "rollout share changed",
-            metadata: ["id": "\(record.rollout.id)", "percent": "\(record.rollout.percentText)"])
+            metadata: ["livery.id": "\(record.rollout.id)", "livery.percent": "\(record.rollout.percentText)"])
         return record
     }
 
@@ -148,7 +151,7 @@ actor RolloutKeeper: Service {
         metrics.rolloutAborts(by: automatic ? "daemon" : "operator").increment()
         logger.warning(
             automatic ? "rollout aborted by the daemon" : "rollout aborted",
-            metadata: ["id": "\(record.rollout.id)", "reason": "\(reason)"])
+            metadata: ["livery.id": "\(record.rollout.id)", "livery.reason": "\(reason)"])
         try await persist(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
         return record
     }
@@ -168,7 +171,7 @@ actor RolloutKeeper: Service {
         // Until the store publishes the candidate, the signal sends everyone to it.
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         remember(record)
-        logger.notice("rollout completed", metadata: ["id": "\(record.rollout.id)"])
+        logger.notice("rollout completed", metadata: ["livery.id": "\(record.rollout.id)"])
         try await persist(record, event: "rollout \(record.rollout.id) completed")
         return record
     }
@@ -262,7 +265,7 @@ actor RolloutKeeper: Service {
             let candidate = BundleSnapshot(spec: try await writer.spec(of: Self.sources(record.candidateFiles)))
             hub.signal(record.rollout, candidate: candidate)
         } catch {
-            logger.error("the rollout's candidate does not validate here", metadata: ["error": "\(error)"])
+            logger.error("the rollout's candidate does not validate here", metadata: ["livery.error": "\(error)"])
         }
     }
 

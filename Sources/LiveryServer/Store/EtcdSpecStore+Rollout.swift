@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import Logging
 
 extension EtcdSpecStore {
     /// The rollout as etcd holds it, with the key's mod revision (0 when there is none).
@@ -59,7 +60,8 @@ extension EtcdSpecStore {
                             return !Task.isCancelled
                         }
                     } catch {
-                        logger.warning("cannot follow the rollout in etcd; retrying", metadata: ["error": "\(error)"])
+                        logger.warning(
+                            "cannot follow the rollout in etcd; retrying", metadata: ["livery.error": "\(error)"])
                         do {
                             try await Task.sleep(for: delay)
                         } catch {

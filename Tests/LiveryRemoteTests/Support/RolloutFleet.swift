@@ -56,7 +56,7 @@ final class RolloutFleet: Sendable {
     static func instance(_ index: Int) -> String { "follower-\(index)" }
 
     private static func radius(of target: AnyObject) -> Double {
-        (target as? HasCornerRadius)?.cornerRadius ?? -1
+        (target as? any HasCornerRadius)?.cornerRadius ?? -1
     }
 
     private func note(_ index: Int, radius: Double) {
