@@ -5,10 +5,11 @@
 # else (building the specs, registering) cancelling out. Deterministic, so unlike a wall time it
 # does not depend on what else the machine runs.
 #
-#   Benchmarks/callgrind-apply.sh               every mix: five border demo set glow
+#   Benchmarks/callgrind-apply.sh               every mix: five border demo set glow glow-general
 #   Benchmarks/callgrind-apply.sh demo set      some of them
 #
-# Needs valgrind and the release LiveryBench (scripts/bench builds it; LIVERY_BENCH_SCRATCH=DIR
+# glow-general is Glow written as a general trait (its own apply and Reversal); its hand side is
+# glow's. Needs valgrind and the release LiveryBench (scripts/bench builds it; LIVERY_BENCH_SCRATCH=DIR
 # as there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +32,7 @@ per_target() {
 }
 
 printf '%-8s %14s %14s %7s\n' mix engine hand ratio
-for mix in "${@:-five border demo set glow}"; do
+for mix in "${@:-five border demo set glow glow-general}"; do
     for name in $mix; do
         engine=$(per_target "$name" engine)
         hand=$(per_target "$name" hand)
