@@ -64,23 +64,8 @@ enum MemoryFigure {
         let names = (0..<identifiers).map { "w\($0)" }
         let boxes = (0..<count).map { _ in BenchBox() }
         let values = (0..<identifiers).map { BoxValues.make(index: $0, variant: 0) }
-        var engine = 0.0
-        var rss = 0.0
-        do {
-            let provider = TraitsProvider()
-            if applied {
-                try provider.load(try ApplyFixture.spec(count: identifiers, variant: 0))
-            }
-            let (heapBefore, rssBefore) = settle()
-            for (index, box) in boxes.enumerated() {
-                provider.register(box, as: names[index % identifiers])
-            }
-            let (heapAfter, rssAfter) = settle()
-            engine = Double(heapAfter - heapBefore) / Double(count)
-            rss = (rssAfter - rssBefore) / Double(count)
-            precondition(provider.targetCount == count)
-            withExtendedLifetime(provider) {}
-        }
+        let (engine, rss) = try engineBytes(
+            boxes, names, current: applied ? try ApplyFixture.spec(count: identifiers, variant: 0) : nil)
         // Without traits the entries hold nothing more; with traits, the five saved values.
         let hand =
             applied
@@ -97,24 +82,28 @@ enum MemoryFigure {
         let names = (0..<count).map { ApplyFixture.identifier($0) }
         let boxes = (0..<count).map { _ in MixBox() }
         let values = (0..<count).map { DemoCardMix.values(index: $0, variant: 0) }
-        var engine = 0.0
-        var rss = 0.0
-        do {
-            let provider = TraitsProvider()
-            try provider.load(try MixFixture<DemoCardMix>.spec(values, registry: .standard))
-            let (heapBefore, rssBefore) = settle()
-            for (index, box) in boxes.enumerated() {
-                provider.register(box, as: names[index])
-            }
-            let (heapAfter, rssAfter) = settle()
-            engine = Double(heapAfter - heapBefore) / Double(count)
-            rss = (rssAfter - rssBefore) / Double(count)
-            precondition(provider.targetCount == count)
-            withExtendedLifetime(provider) {}
-        }
+        let (engine, rss) = try engineBytes(
+            boxes, names, current: try MixFixture<DemoCardMix>.spec(values, registry: .standard))
         let hand = handBytes(boxes, names, count) { values[$0] }
         withExtendedLifetime(boxes) {}
         return Reading(engine: engine, hand: hand, engineRSS: rss)
+    }
+
+    /// Heap and resident bytes per target that registering `boxes` costs a provider, box `i`
+    /// under `names[i % names.count]`, with `current` loaded first (its own memory not counted).
+    private static func engineBytes<Box: AnyObject>(
+        _ boxes: [Box], _ names: [String], current: Spec?
+    ) throws -> (heap: Double, rss: Double) {
+        let provider = TraitsProvider()
+        if let current { try provider.load(current) }
+        let (heapBefore, rssBefore) = settle()
+        for (index, box) in boxes.enumerated() {
+            provider.register(box, as: names[index % names.count])
+        }
+        let (heapAfter, rssAfter) = settle()
+        precondition(provider.targetCount == boxes.count)
+        withExtendedLifetime(provider) {}
+        return (Double(heapAfter - heapBefore) / Double(boxes.count), (rssAfter - rssBefore) / Double(boxes.count))
     }
 
     /// Heap bytes per target of the hand-written registry, each entry holding `saved(index)`.
