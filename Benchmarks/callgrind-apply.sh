@@ -17,9 +17,14 @@ binary="${LIVERY_BENCH_SCRATCH:-.build}/release/LiveryBench"
 [ -x "$binary" ] || { echo "no $binary: build it with swift build -c release --product LiveryBench" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 
+# valgrind 3.19 cannot read the DWARF of Swift 6.3 binaries (as in profile-serving.sh); symbols stay.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+strip --strip-debug -o "$work/LiveryBench" "$binary"
+
 # Total instructions of one run.
 instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" --switches "$@" 2>&1 \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/LiveryBench" --switches "$@" 2>&1 \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
