@@ -43,9 +43,16 @@ import Testing
     }
 
     /// The steps of every identifier in one spec: seeds of ``PropertyTraitTests/step(_:)``. Most
-    /// are radii, so that the radius-only classes often can take a whole list.
+    /// are radii, so that the radius-only classes often can take a whole list; a few are a `Set`
+    /// that fails after setting some of its values.
     static func steps(_ seeds: [Int]) -> [PropertyTraitTests.Step] {
-        seeds.map { $0 % 3 == 0 ? PropertyTraitTests.step($0) : PropertyTraitTests.step($0 / 10 * 10 + 1) }
+        seeds.map {
+            switch $0 % 3 {
+            case 0: PropertyTraitTests.step($0)
+            case 1 where $0 % 13 == 1: PropertyTraitTests.badSetStep($0 / 13)
+            default: PropertyTraitTests.step($0 / 11 * 11 + 1)
+            }
+        }
     }
 
     static func yaml(_ spec: [[PropertyTraitTests.Step]]) -> String {

@@ -3,14 +3,15 @@ import Livery
 import LiveryRemote
 import LiveryWatch
 
-/// A provider with `BenchBox` targets all registered as "card", in an isolation domain of its
-/// own, following a folder (figure 1) or a daemon (figure 2) and logging each applied reload.
+/// A provider with ``MixBox`` targets (every capability the figures' specs use, the demo card's
+/// mix among them) all registered as "card", in an isolation domain of its own, following a
+/// folder (figure 1) or a daemon (figure 2) and logging each applied reload.
 actor CardStyler {
     let provider = TraitsProvider()
-    let boxes: [BenchBox]
+    let boxes: [MixBox]
 
     init(targets: Int) {
-        boxes = (0..<targets).map { _ in BenchBox() }
+        boxes = (0..<targets).map { _ in MixBox() }
         for box in boxes { provider.register(box, as: "card") }
     }
 

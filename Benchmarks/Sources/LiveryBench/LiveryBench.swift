@@ -2,7 +2,8 @@ import Foundation
 
 /// `LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5]`: runs the figures of
 /// issue 6, prints a table and writes the results as JSON. `LiveryBench --serve SECONDS`
-/// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``).
+/// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``); `LiveryBench --switches
+/// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``).
 @main
 struct LiveryBench {
     static func main() {
@@ -25,13 +26,21 @@ struct LiveryBench {
                     FileHandle.standardError.write(Data("could not serve: \(error)\n".utf8))
                     exit(1)
                 }
+            case "--switches" where arguments.count == 3 && Int(arguments[2]) != nil:
+                do {
+                    try SwitchRun.run(mix: arguments[0], side: arguments[1], count: Int(arguments[2]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not switch: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--only" where !arguments.isEmpty:
                 only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
                 FileHandle.standardError.write(
                     Data(
-                        "usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS\n"
-                            .utf8))
+                        ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
+                            + " | --switches MIX engine|hand COUNT\n").utf8))
                 exit(2)
             }
         }

@@ -22,23 +22,25 @@ final class MixFixture<Mix: ApplyMix> {
         provider = TraitsProvider(registry: registry)
         engineBoxes = (0..<count).map { _ in MixBox() }
         handBoxes = (0..<count).map { _ in MixBox() }
-        values = (0..<2).map { variant in (0..<count).map { Mix.values(index: $0, variant: variant) } }
+        let values = (0..<2).map { variant in (0..<count).map { Mix.values(index: $0, variant: variant) } }
+        self.values = values
         saved = Array(repeating: nil, count: count)
-        var specs: [Spec] = []
-        for variant in values {
-            var json = #"{"specs":{"#
-            for (index, value) in variant.enumerated() {
-                json += (index > 0 ? "," : "") + "\"\(ApplyFixture.identifier(index))\":" + Mix.specJSON(value)
-            }
-            json += "}}"
-            let limits = ReaderLimits(maxBytes: 256 << 20, maxDepth: 16, maxNodes: 50_000_000)
-            specs.append(
-                try Spec(data: Data(json.utf8), format: .json, source: "mix.json", registry: registry, limits: limits))
-        }
-        self.specs = specs
+        let registry = self.registry
+        specs = try values.map { try MixFixture.spec($0, registry: registry) }
         for (index, box) in engineBoxes.enumerated() {
             if let error = provider.register(box, as: ApplyFixture.identifier(index)) { throw error }
         }
+    }
+
+    /// The spec giving identifier `w<i>` the mix's traits with `values[i]`.
+    static func spec(_ values: [Mix.Values], registry: TraitRegistry) throws -> Spec {
+        var json = #"{"specs":{"#
+        for (index, value) in values.enumerated() {
+            json += (index > 0 ? "," : "") + "\"\(ApplyFixture.identifier(index))\":" + Mix.specJSON(value)
+        }
+        json += "}}"
+        let limits = ReaderLimits(maxBytes: 256 << 20, maxDepth: 16, maxNodes: 50_000_000)
+        return try Spec(data: Data(json.utf8), format: .json, source: "mix.json", registry: registry, limits: limits)
     }
 
     /// The hand-written load: for every box, put back what the last values replaced, remember

@@ -14,7 +14,8 @@ final class ClassCapabilities {
     }
 
     /// How the provider applies one property of a trait, or one trait, to objects of this class,
-    /// once its verdict allows it. A property trait takes one step per property.
+    /// once its verdict allows it. A property trait takes one step per property, as does a
+    /// named-property trait (`Set`) per value, even where it applies through its own `apply(to:)`.
     ///
     /// Holds no reference it counts, so a load copies steps for free: the binding is kept alive by
     /// the verdict that made it, which this object keeps for as long as the provider lives.
@@ -25,20 +26,23 @@ final class ClassCapabilities {
         /// `Int32`, so that a step fits in the binding's eight bytes (an `Int` takes a ninth for
         /// the case, and a load reads a plan's steps for every target).
         case general(trait: Int32)
+        /// A further step of a trait that applies through its own `apply(to:)` at its first step:
+        /// nothing to do.
+        case covered
     }
 
-    /// Trait types checked so far. A program uses a handful of trait types, so a short array
-    /// searched by identity beats hashing.
-    private var verdicts: [(trait: ObjectIdentifier, verdict: Verdict)] = []
+    /// Trait shapes checked so far. A program uses a handful of trait types, so a short array
+    /// searched by comparison beats hashing.
+    private var verdicts: [(shape: ResolvedTrait.Shape, verdict: Verdict)] = []
 
-    /// What traits of `trait`'s type can do with objects of this class, `object` being one.
+    /// What traits of `trait`'s shape can do with objects of this class, `object` being one.
     func verdict(for trait: ResolvedTrait, object: AnyObject) -> Verdict {
         // By index: iterating the pairs would copy (and retain) every binding passed over.
-        for index in verdicts.indices where verdicts[index].trait == trait.typeID {
+        for index in verdicts.indices where verdicts[index].shape == trait.shape {
             return verdicts[index].verdict
         }
-        let verdict = trait.type.verdict(for: object)
-        verdicts.append((trait.typeID, verdict))
+        let verdict = trait.type.verdict(for: object, names: trait.shape.names, kinds: trait.shape.kinds)
+        verdicts.append((trait.shape, verdict))
         return verdict
     }
 }

@@ -282,16 +282,18 @@ extension TraitsProvider {
         _ traits: [ResolvedTrait], identifier: String, object: AnyObject, _ capabilities: ClassCapabilities
     ) throws(SpecError) -> [ClassCapabilities.Step] {
         var plan: [ClassCapabilities.Step] = []
-        plan.reserveCapacity(traits.reduce(0) { $0 + $1.type.stepCount })
+        plan.reserveCapacity(traits.reduce(0) { $0 + $1.settings.count })
         for index in traits.indices {
             let verdict = capabilities.verdict(for: traits[index], object: object)
             guard verdict.capable else {
                 throw Self.missingCapability(traits[index], identifier: identifier, object: object)
             }
-            if traits[index].type.stepCount == verdict.bindings.count {
+            let steps = traits[index].settings.count
+            if steps == verdict.bindings.count {
                 for binding in verdict.bindings { plan.append(.bound(.passUnretained(binding))) }
             } else {
                 plan.append(.general(trait: Int32(index)))
+                plan += repeatElement(.covered, count: steps - 1)
             }
         }
         return plan
@@ -331,8 +333,8 @@ extension TraitsProvider {
                 // One property of a property trait: through the class's binding, the old value
                 // kept inline. A field left out leaves its property alone.
                 guard let setting = settings[index] else { continue }
-                // The plan was made for this object's class and the setting by the declaration
-                // the binding came from, so the exchange always takes place.
+                // The plan was made for this object's class and the kinds of the settings, so
+                // the exchange always takes place.
                 if let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) }) {
                     slot.pointee.undos.append(.restore(binding, old: old))
                 }
@@ -347,6 +349,8 @@ extension TraitsProvider {
                     slot.pointee.revertAll(on: object)
                     throw error
                 }
+            case .covered:
+                continue
             }
         }
         return reverted

@@ -5,18 +5,27 @@
 /// protocol conformance look-up, and take no reference to the object.
 public final class PropertyBinding {
     private let boundClass: ObjectIdentifier
+    private let kinds: [PropertyValue.Kind]
     private let exchangeValue: (AnyObject, PropertyValue) -> PropertyValue?
     private let assignValue: (AnyObject, PropertyValue) -> Void
 
     /// Binds `exchange` and `assign` to objects of exactly the class `type`; both may downcast
-    /// their object to `type` unchecked, and ignore a value of another type (`exchange` returns nil).
+    /// their object to `type` unchecked, and ignore a value of a kind other than `kinds`
+    /// (`exchange` returns nil).
     init(
-        exactly type: AnyClass, exchange: @escaping (AnyObject, PropertyValue) -> PropertyValue?,
+        exactly type: AnyClass, takes kinds: [PropertyValue.Kind],
+        exchange: @escaping (AnyObject, PropertyValue) -> PropertyValue?,
         assign: @escaping (AnyObject, PropertyValue) -> Void
     ) {
         self.boundClass = ObjectIdentifier(type)
+        self.kinds = kinds
         self.exchangeValue = exchange
         self.assignValue = assign
+    }
+
+    /// Whether ``exchange(_:_:)`` takes values of `kind`.
+    func takes(_ kind: PropertyValue.Kind) -> Bool {
+        kinds.contains(kind)
     }
 
     /// Sets the property of `object` to `value` and returns the value it replaced; nil (and

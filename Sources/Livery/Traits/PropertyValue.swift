@@ -3,6 +3,9 @@
 public enum PropertyValue: Sendable, Equatable {
     /// A number.
     case number(Double)
+    /// A whole number: an `Int` property's value, or a `Set` value the spec wrote as an integer,
+    /// which a `Double` property also takes, as a spec read does.
+    case integer(Int)
     /// A colour.
     case color(Color)
     /// Four edge insets.
@@ -15,6 +18,25 @@ public enum PropertyValue: Sendable, Equatable {
     case text(String)
     /// A font weight.
     case weight(FontWeight)
+
+    /// A case without its value: what decides whether a ``PropertyBinding`` takes a value.
+    enum Kind: Hashable, Sendable {
+        case number, integer, color, insets, flag, size, text, weight
+    }
+
+    /// The value's case.
+    var kind: Kind {
+        switch self {
+        case .number: .number
+        case .integer: .integer
+        case .color: .color
+        case .insets: .insets
+        case .flag: .flag
+        case .size: .size
+        case .text: .text
+        case .weight: .weight
+        }
+    }
 }
 
 /// A property type a ``PropertyTrait`` can set: one a ``PropertyValue`` holds.
@@ -39,20 +61,49 @@ extension Double: PropertyValueConvertible {
     /// `.number(self)`.
     public var propertyValue: PropertyValue { .number(self) }
 
-    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.number` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; `exchange` is given `.number`
+    /// and `.integer` values, `assign` `.number` values only.
     public static func binding<Target: AnyObject>(
         exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Double) -> Void,
         assign: @escaping (Target, inout Double) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.number, .integer],
             exchange: { object, setting in
-                guard case .number(var value) = setting else { return nil }
+                var value: Double
+                switch setting {
+                case .number(let number): value = number
+                case .integer(let integer): value = Double(integer)
+                default: return nil
+                }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .number(value)
             },
             assign: { object, setting in
                 guard case .number(var value) = setting else { return }
+                assign(unsafeDowncast(object, to: Target.self), &value)
+            })
+    }
+}
+
+extension Int: PropertyValueConvertible {
+    /// `.integer(self)`.
+    public var propertyValue: PropertyValue { .integer(self) }
+
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.integer` values only.
+    public static func binding<Target: AnyObject>(
+        exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Int) -> Void,
+        assign: @escaping (Target, inout Int) -> Void
+    ) -> PropertyBinding {
+        PropertyBinding(
+            exactly: type, takes: [.integer],
+            exchange: { object, setting in
+                guard case .integer(var value) = setting else { return nil }
+                exchange(unsafeDowncast(object, to: Target.self), &value)
+                return .integer(value)
+            },
+            assign: { object, setting in
+                guard case .integer(var value) = setting else { return }
                 assign(unsafeDowncast(object, to: Target.self), &value)
             })
     }
@@ -68,7 +119,7 @@ extension Color: PropertyValueConvertible {
         assign: @escaping (Target, inout Color) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.color],
             exchange: { object, setting in
                 guard case .color(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -91,7 +142,7 @@ extension Insets: PropertyValueConvertible {
         assign: @escaping (Target, inout Insets) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.insets],
             exchange: { object, setting in
                 guard case .insets(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -114,7 +165,7 @@ extension Bool: PropertyValueConvertible {
         assign: @escaping (Target, inout Bool) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.flag],
             exchange: { object, setting in
                 guard case .flag(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -137,7 +188,7 @@ extension Size: PropertyValueConvertible {
         assign: @escaping (Target, inout Size) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.size],
             exchange: { object, setting in
                 guard case .size(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -160,7 +211,7 @@ extension String: PropertyValueConvertible {
         assign: @escaping (Target, inout String) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.text],
             exchange: { object, setting in
                 guard case .text(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -183,7 +234,7 @@ extension FontWeight: PropertyValueConvertible {
         assign: @escaping (Target, inout FontWeight) -> Void
     ) -> PropertyBinding {
         PropertyBinding(
-            exactly: type,
+            exactly: type, takes: [.weight],
             exchange: { object, setting in
                 guard case .weight(var value) = setting else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -193,5 +244,20 @@ extension FontWeight: PropertyValueConvertible {
                 guard case .weight(var value) = setting else { return }
                 assign(unsafeDowncast(object, to: Target.self), &value)
             })
+    }
+}
+
+extension PropertyValueConvertible {
+    /// A binding through `property` for objects of exactly `type`, if they are `Root`s: how a
+    /// property declared by key path (``TraitProperty``, ``Tweak``) is set on the fast path.
+    static func binding<Root: AnyObject>(
+        exactly type: AnyClass, through property: ReferenceWritableKeyPath<Root, Self> & Sendable
+    ) -> PropertyBinding? {
+        guard type is Root.Type else { return nil }
+        return binding(exactly: type, as: Root.self) {
+            swap(&$0[keyPath: property], &$1)
+        } assign: {
+            $0[keyPath: property] = $1
+        }
     }
 }

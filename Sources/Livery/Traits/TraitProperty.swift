@@ -94,7 +94,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
         sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) {
-        self.init(field, value, check: check) { Self.binding($0, property) }
+        self.init(field, value, check: check) { Value.binding(exactly: $0, through: property) }
     }
 
     /// A property of the class `Root` reached through a key path, set from the optional field
@@ -103,18 +103,6 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         _ field: String, _ value: any KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
         sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) {
-        self.init(field, value, check: check) { Self.binding($0, property) }
-    }
-
-    /// A binding through `property` for objects of `type`, if they are `Root`s.
-    private static func binding<Root: AnyObject, Value: PropertyValueConvertible>(
-        _ type: AnyClass, _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable
-    ) -> PropertyBinding? {
-        guard type is Root.Type else { return nil }
-        return Value.binding(exactly: type, as: Root.self) {
-            swap(&$0[keyPath: property], &$1)
-        } assign: {
-            $0[keyPath: property] = $1
-        }
+        self.init(field, value, check: check) { Value.binding(exactly: $0, through: property) }
     }
 }

@@ -18,8 +18,8 @@ final class TraitType: Sendable {
     /// For a ``PropertyTrait``, its properties in order: the provider applies a trait of this
     /// type as that fixed list of bindings. Nil for a trait applied through its own `apply(to:)`.
     private let properties: [Property]?
-    /// How many plan steps and settings a trait of this type takes: one per property, or one.
-    let stepCount: Int
+    /// For a ``NamedPropertyTrait``, how a trait names its properties and how a class binds them.
+    private let named: Named?
 
     /// One property of a ``PropertyTrait``, with the trait's type erased.
     struct Property: Sendable {
@@ -27,6 +27,12 @@ final class TraitType: Sendable {
         let check: ValueCheck?
         let binding: @Sendable (AnyClass) -> PropertyBinding?
         let setting: @Sendable (any Trait) -> PropertyValue?
+    }
+
+    /// A ``NamedPropertyTrait``'s parts, with the trait's type erased.
+    struct Named: Sendable {
+        let settings: @Sendable (any Trait) -> [(name: String, setting: PropertyValue)]?
+        let binding: @Sendable (_ name: String, _ class: AnyClass) -> PropertyBinding?
     }
 
     init<T: Trait>(_ type: T.Type) {
@@ -37,7 +43,7 @@ final class TraitType: Sendable {
         self.canApply = { $0 is T.Target }
         let properties = (type as? any PropertyTrait.Type).map { Self.properties(of: $0) }
         self.properties = properties
-        self.stepCount = properties?.count ?? 1
+        self.named = (type as? any NamedPropertyTrait.Type).map { Self.named($0) }
         self.applyErased = { trait, object in
             guard let target = object as? T.Target else { return nil }
             // The resolver pairs every trait with its own type, so the cast holds.
@@ -59,10 +65,20 @@ final class TraitType: Sendable {
         }
     }
 
+    /// A named-property trait's parts, with the trait's type erased.
+    private static func named<T: NamedPropertyTrait>(_ type: T.Type) -> Named {
+        // The resolver pairs every trait with its own type, so the cast holds.
+        Named(settings: { ($0 as! T).namedSettings }, binding: { T.binding(named: $0, exactly: $1) })
+    }
+
     /// The ``PropertyValue``s a trait of this type sets, one per plan step: per property, nil
-    /// where its field is left out; a single nil for a trait off the fast path.
-    func settings(of trait: any Trait) -> [PropertyValue?] {
-        properties?.map { $0.setting(trait) } ?? [nil]
+    /// where its field is left out; a single nil for a trait off the fast path. With them, the
+    /// names of the properties a named-property trait sets (nil for any other trait): a plan
+    /// depends on them as on the type.
+    func settings(of trait: any Trait) -> (names: [String]?, settings: [PropertyValue?]) {
+        if let properties { return (nil, properties.map { $0.setting(trait) }) }
+        guard let named = named?.settings(trait) else { return (nil, [nil]) }
+        return (named.map(\.name), named.map(\.setting))
     }
 
     /// The ``ValueCheck``s of a property trait's fields.
@@ -71,9 +87,24 @@ final class TraitType: Sendable {
     }
 
     /// What traits of this type can do with objects of `object`'s class: the one decision the
-    /// capability check and the apply share. A property trait applies exactly where every one
-    /// of its bindings exists, so the provider never has to fall back to a cast for it.
-    func verdict(for object: AnyObject) -> ClassCapabilities.Verdict {
+    /// capability check and the apply share. A property trait applies exactly where every one of
+    /// its bindings exists, so the provider never has to fall back to a cast for it. A
+    /// named-property trait that sets the properties `names` to values of `kinds` (nil for any
+    /// other trait) is bound where the class binds every name and each binding takes its value's
+    /// kind; otherwise it applies through its own `apply(to:)`, which decodes each value into
+    /// its property's type (a colour written as a string) or says what is wrong (2.5 for an `Int`).
+    func verdict(
+        for object: AnyObject, names: [String]? = nil, kinds: [PropertyValue.Kind] = []
+    ) -> ClassCapabilities.Verdict {
+        if let named, let names {
+            var bindings: [PropertyBinding] = []
+            for (name, kind) in zip(names, kinds) {
+                guard let binding = named.binding(name, type(of: object)), binding.takes(kind) else { break }
+                bindings.append(binding)
+            }
+            return ClassCapabilities.Verdict(
+                capable: canApply(object), bindings: bindings.count == names.count ? bindings : [])
+        }
         guard let properties else { return ClassCapabilities.Verdict(capable: canApply(object), bindings: []) }
         var bindings: [PropertyBinding] = []
         for property in properties {

@@ -26,16 +26,44 @@ public struct Tweak<Root: AnyObject>: Sendable {
     /// The property's Swift type, for messages and the schema.
     public let valueType: String
     let assign: @Sendable (Root, SpecNode, String) throws(SpecError) -> Reversal<Root>
+    /// How the provider's fast path sets the property on objects of exactly a class (`Root` or a
+    /// subclass); nil for a type no ``PropertyValue`` holds, which `Set` applies through `assign`.
+    let binding: (@Sendable (AnyClass) -> PropertyBinding?)?
 
     /// A property reached through a writable key path; values decode into `Value`.
     public static func keyPath<Value: Decodable & Sendable>(
         _ keyPath: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> Tweak<Root> {
-        Tweak(valueType: String(describing: Value.self)) { (root, node, owner) throws(SpecError) in
+        Tweak(valueType: String(describing: Value.self), assign: assign(keyPath), binding: nil)
+    }
+
+    /// A property reached through a writable key path, of a type a ``PropertyValue`` holds
+    /// (`Double`, `Int`, `String`, `Bool`, …): values decode into `Value`, and the provider sets
+    /// it on its fast path.
+    public static func keyPath<Value: Decodable & PropertyValueConvertible>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+    ) -> Tweak<Root> {
+        Tweak(valueType: String(describing: Value.self), assign: assign(keyPath)) {
+            Value.binding(exactly: $0, through: keyPath)
+        }
+    }
+
+    private static func assign<Value: Decodable & Sendable>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+    ) -> @Sendable (Root, SpecNode, String) throws(SpecError) -> Reversal<Root> {
+        { (root, node, owner) throws(SpecError) in
             let value = try NodeDecoder.decode(Value.self, from: node, owner: owner)
             let old = root[keyPath: keyPath]
             root[keyPath: keyPath] = value
             return Reversal { $0[keyPath: keyPath] = old }
         }
+    }
+}
+
+extension Tweakable {
+    /// The fast-path binding of the tweakable property `name` on objects of exactly `type`; nil
+    /// where `name` is not listed or its type has none.
+    static func binding(named name: String, exactly type: AnyClass) -> PropertyBinding? {
+        tweakables[name]?.binding?(type)
     }
 }

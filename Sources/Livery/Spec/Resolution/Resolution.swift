@@ -3,8 +3,8 @@ struct Resolution: Sendable {
     /// One identifier's traits, with a digest of the resolved entries they were decoded from.
     struct List: Sendable {
         let traits: [ResolvedTrait]
-        /// Equal exactly when two lists of one resolution have the same trait types in the same
-        /// order; 0 for no traits, in every resolution. What a load compares for every target to
+        /// Equal exactly when two lists of one resolution have traits of the same shapes (see
+        /// ``ResolvedTrait/Shape``) in the same order; 0 for no traits, in every resolution. What a load compares for every target to
         /// reuse a plan, without reading the traits. Numbered by the resolution, so that the
         /// numbers of a long-running process do not pile up.
         fileprivate(set) var typeSequence = 0
@@ -51,15 +51,15 @@ struct Resolution: Sendable {
     init(order: [String], lists: [List]) {
         precondition(order.count == lists.count, "one list per identifier")
         self.order = order
-        var numbers: [[ObjectIdentifier]: Int] = [[]: 0]
+        var numbers: [[ResolvedTrait.Shape]: Int] = [[]: 0]
         self.lists = lists.map { list in
             var list = list
-            let types = list.traits.map(\.typeID)
-            if let known = numbers[types] {
+            let shapes = list.traits.map(\.shape)
+            if let known = numbers[shapes] {
                 list.typeSequence = known
             } else {
                 list.typeSequence = numbers.count
-                numbers[types] = numbers.count
+                numbers[shapes] = numbers.count
             }
             return list
         }
@@ -142,16 +142,27 @@ final class ResolvedTrait: Sendable {
     /// What it sets, one per plan step (see ``TraitType/settings(of:)``), so the provider need
     /// not open the trait.
     let settings: [PropertyValue?]
+    /// What a plan for it depends on besides the target's class.
+    let shape: Shape
+
+    /// What a plan for a trait depends on besides the target's class: its registered type, and
+    /// for a named-property trait (`Set`) the names of the properties it sets and the kinds of
+    /// its values (whether a binding takes them).
+    struct Shape: Hashable, Sendable {
+        let type: ObjectIdentifier
+        let names: [String]?
+        let kinds: [PropertyValue.Kind]
+    }
 
     init(trait: any Trait, location: SourceLocation, type: TraitType) {
         self.trait = trait
         self.location = location
         self.type = type
-        self.settings = type.settings(of: trait)
+        let (names, settings) = type.settings(of: trait)
+        self.settings = settings
+        self.shape = Shape(
+            type: ObjectIdentifier(type), names: names, kinds: names == nil ? [] : settings.compactMap { $0?.kind })
     }
-
-    /// The trait's registered type, for the provider's capability cache.
-    var typeID: ObjectIdentifier { ObjectIdentifier(type) }
 
     var typeName: String { type.name }
 

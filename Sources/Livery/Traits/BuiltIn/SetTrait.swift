@@ -95,3 +95,30 @@ extension SetTrait: CSSTrait {
         values.compactMap { member in CSSValue(specValue: member.value).map { .custom(member.key, $0) } }
     }
 }
+
+extension SetTrait: NamedPropertyTrait {
+    /// Each value by its property's name: booleans as flags, integers as `.integer`, other
+    /// numbers as `.number`, strings as `.text`; nil if any value is null, a list or a mapping.
+    var namedSettings: [(name: String, setting: PropertyValue)]? {
+        var named: [(name: String, setting: PropertyValue)] = []
+        named.reserveCapacity(values.count)
+        for member in values {
+            let setting: PropertyValue
+            switch member.value.value {
+            case .bool(let flag): setting = .flag(flag)
+            case .int(let integer): setting = .integer(integer)
+            case .double(let number): setting = .number(number)
+            case .string(let text): setting = .text(text)
+            case .null, .sequence, .mapping: return nil
+            }
+            named.append((member.key, setting))
+        }
+        return named
+    }
+
+    /// The binding of the tweakable property `name`, if `type` is ``Tweakable`` and lists it
+    /// with a type a ``PropertyValue`` holds.
+    static func binding(named name: String, exactly type: AnyClass) -> PropertyBinding? {
+        (type as? any Tweakable.Type)?.binding(named: name, exactly: type)
+    }
+}
