@@ -4,7 +4,7 @@
 /// nothing but `Livery`: `Fuzz/` builds it with sanitizers in seconds, and a BoringSSL build
 /// would take minutes. The cohort needs a hash every client and daemon computes alike, not
 /// secrecy; the tests hold this one to the standard's vectors and to Python's `hashlib`.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var message = Array(bytes)

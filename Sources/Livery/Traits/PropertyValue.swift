@@ -251,7 +251,7 @@ extension PropertyValueConvertible {
     /// A binding through `property` for objects of exactly `type`, if they are `Root`s: how a
     /// property declared by key path (``TraitProperty``, ``Tweak``) is set on the fast path.
     static func binding<Root: AnyObject>(
-        exactly type: AnyClass, through property: ReferenceWritableKeyPath<Root, Self> & Sendable
+        exactly type: AnyClass, through property: any ReferenceWritableKeyPath<Root, Self> & Sendable
     ) -> PropertyBinding? {
         guard type is Root.Type else { return nil }
         return binding(exactly: type, as: Root.self) {

@@ -41,7 +41,7 @@ public struct Tweak<Root: AnyObject>: Sendable {
     /// (`Double`, `Int`, `String`, `Bool`, …): values decode into `Value`, and the provider sets
     /// it on its fast path.
     public static func keyPath<Value: Decodable & PropertyValueConvertible>(
-        _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ keyPath: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> Tweak<Root> {
         Tweak(valueType: String(describing: Value.self), assign: assign(keyPath)) {
             Value.binding(exactly: $0, through: keyPath)
@@ -49,7 +49,7 @@ public struct Tweak<Root: AnyObject>: Sendable {
     }
 
     private static func assign<Value: Decodable & Sendable>(
-        _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+        _ keyPath: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) -> @Sendable (Root, SpecNode, String) throws(SpecError) -> Reversal<Root> {
         { (root, node, owner) throws(SpecError) in
             let value = try NodeDecoder.decode(Value.self, from: node, owner: owner)
