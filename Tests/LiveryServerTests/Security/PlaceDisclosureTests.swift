@@ -1,8 +1,8 @@
 import Foundation
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Testing
-import LiveryTestSupport
 
 /// Where the specs live (the folder's absolute path, etcd's endpoints) is told only to a request
 /// with the push token; other readers get paths relative to the folder.
