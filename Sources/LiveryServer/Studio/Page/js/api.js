@@ -42,6 +42,33 @@ export const resolved = () => getJSON("/v1/resolved");
 /** GET /v1/traits: every trait type the daemon knows, with its fields' kinds and bounds. */
 export const traits = () => getJSON("/v1/traits").then((r) => r.body.traits);
 
+/**
+ * GET /v1/rollout: the last rollout and its cohort's counts; null when none has run. The status
+ * says first whether there is one, so the page does not ask for (and log) a 404 every second.
+ */
+export async function rollout() {
+  if (!(await status()).rollout) return null;
+  const response = await read("/v1/rollout");
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`/v1/rollout: ${response.status}`);
+  return response.json();
+}
+
+/**
+ * POST /v1/rollout with If-Match on the rollout's id: `change` is {action: "set", percent},
+ * {action: "abort", reason} or {action: "complete", message}. Answers {status, rollout} or
+ * {status, problem}.
+ */
+export async function changeRollout(id, change) {
+  const response = await fetch("/v1/rollout", authorized({
+    method: "POST",
+    headers: { "Content-Type": "application/json", "If-Match": `"${id}"` },
+    body: JSON.stringify(change),
+  }));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, rollout: await response.json() };
+}
+
 /** GET /v1/status. */
 export const status = () => getJSON("/v1/status").then((r) => r.body);
 

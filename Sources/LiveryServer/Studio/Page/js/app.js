@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { el, notify, shortTag } from "./dom.js";
 import * as files from "./files.js";
 import * as fleet from "./fleet.js";
+import * as rollout from "./rollout.js";
 import * as history from "./history.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
@@ -99,6 +100,7 @@ async function reload() {
   $("changed").textContent = status.loadedAt ? `changed ${new Date(status.loadedAt).toLocaleString()}` : "";
   draw();
   fleet.refresh();
+  rollout.refresh();
   await Promise.all([files.refresh(), history.refresh()]);
 }
 
@@ -125,11 +127,13 @@ function showMode() {
   document.body.classList.toggle("readonly", !writable);
   files.show();
   history.showMode();
+  rollout.refresh();
   draw();
 }
 
 function start() {
   history.init({ etag: () => state.etag });
+  rollout.init({ canWrite: editable });
   files.init({ edited: () => drawPreviews() });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
