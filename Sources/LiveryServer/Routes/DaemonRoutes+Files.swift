@@ -55,6 +55,8 @@ extension DaemonRoutes {
     /// `PUT /v1/specs/{path}`: validates the whole set as it would be with this file, then
     /// writes it atomically. 201 (created) or 200 (replaced) with the file's new ETag;
     /// `?dryRun=true` answers the same and writes nothing.
+    /// With `?rollout=10%` (and `&replace=true`) the file is a rollout's candidate instead, as
+    /// for a publish with a `rollout` field: validated the same way, the stable version unchanged.
     func putFile(_ request: Request) async throws(Problem) -> Response {
         let rawPath = specPath(of: request) ?? ""
         let path: String
@@ -64,6 +66,18 @@ extension DaemonRoutes {
             data = try await collectBody(request)
         } catch {
             throw refused(error, path: rawPath)
+        }
+        if let text = request.uri.queryParameters["rollout"].map(String.init) {
+            guard let share = RolloutShare(query: text) else {
+                throw refused(
+                    Problem.badRequest(
+                        "?rollout= is a percentage from 0 to 100 with at most two decimals (10%, 12.5), not \(text)"),
+                    path: rawPath)
+            }
+            return try await answer(
+                startingRollout: ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"), share: share,
+                replace: request.uri.queryParameters["replace"] == "true",
+                precondition: filePrecondition(request, path: path), place: rawPath, request)
         }
         do throws(StoreError) {
             let result = try await writer.write(

@@ -20,7 +20,12 @@ extension DaemonRoutes {
             throw refused(error, path: "POST /v1/specs")
         }
         if let share = publish.rollout {
-            return try await answer(startingRollout: change, share: share, replace: publish.replace ?? false, request)
+            let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
+                SpecWriter.Precondition.bundle($0)
+            }
+            return try await answer(
+                startingRollout: change, share: share, replace: publish.replace ?? false,
+                precondition: precondition ?? .none, place: "POST /v1/specs", request)
         }
         do throws(StoreError) {
             return try await answer(publishing: change, request)

@@ -50,21 +50,20 @@ extension DaemonRoutes {
         return try rolloutStatus()
     }
 
-    /// Starts a rollout of the set `change` makes, validated like any write (a dry run), to the
-    /// share the publish named.
+    /// Starts a rollout of the set `change` makes, validated like any write (a dry run) under
+    /// `precondition` (the bundle's `If-Match` for a publish, the file's for a `PUT`), to the
+    /// share the request named; `place` names the request in a refusal.
     func answer(
-        startingRollout change: ChangeSet, share: RolloutShare, replace: Bool, _ request: Request
+        startingRollout change: ChangeSet, share: RolloutShare, replace: Bool,
+        precondition: SpecWriter.Precondition, place: String, _ request: Request
     )
         async throws(Problem) -> Response
     {
-        let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
-            SpecWriter.Precondition.bundle($0)
-        }
         let candidate: SpecWriter.Result
         do throws(StoreError) {
-            candidate = try await writer.write(change, precondition: precondition ?? .none, dryRun: true)
+            candidate = try await writer.write(change, precondition: precondition, dryRun: true)
         } catch {
-            throw refused(error, path: "POST /v1/specs")
+            throw refused(error, path: place)
         }
         if isDryRun(request) {
             return JSONBody.response(
@@ -77,9 +76,14 @@ extension DaemonRoutes {
             _ = try await rollouts.start(
                 candidate, basisPoints: share.basisPoints, message: change.message, replace: replace)
         } catch {
-            throw refused(error.problem, path: "POST /v1/specs")
+            throw refused(error.problem, path: place)
         }
-        return try rolloutStatus()
+        var response = try rolloutStatus()
+        // A PUT's answer names the file it wrote, here the candidate's, as every PUT does.
+        if change.files.count == 1, let path = change.files.keys.first, let etag = candidate.fileETags[path] {
+            response.headers[.eTag] = etag.description
+        }
+        return response
     }
 }
 
@@ -98,6 +102,12 @@ struct RolloutChange: Decodable {
 /// A share as a request gives it: a number of percent (`25`, `12.5`) or text (`"25%"`).
 struct RolloutShare: Decodable, Sendable {
     var basisPoints: Int
+
+    /// The share of a `?rollout=` query parameter (`10%`, `12.5`); `nil` when it is not one.
+    init?(query text: String) {
+        guard let points = Rollout.basisPoints(parsing: text) else { return nil }
+        basisPoints = points
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
