@@ -28,3 +28,24 @@ export function notify(text) {
   notice.textContent = text;
   notice.hidden = !text;
 }
+
+/**
+ * A refresh for a panel that asks the daemon again and again: `ask()` now (one request at a
+ * time), its answer to `draw`, its error to `failed`, and again `interval` ms after it ends.
+ */
+export function repeating(ask, draw, failed, interval = 1000) {
+  let timer = null;
+  let asking = null;
+  const refresh = () => {
+    clearTimeout(timer);
+    if (asking) return asking;
+    asking = ask()
+      .then(draw, failed)
+      .finally(() => {
+        asking = null;
+        timer = setTimeout(refresh, interval);
+      });
+    return asking;
+  };
+  return refresh;
+}

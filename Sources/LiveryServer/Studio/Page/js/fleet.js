@@ -3,27 +3,14 @@
 // a new version on their next request after applying it, so the page asks again every second
 // and at once when the version changes.
 import * as api from "./api.js";
-import { el, shortTag } from "./dom.js";
+import { el, repeating, shortTag } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const interval = 1000;
-let timer = null;
-let asking = null;
 
 /** Asks for the fleet's status now (one request at a time), and again a second after it ends. */
-export function refresh() {
-  clearTimeout(timer);
-  if (asking) return asking;
-  asking = api.clients()
-    .then(draw, (error) => {
-      $("fleet-summary").textContent = `Fleet status unavailable: ${error.message}`;
-    })
-    .finally(() => {
-      asking = null;
-      timer = setTimeout(refresh, interval);
-    });
-  return asking;
-}
+export const refresh = repeating(() => api.clients(), draw, (error) => {
+  $("fleet-summary").textContent = `Fleet status unavailable: ${error.message}`;
+});
 
 function versionLabel(version) {
   if (version.isCurrent) return `live version ${shortTag(version.etag)}`;

@@ -3,12 +3,9 @@
 // token, buttons to widen it, abort it and complete it (POST /v1/rollout with If-Match on the
 // rollout's id, after a confirmation). Asked again every second, like the fleet.
 import * as api from "./api.js";
-import { el, notify, shortTag } from "./dom.js";
+import { el, notify, repeating, shortTag } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const interval = 1000;
-let timer = null;
-let asking = null;
 let shown = null;
 let pending = null;
 let editable = () => false;
@@ -55,19 +52,9 @@ async function change(request) {
 }
 
 /** Asks for the rollout now (one request at a time), and again a second after it ends. */
-export function refresh() {
-  clearTimeout(timer);
-  if (asking) return asking;
-  asking = api.rollout()
-    .then(draw, (error) => {
-      $("rollout-summary").textContent = `Rollout status unavailable: ${error.message}`;
-    })
-    .finally(() => {
-      asking = null;
-      timer = setTimeout(refresh, interval);
-    });
-  return asking;
-}
+export const refresh = repeating(() => api.rollout(), draw, (error) => {
+  $("rollout-summary").textContent = `Rollout status unavailable: ${error.message}`;
+});
 
 function draw(rollout) {
   shown = rollout;
