@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CDispatch
 import Foundation
 import Livery
 import LiveryServer

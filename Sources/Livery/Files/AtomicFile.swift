@@ -1,3 +1,4 @@
+import CDispatch
 import Foundation
 
 /// Writes and removes files (the daemon's folder store and token, the client's offline cache) so that a crash or a power cut leaves either the old content or

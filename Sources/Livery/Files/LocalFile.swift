@@ -1,3 +1,4 @@
+import CDispatch
 import Foundation
 
 /// Reads a user's file (a token, a certificate, a file to push), failing with a

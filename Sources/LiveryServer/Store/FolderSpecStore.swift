@@ -1,3 +1,4 @@
+import CDispatch
 import Foundation
 import Livery
 

@@ -1,3 +1,4 @@
+import CDispatch
 import Glibc
 
 /// Identifies a file across renames: its device and inode numbers.

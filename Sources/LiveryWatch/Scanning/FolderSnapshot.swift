@@ -1,3 +1,4 @@
+import CDispatch
 import Glibc
 
 /// One scan of a watched folder: which folders to watch, and which files make up its content.

@@ -1,3 +1,4 @@
+import CDispatch
 import Foundation
 
 extension SpecSourceSet {
