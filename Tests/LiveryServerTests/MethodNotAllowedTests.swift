@@ -17,6 +17,9 @@ import Testing
             ("DELETE", "/metrics", "GET, HEAD, OPTIONS"),
             ("PUT", "/v1/history/3", "GET, HEAD, OPTIONS"),
             ("GET", "/v1/history/3/restore", "POST, OPTIONS"),
+            ("TRACE", "/healthz", "GET, HEAD, OPTIONS"),
+            ("TRACE", "/studio", "GET, HEAD, OPTIONS"),
+            ("QUERY", "/v1/clients", "GET, HEAD, OPTIONS"),
         ]
         try await TestDaemon.with { server in
             for (method, target, allow) in cases {

@@ -10,6 +10,10 @@ import Hummingbird
 struct AllowedMethods: Sendable {
     /// The methods a known pattern may be asked for, in the order `Allow` lists them.
     static let order: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+    /// The methods a known pattern refuses with 405 when it does not answer them: those of
+    /// ``order``, and `TRACE` and `QUERY` (RFC 9110; the HTTP QUERY method draft), which no
+    /// route answers. Any other method is the router's 404.
+    static let refusable: [HTTPRequest.Method] = order + [.trace] + (HTTPRequest.Method("QUERY").map { [$0] } ?? [])
 
     /// Each pattern's methods, in the order the routes were added.
     private(set) var patterns: [(pattern: String, methods: [HTTPRequest.Method])] = []
@@ -31,7 +35,7 @@ struct AllowedMethods: Sendable {
     }
 
     /// Adds, for every pattern, an `OPTIONS` route (204 with `Allow`, no CORS grant) and a 405
-    /// route with `Allow` for each method of ``order`` the pattern does not answer.
+    /// route with `Allow` for each method of ``refusable`` the pattern does not answer.
     func register<Context: RequestContext>(on router: Router<Context>) {
         for (pattern, methods) in patterns {
             let allowed = Self.allowed(methods)
@@ -42,7 +46,7 @@ struct AllowedMethods: Sendable {
                 headers[.contentLength] = "0"
                 return Response(status: .noContent, headers: headers)
             }
-            for method in Self.order where !allowed.contains(method) {
+            for method in Self.refusable where !allowed.contains(method) {
                 router.on(RouterPath(pattern), method: method) { request, _ in
                     var headers = HTTPFields()
                     headers[.allow] = allow
