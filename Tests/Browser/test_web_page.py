@@ -1,6 +1,7 @@
 """A plain web page on another origin, styled live by `livery serve` through /v1/livery.js and
 /v1/css, in a real headless Chromium: what it computes must be what a Swift StyledBox gets."""
 
+import hashlib
 import json
 import shutil
 import time
@@ -10,8 +11,8 @@ import pytest
 import tinycss2
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, ROOT, free_port
-from web_page import StaticServer, WebDaemon, compare, fresh_folder, measure, oracle, write_page
+from conftest import ARTIFACTS, ROOT, TOKEN, free_port
+from web_page import StaticServer, WebDaemon, compare, fresh_folder, measure, oracle, rgba, write_page
 
 
 def wait(driver, condition, timeout=10, message=""):
@@ -258,3 +259,51 @@ def test_the_example_page_follows_the_daemon_and_switches_to_dark(browser, reque
         daemon.stop()
         server.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def cohort_bucket(rollout_id, instance):
+    """The cohort rule, written here from its definition (README, "Staged rollouts")."""
+    digest = hashlib.sha256(f"{rollout_id}:{instance}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 10_000
+
+
+def test_a_page_follows_a_rollout_by_its_instance_and_a_problem_it_reports_aborts_it(web):
+    driver, state = web
+    daemon = state["daemon"]
+    stable = daemon.etag()
+    spec = (state["root"] / "Specs" / "look.yaml").read_text().replace('accent: "#0A84FF"', 'accent: "#30D158"')
+    body = json.dumps({"files": {"look.yaml": spec}, "message": "green, half first", "rollout": "50%"}).encode()
+    status, _, reply = daemon.request(
+        "POST", "/v1/specs", body, {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    assert status == 200, reply
+    rollout = json.loads(reply)
+    assert rollout["state"] == "running" and rollout["stable"] == stable
+    inside = next(f"page-{n}" for n in range(100) if cohort_bucket(rollout["id"], f"page-{n}") < 5000)
+    outside = next(f"page-{n}" for n in range(100) if cohort_bucket(rollout["id"], f"page-{n}") >= 5000)
+
+    def open_page(instance):
+        driver.get(f"{state['server'].origin}/index.html?daemon={daemon.base}&instance={instance}")
+        wait(driver, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
+
+    def accent_border():
+        return rgba(measure(driver)["box.border"]["borderColor"])[:3]
+
+    open_page(outside)
+    assert driver.execute_script("return window.livery.version") == stable
+    assert accent_border() == [0x0A, 0x84, 0xFF]
+    assert driver.execute_script("return window.livery.reportProblem('not mine')") is True
+    time.sleep(3)  # the page's next signal round (wait 2 s) carries the report
+    now = json.loads(daemon.request("GET", "/v1/rollout")[2])
+    assert now["state"] == "running", "a problem reported against the stable version aborts nothing"
+
+    open_page(inside)
+    wait(driver, lambda d: d.execute_script("return window.livery.version") == rollout["candidate"],
+         message="the cohort's page did not apply the candidate")
+    assert accent_border() == [0x30, 0xD1, 0x58]
+
+    assert driver.execute_script("return window.livery.reportProblem('the green is unreadable here')") is True
+    wait(driver, lambda d: d.execute_script("return window.livery.version") == stable, timeout=15,
+         message="the page did not return to the stable version after its problem report")
+    assert accent_border() == [0x0A, 0x84, 0xFF]
+    aborted = json.loads(daemon.request("GET", "/v1/rollout")[2])
+    assert aborted["state"] == "aborted" and aborted["cohort"]["problems"] >= 1, aborted

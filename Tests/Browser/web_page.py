@@ -28,7 +28,7 @@ class WebDaemon(Daemon):
         token_file.chmod(0o600)
         self.process = subprocess.Popen(
             [str(BUILD / "livery"), "serve", str(folder), "--port", str(port), "--token-file", str(token_file),
-             "--allow-origin", origin, "--log-level", "warning"],
+             "--allow-origin", origin, "--state-dir", str(folder.parent / "state"), "--log-level", "warning"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = Lines(self.process)
         self.lines.wait_for(r"serving .* on http://127\.0\.0\.1:(\d+)")
@@ -88,7 +88,7 @@ PAGE = """<!doctype html>
   window.updates = [];
   window.errors = 0;
   window.livery = follow(daemon, {
-    name: "web-test", wait: 2, mode: query.get("mode") ?? undefined,
+    name: "web-test", wait: 2, mode: query.get("mode") ?? undefined, instance: query.get("instance") ?? undefined,
     onUpdate: ({ version }) => window.updates.push({ version, at: performance.now() }),
     onError: () => { window.errors += 1; },
   });

@@ -18,6 +18,10 @@
 // asked again after a delay drawn as the Swift client's Backoff draws it: full jitter under a
 // ceiling that doubles from 250 ms to 30 s, reset by a success. Each request says what the
 // page applied in the Livery-Client header, so the daemon's fleet panel counts browsers.
+// During a staged rollout the version signal names the rollout: the page applies the version
+// the cohort rule gives its instance, as the Swift client does (Rollout.version(for:)), and
+// reportProblem(message) tells the daemon, with its next request, that the version it applied
+// misbehaves.
 
 const backoffBase = 250;
 const backoffCap = 30_000;
@@ -41,9 +45,12 @@ const silentHeartbeats = 3;
  * stylesheet applied, `onError(error)`
  * after a failed round.
  *
- * Returns `{ setTheme(nameOrNull), stop(), version, ready }`: `version` is the ETag of the
- * stylesheet's version applied (null before the first), `ready` a promise of the first one.
- * `stop()` stops following and leaves the last stylesheet applied.
+ * Returns `{ setTheme(nameOrNull), stop(), reportProblem(message), version, ready }`: `version`
+ * is the ETag of the stylesheet's version applied (null before the first), `ready` a promise of
+ * the first one. `stop()` stops following and leaves the last stylesheet applied.
+ * `reportProblem(message)` reports that the version applied misbehaves on this page: the next
+ * request carries it (`problem`, `note` in Livery-Client), and a rollout whose candidate it is
+ * counts it and may abort (`livery serve --abort-when`); false before anything is applied.
  */
 export function follow(baseURL, options = {}) {
   const doc = options.document ?? document;
@@ -63,6 +70,8 @@ export function follow(baseURL, options = {}) {
   if (options.theme !== undefined) setTheme(options.theme);
 
   let version = null;
+  /** The version reported as misbehaving, and why (reportProblem). */
+  let problem = null;
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
@@ -82,7 +91,7 @@ export function follow(baseURL, options = {}) {
 
   /** The headers of every request: what the page applied, and the read token if any. */
   function requestHeaders() {
-    const headers = report ? { "Livery-Client": clientHeader(identity, version) } : {};
+    const headers = report ? { "Livery-Client": clientHeader(identity, version, problem) } : {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     return headers;
   }
@@ -123,11 +132,12 @@ export function follow(baseURL, options = {}) {
       return performance.now() - started < (wait * 1000) / 2 ? backoffBase : 0;
     }
     if (response.status !== 200) throw new Error(`GET /v1/version answered ${response.status}`);
-    // During a staged rollout the page stays on the stable version (`etag`): the cohort rule
-    // needs SHA-256, which browsers offer only to secure pages. It sends `since` back, so that
-    // it waits like any client instead of being answered at once.
-    const { etag, since } = await response.json();
-    if (typeof etag !== "string") throw new Error("GET /v1/version: expected {\"etag\": \"…\"}");
+    // During a staged rollout the signal names it: the page applies the version the cohort rule
+    // gives its instance, and sends `since` back, so that it waits like any client instead of
+    // being answered at once.
+    const { etag: stable, since, rollout } = await response.json();
+    if (typeof stable !== "string") throw new Error("GET /v1/version: expected {\"etag\": \"…\"}");
+    const etag = await versionFor(rollout, stable, identity.instance);
     round = null;
     if (etag === version) {
       if ((since ?? null) === signal) return backoffBase;
@@ -214,6 +224,11 @@ export function follow(baseURL, options = {}) {
 
   return {
     setTheme,
+    reportProblem(message) {
+      if (version === null) return false;
+      problem = { version, note: String(message) };
+      return true;
+    },
     stop() {
       stopped = true;
       clearTimeout(timer);
@@ -242,11 +257,83 @@ function randomInstance() {
 }
 
 /** The Livery-Client value: an RFC 8941 Dictionary, as the Swift client writes it. */
-function clientHeader(identity, applied) {
+function clientHeader(identity, applied, problem) {
   const members = [`name=${sfString(identity.name)}`, `instance=${sfString(identity.instance)}`];
   if (identity.version) members.push(`version=${sfString(identity.version)}`);
   if (applied !== null) members.push(`applied=${sfString(applied)}`);
+  if (problem !== null) members.push(`problem=${sfString(problem.version)}`, `note=${sfString(problem.note)}`);
   return members.join(", ");
+}
+
+/**
+ * The version the signal names for `instance`, as the Swift client's Rollout.version(for:):
+ * in a running rollout the candidate inside the cohort and the stable version outside it; the
+ * candidate once completed; the stable version once aborted, or without a rollout.
+ */
+async function versionFor(rollout, stable, instance) {
+  if (!rollout) return stable;
+  if (rollout.state === "completed") return rollout.candidate;
+  if (rollout.state !== "running") return rollout.stable;
+  const basisPoints = Math.round(rollout.percent * 100);
+  return bucket(rollout.id, instance) < basisPoints ? rollout.candidate : rollout.stable;
+}
+
+/**
+ * The cohort rule: the big-endian unsigned 64-bit integer of the first 8 bytes of
+ * SHA-256(UTF-8 "<rollout id>:<instance>"), modulo 10,000. In the client's own code, since
+ * browsers give SHA-256 (crypto.subtle) only to secure pages.
+ */
+export function bucket(id, instance) {
+  const digest = sha256(new TextEncoder().encode(`${id}:${instance}`));
+  let value = 0n;
+  for (const byte of digest.slice(0, 8)) value = (value << 8n) | BigInt(byte);
+  return Number(value % 10000n);
+}
+
+const roundConstants = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+/** SHA-256 (FIPS 180-4) of `bytes`, a Uint8Array; the 32-byte digest. */
+export function sha256(bytes) {
+  const length = bytes.length;
+  const padded = new Uint8Array(Math.ceil((length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
+  view.setUint32(padded.length - 4, (length * 8) >>> 0);
+  const hash = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
+  const w = new Uint32Array(64);
+  const rotate = (x, n) => (x >>> n) | (x << (32 - n));
+  for (let offset = 0; offset < padded.length; offset += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+      const s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    let [a, b, c, d, e, f, g, h] = hash;
+    for (let i = 0; i < 64; i++) {
+      const t1 = h + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + roundConstants[i] + w[i];
+      const t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      [h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+    }
+    hash.set([a, b, c, d, e, f, g, h].map((value, i) => (hash[i] + value) >>> 0));
+  }
+  const digest = new Uint8Array(32);
+  const out = new DataView(digest.buffer);
+  hash.forEach((value, i) => out.setUint32(4 * i, value));
+  return digest;
 }
 
 /** A structured-field string, or a Display String (RFC 9651) when it is not printable ASCII. */
