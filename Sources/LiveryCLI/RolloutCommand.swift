@@ -65,7 +65,9 @@ struct RolloutCommand: AsyncParsableCommand {
                 headers: id.map { [("If-Match", $0)] } ?? [])
         } else {
             // Reading needs a token only when the daemon has a read token; the push token opens it.
-            call = DaemonCall(server: server, token: try? TokenFile.read(tokenURL))
+            // The default token is optional here, but a --token-file the user named must be read.
+            let token = try tokenFile == nil ? try? TokenFile.read(tokenURL) : TokenFile.read(tokenURL)
+            call = DaemonCall(server: server, token: token)
             outcome = try await call.send("/v1/rollout")
         }
         switch outcome {
