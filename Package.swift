@@ -3,11 +3,14 @@ import PackageDescription
 
 /// Every target of ours builds in the Swift 6 language mode with warnings as errors, and with
 /// the upcoming features the Swift server packages build with: `any` written for every
-/// existential, and a member usable only where its module is imported.
+/// existential, a member usable only where its module is imported, and imports internal unless
+/// written `public import` (or `package import`), so a module a public declaration exposes is a
+/// visible decision in the file that exposes it.
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 /// The DocC plugin only when asked for (`LIVERY_DOCC=1 swift package generate-documentation

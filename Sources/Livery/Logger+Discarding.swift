@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 extension Logger {
     /// What Livery's types log to when their caller gives them no logger: nothing. Libraries

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Livery
+public import ArgumentParser
+public import Livery
 
 /// The `livery` command line.
 ///

@@ -1,4 +1,4 @@
-import Configuration
+public import Configuration
 import Foundation
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Livery
 import LiveryRemote
 import LiveryWatch
-import ServiceLifecycle
+public import ServiceLifecycle
 
 extension SpecConfigProvider: Service {
     /// Follows the folder or the daemon and loads each change, until the task is cancelled or the

@@ -1,8 +1,8 @@
-import Foundation
-import Livery
-import LiveryRemote
-import LiveryWatch
-import Logging
+public import Foundation
+public import Livery
+public import LiveryRemote
+public import LiveryWatch
+public import Logging
 
 extension SpecConfigProvider {
     /// A provider of a specs folder's values: reads the folder now; run it as a service to follow

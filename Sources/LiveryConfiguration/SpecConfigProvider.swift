@@ -1,9 +1,9 @@
 import Configuration
 import Foundation
-import Livery
+public import Livery
 import LiveryRemote
 import LiveryWatch
-import Logging
+public import Logging
 import Synchronization
 
 /// A swift-configuration provider whose values are a spec's variables: typed, validated, themed

@@ -1,5 +1,5 @@
-import Configuration
-import Livery
+public import Configuration
+public import Livery
 
 /// A spec value read as a type it does not have, such as an integer asked of a colour.
 ///

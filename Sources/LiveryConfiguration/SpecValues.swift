@@ -1,5 +1,5 @@
-import Configuration
-import Livery
+public import Configuration
+public import Livery
 
 /// The settings of one spec under one theme, fixed: a swift-configuration `ConfigSnapshot` of the
 /// spec's resolved variables.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The rounds of the version signal (`GET /v1/version?since=…&wait=…`), which let a shared cache
 /// answer a whole fleet from one request per round.

@@ -1,4 +1,4 @@
-import Livery
+public import Livery
 
 extension SpecFormat {
     /// The `Content-Type` a spec file of this format is served with.

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import Livery
-import Logging
+public import Livery
+public import Logging
 import NIOCore
 import NIOHTTP1
 import Synchronization

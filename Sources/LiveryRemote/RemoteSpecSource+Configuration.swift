@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import Foundation
-import Livery
-import NIOSSL
+public import Foundation
+public import Livery
+public import NIOSSL
 
 extension RemoteSpecSource {
     /// Timeouts, retries, limits and extra headers of a ``RemoteSpecSource``.

@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 
 /// Follows a spec over HTTP and yields a ``RemoteUpdate`` each time it really changes.
 ///

@@ -1,4 +1,4 @@
-import Livery
+public import Livery
 
 /// What a ``RemoteSpecSource`` yields each time the remote spec really changes, or fails.
 public enum RemoteUpdate: Sendable {

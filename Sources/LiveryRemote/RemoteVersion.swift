@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which response a loaded spec came from: its validators, a digest of its bytes, and the
 /// endpoint that served it.

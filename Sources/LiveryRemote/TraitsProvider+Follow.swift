@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 
 extension TraitsProvider {
     /// Follows a remote spec and loads each new version into this provider, until the calling

@@ -1,7 +1,7 @@
-import Foundation
-import Livery
+public import Foundation
+public import Livery
 import LiveryHTTP
-import LiveryWatch
+public import LiveryWatch
 
 /// Everything `livery serve` can be told: where the specs are, where to listen, and the limits.
 public struct DaemonConfiguration: Sendable {

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Livery
-import Logging
+public import Logging
 import NIOCore
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 

@@ -1,4 +1,4 @@
-import Prometheus
+package import Prometheus
 
 /// The daemon's Prometheus metrics, registered on a registry the daemon owns (never the global
 /// `MetricsSystem`: only an executable may bootstrap that).

@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// What to do about a trait type a `livery` does not know: the spec may well be right, and the
 /// program that reads it registers the type; then the tools, and the daemon, must be built with

@@ -1,4 +1,4 @@
-import Testing
+package import Testing
 
 /// Holds the process's ``InotifyTestGate`` around each test of a suite:
 /// exclusively for tests that count the shared inotify owner's watches, shared for tests that

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh folder under the system's temporary directory, for tests that write spec files.
 /// Writes are real file operations, so watchers see them through inotify like any editor's.

@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 
 extension FolderWatcher where Value == SpecFolderLoader.Stage {
     /// Starts watching a specs folder that `loader` reads; turn each update into a spec with

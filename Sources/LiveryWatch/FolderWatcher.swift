@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 import Synchronization
 
 /// Follows a folder recursively and yields an ``Update`` each time its content really changes.

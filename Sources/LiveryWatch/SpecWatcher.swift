@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 
 /// Watches a specs folder and yields a new ``Livery/Spec`` each time its content changes.
 ///

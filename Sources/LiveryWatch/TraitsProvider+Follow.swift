@@ -1,6 +1,6 @@
-import Foundation
-import Livery
-import Logging
+public import Foundation
+public import Livery
+public import Logging
 
 extension TraitsProvider {
     /// Follows a specs folder: loads every new spec the folder's content turns into, and keeps

@@ -1,4 +1,4 @@
-import Livery
+public import Livery
 
 /// A lamp: the target of ``Glow``, a trait no built-in registry has.
 public final class Lamp {

@@ -1,5 +1,5 @@
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 
 /// Runs a test's in-process server (a Hummingbird application, a `LiveryDaemon`) in a service
 /// group of its own, in a task whose cancellation shuts the server down gracefully.

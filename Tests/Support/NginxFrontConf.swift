@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The shipped nginx front, `deploy/nginx/livery.conf`, made into a whole `nginx.conf` for a run
 /// on loopback: changed only where it names places (the daemons' addresses, the listen port and

@@ -1,5 +1,5 @@
-import Livery
-import LiveryTesting
+public import Livery
+public import LiveryTesting
 
 /// A trait type of a newer program: a registry that knows it (``registry()``) serves or reads
 /// specs that an older program's standard registry does not understand.

@@ -1,5 +1,5 @@
-import CDispatch
-import Foundation
+package import CDispatch
+package import Foundation
 
 /// Writes and removes files (the daemon's folder store and token, the client's offline cache) so that a crash or a power cut leaves either the old content or
 /// the new, never a mix: a write goes to a temporary file in the same folder, is flushed to

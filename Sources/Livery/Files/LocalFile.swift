@@ -1,5 +1,5 @@
 import CDispatch
-import Foundation
+package import Foundation
 
 /// Reads a user's file (a token, a certificate, a file to push), failing with a
 /// ``FileSystemError`` that names the file and the reason in Livery's words.

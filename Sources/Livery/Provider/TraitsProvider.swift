@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// Owns the registered targets and the current spec, and keeps the two in step.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A parsed, validated and resolved spec: identifiers mapped to ordered trait lists, with the
 /// variables and themes they were resolved from.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension SpecNode {
     /// Reads the bytes of one spec document into a node tree, without resolving it.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Turns the bytes of a spec file into a ``SpecNode`` tree, in either format.
 ///

@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// A small pill beside the card's title: a background colour, a text colour and, when its corner
 /// radius is above zero, rounded ends.

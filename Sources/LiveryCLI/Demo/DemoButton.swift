@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// The card's action button: a filled block (background, padding, rounded corners) around a
 /// label (font and text colour).

@@ -1,5 +1,5 @@
-import Livery
-import LiveryWatch
+package import Livery
+package import LiveryWatch
 
 /// Everything the demo reacts to, merged into one stream so one loop owns the provider and the
 /// targets (they are not `Sendable`, and need not be).

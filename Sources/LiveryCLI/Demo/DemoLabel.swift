@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// A line of text in the demo's terminal UI (the card's title and body), styled by the font and
 /// text colour traits. A terminal has one font size, so the weight is what shows: bold from

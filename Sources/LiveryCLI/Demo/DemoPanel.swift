@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// A surface of the demo's terminal UI — the screen behind everything, or the card — styled by
 /// the background, corner, border, shadow and padding traits.

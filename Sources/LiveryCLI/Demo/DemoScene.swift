@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// The demo's terminal UI as targets: a screen, and on it a card with a title, a body, a button
 /// and a badge. Their values before any spec applies are a plain grey look, which is what the

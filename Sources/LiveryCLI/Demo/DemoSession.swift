@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 import LiveryWatch
 
 /// The demo's state and what each event does to it: loads specs into the provider, switches

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The example specs (`Specs/` of the repository), compiled into the binary so `livery demo` runs
 /// anywhere: without a `Specs` folder it writes these into a fresh one. A test keeps them equal to

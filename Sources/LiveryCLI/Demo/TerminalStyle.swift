@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 
 /// How one cell of the terminal looks: 24-bit colours and a weight, as one SGR sequence.
 package struct TerminalStyle: Hashable, Sendable {

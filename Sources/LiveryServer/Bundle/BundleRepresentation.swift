@@ -1,5 +1,5 @@
 import Hummingbird
-import NIOCore
+package import NIOCore
 
 /// One encoding of a published bundle's bytes, with the header fields of its answers, made
 /// once when the bundle is published and shared by every request (a class, so that handing it

@@ -1,7 +1,7 @@
 import CompressNIO
-import Foundation
-import Hummingbird
-import Livery
+package import Foundation
+package import Hummingbird
+package import Livery
 import LiveryHTTP
 
 /// One published bundle: the merged spec as canonical JSON, its entity tag, and its

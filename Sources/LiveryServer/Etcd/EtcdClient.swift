@@ -1,10 +1,10 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
-import NIOCore
+package import AsyncHTTPClient
+package import Foundation
+package import Logging
+package import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
+package import NIOSSL
 import Synchronization
 
 /// A small etcd v3 client over etcd's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`, `/v3/watch`,

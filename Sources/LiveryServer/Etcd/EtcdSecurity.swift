@@ -1,5 +1,5 @@
 import Foundation
-import NIOSSL
+package import NIOSSL
 
 /// How the daemon reaches a secured etcd: the authority to trust for etcd's certificate, its
 /// own client certificate (for etcd's `--client-cert-auth`), and an etcd user with a password

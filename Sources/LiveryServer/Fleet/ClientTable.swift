@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 import LiveryHTTP
 import Prometheus

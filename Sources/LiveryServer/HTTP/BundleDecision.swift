@@ -1,7 +1,7 @@
-import Foundation
-import Hummingbird
+package import Foundation
+package import Hummingbird
 import LiveryHTTP
-import NIOCore
+package import NIOCore
 
 /// What the daemon holds for `GET /v1/spec`: a bundle, or the errors that keep the folder from
 /// loading (none yet when it has not been read). For `GET /v1/spec/{etag}` the bundle is the

@@ -1,4 +1,4 @@
-import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import LiveryHTTP
 import NIOCore

@@ -1,4 +1,4 @@
-import Livery
+package import Livery
 import LiveryWatch
 
 /// One error as the daemon reports it in JSON: a spec error with its place, or a problem of the

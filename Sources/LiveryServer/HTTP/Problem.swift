@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 
 /// An RFC 9457 problem details document, the body of every 4xx and 5xx answer of the daemon.
 ///

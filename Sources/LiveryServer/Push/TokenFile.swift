@@ -1,5 +1,5 @@
 import CDispatch
-import Foundation
+package import Foundation
 import Livery
 
 /// Where the push token lives on disk, and how it is read and written.

@@ -1,5 +1,5 @@
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 
 /// Where a daemon on etcd keeps its specs: the members to talk to and the key prefix.
 ///

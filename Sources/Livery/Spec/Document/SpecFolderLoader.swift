@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Loads a specs folder in two steps, so that a folder watcher can read the folder where it
 /// reads it (synchronously) and do the network I/O of remote includes elsewhere (asynchronously,

@@ -1,5 +1,5 @@
 import CDispatch
-import Foundation
+public import Foundation
 
 extension SpecSourceSet {
     /// Reads every spec file below `directory`.

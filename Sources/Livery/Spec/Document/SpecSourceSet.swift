@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The spec files of a folder, as bytes, by their path relative to the folder.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What fetching a remote include gave: a document to read, or why there is none.
 public enum FetchedInclude: Sendable, Hashable {
