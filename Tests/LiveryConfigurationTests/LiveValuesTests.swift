@@ -4,6 +4,7 @@ import Livery
 import LiveryConfiguration
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import Synchronization
@@ -87,7 +88,7 @@ struct LiveValuesTests {
         let daemon = LiveryDaemon(
             configuration: DaemonConfiguration(directory: folder.url, port: 0, heartbeatInterval: .milliseconds(300)),
             token: try BearerToken("test-token-0123456789abcdef"), logger: logger)
-        let serving = Task { try await daemon.run() }
+        let serving = GracefulServer.run(daemon, logger: logger)
         let url = try #require(URL(string: "http://127.0.0.1:\(try await daemon.listeningPort())"))
 
         let provider = try await SpecConfigProvider(url: url, mode: .longPoll(wait: .seconds(5)))
@@ -131,11 +132,11 @@ extension LiveValuesTests {
         let folder = try TemporarySpecFolder(prefix: "livery-config")
         try folder.write("values.yaml", Self.values(timeout: "30"))
         // A daemon that has stopped: nothing listens on its port any more.
+        let logger = Logger(label: "livery.configuration.test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = LiveryDaemon(
             configuration: DaemonConfiguration(directory: folder.url, port: 0),
-            token: try BearerToken("test-token-0123456789abcdef"),
-            logger: Logger(label: "livery.configuration.test") { _ in SwiftLogNoOpLogHandler() })
-        let serving = Task { try await daemon.run() }
+            token: try BearerToken("test-token-0123456789abcdef"), logger: logger)
+        let serving = GracefulServer.run(daemon, logger: logger)
         let port = try await daemon.listeningPort()
         serving.cancel()
         _ = await serving.result

@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import LiveryConfiguration
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import Testing
@@ -21,7 +22,7 @@ struct RemoteCacheTests {
         let daemon = LiveryDaemon(
             configuration: DaemonConfiguration(directory: folder.url, port: 0, heartbeatInterval: .milliseconds(300)),
             token: try BearerToken("test-token-0123456789abcdef"), logger: logger)
-        let serving = Task { try await daemon.run() }
+        let serving = GracefulServer.run(daemon, logger: logger)
         let url = try #require(URL(string: "http://127.0.0.1:\(try await daemon.listeningPort())"))
         let file = cacheFolder.url.appending(component: BundleCache.fileName)
 

@@ -8,7 +8,7 @@ import Testing
 /// The shipped nginx front (`deploy/nginx/livery.conf`) with a real nginx, in front of two real
 /// `livery serve` processes on one specs folder, and 500 clients of the version protocol
 /// following through it. One daemon is killed with SIGKILL, as a crash or a lost machine would.
-@Suite(.timeLimit(.minutes(3)), .inotifyShared)
+@Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct FleetThroughNginxTests {
     static let clients = 500
 

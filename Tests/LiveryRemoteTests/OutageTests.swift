@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import Synchronization
@@ -32,7 +33,7 @@ import Testing
             directory: folder.url, port: port, heartbeatInterval: .milliseconds(300))
         let logger = Logger(label: "livery.outage.test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = LiveryDaemon(configuration: configuration, token: try BearerToken("outage-token"), logger: logger)
-        let task = Task { try await daemon.run() }
+        let task = GracefulServer.run(daemon, logger: logger)
         _ = try await daemon.listeningPort()
         return (daemon, task)
     }

@@ -11,7 +11,7 @@ import Testing
 /// `PUT /v1/specs/{path}?rollout=P%` starts a rollout of one file, as a publish with a `rollout`
 /// field does: validated like the write, `If-Match` the file's ETag, the stable version untouched,
 /// and exactly the formula's clients of 100 real followers apply the candidate.
-@Suite(.timeLimit(.minutes(2)), .inotifyShared)
+@Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct RolloutByPutTests {
     static let followers = 100
 

@@ -12,7 +12,7 @@ import Testing
 /// a loopback port in the version mode, under its own instance name): who gets the candidate,
 /// widening, abort, completion, and the daemon aborting by itself. One test at a time: each
 /// starts 200 clients with their own HTTP clients.
-@Suite(.timeLimit(.minutes(3)), .inotifyShared, .serialized)
+@Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared, .serialized)
 struct RolloutFleetTests {
     static let followers = 200
     static let token = "test-token-0123456789abcdef"

@@ -7,7 +7,7 @@ import Testing
 
 /// For random sequences of rollouts started (or replaced), widened or narrowed, aborted and
 /// completed, every follower ends on the version the cohort formula and the rollout's state say.
-@Suite(.timeLimit(.minutes(3)), .inotifyShared)
+@Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct RolloutPropertyTests {
     /// The model: the stable radius, and the running rollout with its candidate's radius.
     private struct Model {

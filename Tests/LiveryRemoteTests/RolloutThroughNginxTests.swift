@@ -10,7 +10,7 @@ import Testing
 /// A staged rollout through the shipped nginx front (`deploy/nginx/livery.conf`): 300 clients
 /// of the version protocol, each with its own instance name, and the daemon still answers a
 /// handful of requests per change, one fetch per version.
-@Suite(.timeLimit(.minutes(3)), .inotifyShared)
+@Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct RolloutThroughNginxTests {
     static let clients = 300
 

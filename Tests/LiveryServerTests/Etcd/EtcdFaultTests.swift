@@ -1,11 +1,12 @@
 import Foundation
 import LiveryServer
+import LiveryTesting
 import Synchronization
 import Testing
 
 /// Daemons on etcd when etcd goes away: a member stopped (SIGTERM, then SIGKILL) and restarted
 /// under a stream of reads and writes, and `kill -9` of the leader of three. One at a time: they measure recovery within seconds.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct EtcdFaultTests {
+@Suite(.heavy, .serialized, .timeLimit(.minutes(5))) struct EtcdFaultTests {
     /// Daemon B reaches etcd through a proxy that opens again only once etcd is back and changes
     /// have landed through A and `etcdctl`: without it both daemons' watches would re-attach the
     /// moment etcd listens again, and a watch that resumed from "now" instead of from its last

@@ -5,7 +5,7 @@ import Testing
 
 /// A daemon that reaches etcd through a real TCP proxy the test breaks: cut off while the
 /// revisions it missed are compacted, and partitioned so that its watch stays open but silent.
-@Suite(.timeLimit(.minutes(2))) struct EtcdPartitionTests {
+@Suite(.heavy, .timeLimit(.minutes(5))) struct EtcdPartitionTests {
     @Test func aDaemonCutOffWhileItsRevisionsAreCompactedReadsThePrefixAgain() async throws {
         try await EtcdCluster.with { cluster in
             try await TCPProxy.with(upstreamPort: cluster.members[0].clientPort) { proxy in

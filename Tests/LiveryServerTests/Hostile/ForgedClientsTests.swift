@@ -7,7 +7,7 @@ import Testing
 
 /// 20,000 forged `Livery-Client` reports against a real `livery serve`: the fleet table stays
 /// bounded, `GET /v1/clients` stays small and quick, and a lagging instance cannot be hidden.
-@Suite(.timeLimit(.minutes(3))) struct ForgedClientsTests {
+@Suite(.heavy, .timeLimit(.minutes(5))) struct ForgedClientsTests {
     /// The largest reports a header allows: every field and all 16 identifiers at the longest.
     private static func forged(_ index: Int) throws -> String {
         let long = String(repeating: "x", count: ClientIdentity.maxFieldBytes - 12)

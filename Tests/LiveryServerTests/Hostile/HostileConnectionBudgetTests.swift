@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTesting
 import Testing
 
 /// More event streams than the daemon has descriptors for, from one host, under the soft file
@@ -6,7 +7,7 @@ import Testing
 /// the streams beyond its held-request budget are refused with 503 (or their connections
 /// closed), and `/healthz`, `/readyz` and a push are still served, the push reaching the
 /// streams that were admitted.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HostileConnectionBudgetTests {
+@Suite(.heavy, .serialized, .timeLimit(.minutes(5))) struct HostileConnectionBudgetTests {
     static let fileLimit = 1024
     static let streams = 1200
 

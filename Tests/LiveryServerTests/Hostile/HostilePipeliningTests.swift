@@ -1,11 +1,12 @@
 import Foundation
+import LiveryTesting
 import Testing
 
 /// A client that pipelines requests and never reads the answers, on each of the daemon's three
 /// request paths: the raw one (a plain `GET /v1/spec`), the event-loop one (`?wait=0s` takes it
 /// past the raw reader), and the router's (`/v1/status`). The daemon must stop reading such a
 /// connection, so its memory stays flat, and keep answering everyone else.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HostilePipeliningTests {
+@Suite(.heavy, .serialized, .timeLimit(.minutes(5))) struct HostilePipeliningTests {
     /// How long the flood lasts, and on how many connections (as in the report that found it).
     static let flood: Duration = .seconds(6)
     static let connections = 4

@@ -4,7 +4,7 @@ import Testing
 
 /// Clients polling `GET /v1/specs` must not hold pushes up: the listing is made once per store
 /// version, not read and hashed again per request on the store's actor, where commits queue.
-@Suite(.timeLimit(.minutes(3))) struct ListingPollTests {
+@Suite(.heavy, .timeLimit(.minutes(5))) struct ListingPollTests {
     /// 60 files of 16 KiB each: a listing reads and hashes about 1 MiB.
     private static func largeFolder() throws -> TemporarySpecFolder {
         let folder = try TemporarySpecFolder(prefix: "livery-listing")

@@ -45,25 +45,57 @@ final class EtcdCluster: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HTTPTestError("\(binary) is missing: install Debian's etcd-server (scripts/test does)")
         }
+        // A port `freePort()` found free may be taken by another test before etcd binds it (the
+        // tests run in parallel): such a cluster is started again on other ports.
+        var attempt = 1
+        while true {
+            let cluster = try makeCluster(size: size, options: options)
+            do {
+                for index in cluster.members.indices { try await cluster.start(index) }
+                try await cluster.waitUntilHealthy()
+            } catch {
+                let lostPort = cluster.errors.contains("address already in use")
+                await cluster.tearDown()
+                if lostPort, attempt < 3 {
+                    attempt += 1
+                    continue
+                }
+                throw error
+            }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(cluster))
+            } catch {
+                result = .failure(error)
+            }
+            await cluster.tearDown()
+            return try result.get()
+        }
+    }
+
+    private static func makeCluster(size: Int, options: [String]) throws -> EtcdCluster {
         var members: [Member] = []
         for index in 0..<size {
             let data = FileManager.default.temporaryDirectory.appending(path: "livery-etcd-\(UUID().uuidString)")
             members.append(
                 Member(name: "m\(index)", clientPort: try freePort(), peerPort: try freePort(), dataDirectory: data))
         }
-        let cluster = EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))", options: options)
-        let result: Result<T, any Error>
-        do {
-            for index in members.indices { try await cluster.start(index) }
-            try await cluster.waitUntilHealthy()
-            result = .success(try await body(cluster))
-        } catch {
-            result = .failure(error)
-        }
-        for index in members.indices { await cluster.kill(index) }
-        try await cluster.http.shutdown()
+        return EtcdCluster(members: members, token: "livery-\(UUID().uuidString.prefix(8))", options: options)
+    }
+
+    /// Kills every member, closes the client and removes the data folders.
+    private func tearDown() async {
+        for index in members.indices { await kill(index) }
+        try? await http.shutdown()
         for member in members { try? FileManager.default.removeItem(at: member.dataDirectory) }
-        return try result.get()
+    }
+
+    /// What the members wrote to standard error (etcd logs there), each line prefixed by the member's name.
+    var errors: String {
+        let children = processes.withLock { $0 }
+        return zip(members, children).compactMap { member, child in
+            child.map { "\(member.name): \($0.errors.suffix(2_000))" }
+        }.joined(separator: "\n")
     }
 
     /// Starts member `index` (again, on its existing data folder after a stop).
@@ -113,7 +145,9 @@ final class EtcdCluster: Sendable {
             }
             return true
         }
-        guard healthy else { throw HTTPTestError("etcd did not become healthy within 10 s") }
+        guard healthy else {
+            throw HTTPTestError("etcd did not become healthy within 10 s; what its members logged:\n\(errors)")
+        }
     }
 
     /// The index of the member that leads, asked of each running member.

@@ -35,7 +35,7 @@ struct TestDaemon: Sendable {
         _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         // The daemon's watcher shares the process's inotify owner with tests that count its watches.
-        try await InotifyTestGate.holding(exclusive: false) {
+        try await TestGate.inotify.holding(exclusive: false) {
             try await run(folder: folder, heartbeat: heartbeat, maxBodyBytes: maxBodyBytes, configure: configure, body)
         }
     }

@@ -1,9 +1,9 @@
 package import Testing
 
-/// Holds the process's ``InotifyTestGate`` around each test of a suite:
-/// exclusively for tests that count the shared inotify owner's watches, shared for tests that
-/// run watchers (in-process daemons) of their own.
-package struct InotifyGateTrait: SuiteTrait, TestTrait, TestScoping {
+/// Holds a ``TestGate`` around each test of a suite (or around one test).
+package struct TestGateTrait: SuiteTrait, TestTrait, TestScoping {
+    /// The gate held.
+    public var gate: TestGate
     /// Whether the gate is held exclusively.
     public var exclusive: Bool
 
@@ -20,13 +20,15 @@ package struct InotifyGateTrait: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await InotifyTestGate.holding(exclusive: exclusive) { try await function() }
+        try await gate.holding(exclusive: exclusive) { try await function() }
     }
 }
 
-extension Testing.Trait where Self == InotifyGateTrait {
+extension Testing.Trait where Self == TestGateTrait {
     /// No in-process watcher of another suite runs during each test.
-    package static var inotifyExclusive: Self { Self(exclusive: true) }
+    package static var inotifyExclusive: Self { Self(gate: .inotify, exclusive: true) }
     /// Each test runs watchers of its own: it waits while an exclusive test runs.
-    package static var inotifyShared: Self { Self(exclusive: false) }
+    package static var inotifyShared: Self { Self(gate: .inotify, exclusive: false) }
+    /// No other heavy test runs during each test (see ``TestGate/heavy``).
+    package static var heavy: Self { Self(gate: .heavy, exclusive: true) }
 }
