@@ -66,18 +66,21 @@ public enum BundleRequestScan {
         var closes = false
         var lineStart = requestLine.count
         while true {
-            // One header line, or the empty line that ends the head.
-            guard let lineEnd = lineEnd(in: bytes, from: lineStart, limit: limit) else {
-                return limit == bytes.count && bytes.count < maxHeadBytes ? .incomplete : .other
-            }
-            guard lineEnd >= 0 else { return .other }
-            if lineEnd == lineStart {
+            let field: (name: FieldName, value: Range<Int>)
+            switch line(in: bytes, from: lineStart, limit: limit) {
+            case .end(let length):
                 return .bundle(
-                    length: lineEnd + 2, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead,
+                    length: length, ifNoneMatch: ifNoneMatch, closes: closes, isHead: isHead,
                     acceptEncoding: acceptEncoding, styleSheet: styleSheet, host: host,
                     authorization: authorization)
+            case .unfinished:
+                return limit == bytes.count && bytes.count < maxHeadBytes ? .incomplete : .other
+            case .malformed:
+                return .other
+            case .field(let name, let value, let next):
+                field = (name, value)
+                lineStart = next
             }
-            guard let field = field(in: bytes, from: lineStart, to: lineEnd) else { return .other }
             switch field.name {
             case .contentLength, .transferEncoding, .expect, .upgrade, .liveryClient:
                 return .other
@@ -98,25 +101,20 @@ public enum BundleRequestScan {
             case .ignored:
                 break
             }
-            lineStart = lineEnd + 2
         }
     }
 
-    /// The index of the CR of the CRLF ending the line that starts at `start`; -1 if the line
-    /// holds a bare CR or LF or another control character but HTAB; nil if no CRLF comes
-    /// before `limit`.
-    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int? {
-        var index = start
-        while index < limit {
-            let byte = bytes[index]
-            if byte == 0x0D {
-                guard index + 1 < limit else { return nil }
-                return bytes[index + 1] == 0x0A ? index : -1
-            }
-            if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return -1 }
-            index += 1
-        }
-        return nil
+    /// One line of the head after the request line.
+    private enum Line {
+        /// The empty line that ends the head; the head's length.
+        case end(Int)
+        /// A header line; `next` is where the line after it starts.
+        case field(FieldName, value: Range<Int>, next: Int)
+        /// No CRLF before the limit.
+        case unfinished
+        /// A bare CR or LF, a control character but HTAB, an empty name or one that is not a
+        /// token (which also refuses a folded line, starting with a space), no colon.
+        case malformed
     }
 
     private enum FieldName {
@@ -124,33 +122,39 @@ public enum BundleRequestScan {
             host, authorization, ignored
     }
 
-    /// `name ":" OWS value OWS` over `start..<end`; nil if the name is empty or not a token
-    /// (which also refuses a folded line, starting with a space).
-    private static func field(
-        in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int
-    ) -> (name: FieldName, value: Range<Int>)? {
-        var colon = start
-        while colon < end, bytes[colon] != UInt8(ascii: ":") {
-            guard isTokenByte(bytes[colon]) else { return nil }
-            colon += 1
+    /// Reads the line at `start` in one pass: `name ":" OWS value OWS CRLF`, or the empty line.
+    /// The name's bytes are tokens, so only the value's are checked for control characters.
+    private static func line(in bytes: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Line {
+        var index = start
+        while index < limit, bytes[index] != UInt8(ascii: ":") {
+            guard isTokenByte(bytes[index]) else {
+                guard index == start, bytes[index] == 0x0D else { return .malformed }
+                guard index + 1 < limit else { return .unfinished }
+                return bytes[index + 1] == 0x0A ? .end(index + 2) : .malformed
+            }
+            index += 1
         }
-        guard colon < end, colon > start else { return nil }
+        guard index < limit else { return .unfinished }
+        guard index > start else { return .malformed }
+        let colon = index
+        index += 1
+        while index < limit, bytes[index] != 0x0D {
+            let byte = bytes[index]
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return .malformed }
+            index += 1
+        }
+        guard index + 1 < limit else { return .unfinished }
+        guard bytes[index + 1] == 0x0A else { return .malformed }
         var valueStart = colon + 1
-        var valueEnd = end
+        var valueEnd = index
         while valueStart < valueEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
         while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 { valueEnd -= 1 }
-        return (fieldName(bytes, start..<colon), valueStart..<valueEnd)
+        return .field(fieldName(bytes, start..<colon), value: valueStart..<valueEnd, next: index + 2)
     }
 
+    /// The field a name of token bytes stands for.
     private static func fieldName(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> FieldName {
-        func named(_ name: StaticString) -> Bool {
-            guard range.count == name.utf8CodeUnitCount else { return false }
-            let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            for offset in 0..<range.count where lowercased(bytes[range.lowerBound + offset]) != expected[offset] {
-                return false
-            }
-            return true
-        }
+        func named(_ name: StaticString) -> Bool { Self.named(bytes, range, name) }
         switch range.count {
         case 14: return named("content-length") ? .contentLength : .ignored
         case 17: return named("transfer-encoding") ? .transferEncoding : .ignored
@@ -173,8 +177,22 @@ public enum BundleRequestScan {
         return text.split(separator: ",").contains { String($0).trimmingSpaces == "close" }
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    /// Whether the token bytes at `range` are `name` (at least 4 bytes of lowercase letters and
+    /// `-`) in any case, compared a word at a time: a token byte with its 0x20 bit set is a
+    /// given lowercase letter only if it is that letter in either case, and `-` only if it is
+    /// `-` (the other byte that gives `-`, CR, is not a token byte).
+    private static func named(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        let count = range.count
+        guard count == name.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawPointer(name.utf8Start)
+        func same<Word: FixedWidthInteger>(at offset: Int, _: Word.Type) -> Bool {
+            let caseBits = Word(truncatingIfNeeded: 0x2020_2020_2020_2020 as UInt64)
+            return bytes.loadUnaligned(fromByteOffset: range.lowerBound + offset, as: Word.self) | caseBits
+                == expected.loadUnaligned(fromByteOffset: offset, as: Word.self)
+        }
+        guard count >= 8 else { return same(at: 0, UInt32.self) && same(at: count - 4, UInt32.self) }
+        for offset in stride(from: 0, to: count - 8, by: 8) where !same(at: offset, UInt64.self) { return false }
+        return same(at: count - 8, UInt64.self)
     }
 
     /// RFC 9110 §5.6.2 tchar: a letter, a digit or one of ``!#$%&'*+-.^_`|~``.

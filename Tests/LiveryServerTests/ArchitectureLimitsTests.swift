@@ -55,7 +55,7 @@ import Testing
             "bytes read that were not asked for (NIO reads a connection to its end once the peer hangs up)":
                 "\(bytes(RawBundleHandler.maxUnaskedBytes)), held unparsed (then closed)",
             "kept bundle versions": count(BundleHub.keptVersions),
-            "a rollout's refusals and problem reports": "\(count(RolloutKeeper.maxCounted)) distinct instances each",
+            "a rollout's refusals and problem reports": "\(count(RolloutTally.maxCounted)) distinct instances each",
             "fleet table":
                 "\(count(ClientTable.defaultCapacity)) clients, \(count(ClientTable.defaultSkippedCapacity)) "
                 + "skipped identifiers in all, \(minutes(table.lifetime))",

@@ -30,8 +30,11 @@ enum FleetFigure {
         try Data(token.text.utf8).write(to: tokenFile)
         let daemon = try DaemonProcess(directory: specs, tokenFile: tokenFile)
         defer { daemon.stop() }
+        // Room for two fleets: a fleet's start may overlap the end of the one before, whose
+        // connections nginx still holds (Benchmarks/README.md, figure 9's rollout rows).
         let front = try FleetFront(
-            root: folder.url.appendingPathComponent("nginx"), daemonPorts: [daemon.port], connections: clients + 1_024)
+            root: folder.url.appendingPathComponent("nginx"), daemonPorts: [daemon.port],
+            connections: 2 * clients + 1_024)
         defer { front.stop() }
         let pusher = Pusher(url: try url("http://127.0.0.1:\(daemon.port)/v1/specs/card.yaml"), token: token)
 
@@ -58,7 +61,8 @@ enum FleetFigure {
         let rolloutNotes =
             "cohort of \(rollout.cohort) (10 % by the formula); each client with its own instance, following nginx "
             + "with .version; baseline: the median push to every client through nginx above; failed updates: "
-            + "\(rollout.failures); \(common)"
+            + "\(rollout.failures)\(rollout.failures > 0 ? " (\(rollout.failureKinds))" : ""); nginx alerts: "
+            + "\(front.alerts); \(common)"
         return [
             Row(
                 figure: "9", metric: "rollout to 10 % → the whole cohort applied, \(size) through nginx", unit: "ms",

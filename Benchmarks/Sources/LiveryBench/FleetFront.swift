@@ -10,6 +10,14 @@ import NIOHTTP1
 final class FleetFront {
     let port: Int
     private let process: ChildProcess
+    private let errorLog: URL
+
+    /// The `[alert]` lines of nginx's error log so far, such as "worker_connections are not
+    /// enough" (a client's connection refused).
+    var alerts: Int {
+        let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.contains("[alert]") }.count
+    }
 
     /// Starts nginx and returns once a `GET /healthz` through it reaches a daemon.
     init(root: URL, daemonPorts: [Int], connections: Int) throws {
@@ -21,6 +29,7 @@ final class FleetFront {
             at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         port = try FreePort.find()
         let config = root.appendingPathComponent("nginx.conf")
+        errorLog = root.appendingPathComponent("error.log")
         try Data(
             NginxFrontConf.config(root: root.path, port: port, daemonPorts: daemonPorts, connections: connections)
                 .utf8
@@ -28,7 +37,7 @@ final class FleetFront {
         let process = ChildProcess(
             nginx,
             [
-                "-p", root.path, "-e", root.appendingPathComponent("error.log").path, "-c", config.path, "-g",
+                "-p", root.path, "-e", errorLog.path, "-c", config.path, "-g",
                 "daemon off;",
             ])
         self.process = process

@@ -41,8 +41,8 @@ package final class EtcdClient: Sendable {
     public enum Operation: Sendable {
         /// Sets a key.
         case put(key: String, value: Data)
-        /// Removes a key.
-        case delete(key: String)
+        /// Removes a key, or every key in `[key, rangeEnd)`.
+        case delete(key: String, rangeEnd: String? = nil)
     }
 
     /// The client URLs of the members (`http://127.0.0.1:2379`).
@@ -297,8 +297,8 @@ extension EtcdClient.Operation {
         switch self {
         case .put(let key, let value):
             return EtcdWireOperation(request_put: .init(key: key.etcdBase64, value: value.base64EncodedString()))
-        case .delete(let key):
-            return EtcdWireOperation(request_delete_range: .init(key: key.etcdBase64))
+        case .delete(let key, let rangeEnd):
+            return EtcdWireOperation(request_delete_range: .init(key: key.etcdBase64, range_end: rangeEnd?.etcdBase64))
         }
     }
 }

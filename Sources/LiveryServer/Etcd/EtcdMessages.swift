@@ -49,6 +49,7 @@ struct EtcdWireOperation: Encodable, Sendable {
     }
     struct Delete: Encodable, Sendable {
         var key: String
+        var range_end: String?
     }
     var request_put: Put?
     var request_delete_range: Delete?

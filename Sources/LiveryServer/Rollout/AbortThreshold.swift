@@ -2,7 +2,7 @@ import LiveryHTTP
 
 /// When the daemon aborts a rollout by itself (`livery serve --abort-when`): once the clients of
 /// the cohort that refused the candidate or reported a problem with it reach a count, or a
-/// share of the cohort's clients the daemon has heard from.
+/// share of the cohort's clients the daemon has heard from (at least those counted).
 public enum AbortThreshold: Hashable, Sendable, CustomStringConvertible {
     /// At this many clients (at least 1).
     case count(Int)

@@ -4,7 +4,6 @@ import LiveryHTTP
 import Logging
 import Prometheus
 import ServiceLifecycle
-import Synchronization
 
 /// The daemon's staged rollout: starts one from a validated candidate, changes its share,
 /// aborts or completes it, keeps it across restarts, and aborts it by itself when the cohort's
@@ -15,8 +14,11 @@ import Synchronization
 /// written atomically beside a folder store, or one etcd key changed by a transaction comparing
 /// its mod revision, which every daemon on the prefix follows (``run()``), with a history record
 /// for each change. The clients' reports arrive synchronously from the connections' event loops
-/// (``observe(_:)``) and are counted under a lock, by each daemon for the reports it receives;
-/// an abort they cause is started from there.
+/// (``observe(_:)``) and are counted in a ``RolloutTally``: at once on a folder store; on etcd
+/// once written to etcd (``RolloutReport``) and read back through the watch, so that every
+/// daemon counts the reports of all of them and decides the abort from the same count. An
+/// abort the count causes is started from there; on etcd the daemon whose transaction lands
+/// first aborts, the others follow its change.
 actor RolloutKeeper: Service {
     /// Where the rollout is kept.
     enum Storage: Sendable {
@@ -25,18 +27,6 @@ actor RolloutKeeper: Service {
         /// The store's rollout key (etcd).
         case etcd(EtcdSpecStore)
     }
-
-    /// What the reports of the current rollout's cohort said.
-    private struct Cohort {
-        var record: RolloutRecord?
-        var refused: Set<String> = []
-        var problems: [String: String] = [:]
-        /// An abort was started by the reports: do not start another.
-        var aborting = false
-    }
-
-    /// The most instances counted as refusing or reporting a problem: the fleet table's bound.
-    static let maxCounted = ClientTable.defaultCapacity
 
     private let hub: BundleHub
     private let writer: SpecWriter
@@ -47,7 +37,7 @@ actor RolloutKeeper: Service {
     private let threshold: AbortThreshold
     private let metrics: ServerMetrics
     private let logger: Logger
-    private nonisolated let cohort = Mutex(Cohort())
+    private nonisolated let tally = RolloutTally()
 
     init(
         hub: BundleHub, writer: SpecWriter, clients: ClientTable, storage: Storage, threshold: AbortThreshold,
@@ -63,7 +53,7 @@ actor RolloutKeeper: Service {
     }
 
     /// The last rollout (running or ended), if any.
-    nonisolated var record: RolloutRecord? { cohort.withLock { $0.record } }
+    nonisolated var record: RolloutRecord? { tally.record }
 
     /// Reads the state file and puts a running rollout back in the signal. A file that cannot be
     /// read or a candidate that no longer validates is logged and leaves no rollout running.
@@ -145,14 +135,26 @@ actor RolloutKeeper: Service {
     /// cohort's reports reached the threshold.
     func abort(reason: String, ifMatch: String?, automatic: Bool = false) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(state: .aborted, reason: reason)
-        // The signal first: the cohort goes back even if the state file cannot be written.
+        var failure: RolloutError?
+        do {
+            try await persist(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
+        } catch {
+            // Another daemon's change came first: this daemon follows it (and, if the reports
+            // still reach the threshold, aborts again then).
+            if case .changedElsewhere = error {
+                if automatic { tally.abortFailed() }
+                throw error
+            }
+            failure = error
+        }
+        // The cohort goes back even if the store cannot keep the abort.
         hub.signal(record.rollout, candidate: nil)
         remember(record)
         metrics.rolloutAborts(by: automatic ? "daemon" : "operator").increment()
         logger.warning(
             automatic ? "rollout aborted by the daemon" : "rollout aborted",
             metadata: ["livery.id": "\(record.rollout.id)", "livery.reason": "\(reason)"])
-        try await persist(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
+        if let failure { throw failure }
         return record
     }
 
@@ -178,7 +180,7 @@ actor RolloutKeeper: Service {
 
     /// The rollout and its cohort as `GET /v1/rollout` shows them; `nil` when there never was one.
     nonisolated func status() -> RolloutStatus? {
-        let (record, refused, problems) = cohort.withLock { ($0.record, $0.refused.count, $0.problems.count) }
+        let (record, refused, problems) = tally.counts
         guard let record else { return nil }
         let (expected, applied) = clients.cohort(of: record.rollout)
         return RolloutStatus(
@@ -186,37 +188,35 @@ actor RolloutKeeper: Service {
             cohort: .init(expected: expected, applied: applied, refused: refused, problems: problems))
     }
 
-    /// Counts a client's report against the running rollout, and starts an abort when the
-    /// refusals and problems of the cohort reach the threshold. Called for every report the
-    /// fleet table records (with a read token, only those that carry it).
+    /// Takes a client's report against the running rollout: counts it at once on a folder
+    /// store; on etcd writes it there (once per instance), and every daemon counts it when the
+    /// watch brings it back. Called for every report the fleet table records (with a read
+    /// token, only those that carry it).
     nonisolated func observe(_ header: LiveryClientHeader) {
-        guard header.refused != nil || header.problem != nil,
-            let rollout = cohort.withLock({ $0.record?.rollout }), rollout.state == .running,
-            rollout.includes(instance: header.identity.instance)
+        guard header.refused != nil || header.problem != nil, let rollout = tally.record?.rollout,
+            rollout.state == .running, let report = RolloutReport(header, against: rollout)
         else { return }
-        let candidate = EntityTag.opaque(of: rollout.candidate)
-        let refused = header.refused.map { EntityTag.opaque(of: $0) == candidate } == true
-        let problem = header.problem.map { EntityTag.opaque(of: $0) == candidate } == true
-        guard refused || problem else { return }
-        let expected = clients.cohort(of: rollout).expected
-        let reason = cohort.withLock { state -> String? in
-            guard state.record?.rollout.id == rollout.id, !state.aborting else { return nil }
-            let instance = header.identity.instance
-            var grew = false
-            if refused, state.refused.count < Self.maxCounted { grew = state.refused.insert(instance).inserted }
-            if problem, state.problems.count < Self.maxCounted, state.problems[instance] == nil {
-                state.problems[instance] = header.note ?? ""
-                grew = true
+        guard case .etcd(let store) = storage else { return count(report) }
+        guard tally.claim(report) else { return }
+        Task { [tally, logger] in
+            do throws(StoreError) {
+                try await store.putReport(report)
+            } catch {
+                tally.release(report)
+                logger.warning(
+                    "cannot record a rollout report in etcd",
+                    metadata: ["livery.instance": "\(report.instance)", "livery.error": "\(error)"])
             }
-            let bad = state.refused.union(state.problems.keys).count
-            guard grew, threshold.isReached(bad: bad, expected: expected) else { return nil }
-            state.aborting = true
-            let last = problem ? "a problem reported by \(instance)" : "a refusal by \(instance)"
-            let note = problem ? header.note.map { ": \($0)" } ?? "" : ""
-            return "\(bad) of \(expected) cohort clients refused the candidate or reported a problem "
-                + "(--abort-when \(threshold)); the last, \(last)\(note)"
         }
-        guard let reason else { return }
+    }
+
+    /// Counts `report`, and starts an abort when the cohort's reports reach the threshold.
+    private nonisolated func count(_ report: RolloutReport) {
+        guard let rollout = tally.record?.rollout, rollout.id == report.rollout, !tally.contains(report) else {
+            return
+        }
+        let expected = clients.cohort(of: rollout).expected
+        guard let reason = tally.count(report, threshold: threshold, expected: expected) else { return }
         Task { _ = try? await self.abort(reason: reason, ifMatch: rollout.id, automatic: true) }
     }
 
@@ -232,11 +232,7 @@ actor RolloutKeeper: Service {
 
     /// Makes `record` the current one; a new rollout starts its counts afresh.
     private func remember(_ record: RolloutRecord) {
-        cohort.withLock { state in
-            if state.record?.rollout.id != record.rollout.id { state = Cohort() }
-            state.record = record
-            if record.rollout.state != .running { state.aborting = false }
-        }
+        tally.remember(record)
         writer.rollouts.set(running: record.rollout.state == .running ? record.rollout.id : nil)
     }
 
@@ -246,8 +242,11 @@ actor RolloutKeeper: Service {
             try? await gracefulShutdown()
             return
         }
-        for await state in store.followRollout().cancelOnGracefulShutdown() {
-            await adopt(state)
+        for await change in store.followRollout().cancelOnGracefulShutdown() {
+            switch change {
+            case .record(let state): await adopt(state)
+            case .report(let report): count(report)
+            }
         }
     }
 
@@ -266,6 +265,10 @@ actor RolloutKeeper: Service {
             hub.signal(record.rollout, candidate: candidate)
         } catch {
             logger.error("the rollout's candidate does not validate here", metadata: ["livery.error": "\(error)"])
+        }
+        let expected = clients.cohort(of: record.rollout).expected
+        if record.rollout.state == .running, let reason = tally.recheck(threshold: threshold, expected: expected) {
+            _ = try? await abort(reason: reason, ifMatch: record.rollout.id, automatic: true)
         }
     }
 

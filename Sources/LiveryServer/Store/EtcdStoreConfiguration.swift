@@ -46,4 +46,7 @@ public struct EtcdStoreConfiguration: Sendable {
 
     /// The key of the staged rollout (``RolloutRecord`` as JSON).
     var rolloutKey: String { prefix + "rollout" }
+    /// The prefix of the rollouts' reports: `<rollout id>/<instance>` after it (``RolloutReport``
+    /// as JSON). Its keys start with ``rolloutKey``, so that one watch follows both.
+    var rolloutReportsPrefix: String { rolloutKey + "-reports/" }
 }

@@ -3,16 +3,19 @@ import LiveryServer
 
 extension TestDaemon {
     /// Starts a daemon whose specs are in `cluster` under `prefix`, runs `body`, then shuts it down.
-    /// `endpoints` replace the cluster's own (a proxy in front of it, say).
+    /// `endpoints` replace the cluster's own (a proxy in front of it, say); `configure` sets the
+    /// rest of the configuration.
     static func onEtcd<T>(
         _ cluster: EtcdCluster, prefix: String = "/livery/", endpoints: [URL]? = nil,
-        watchSilenceLimit: Duration = .seconds(10), historyLimit: Int = 1000, _ body: (TestDaemon) async throws -> T
+        watchSilenceLimit: Duration = .seconds(10), historyLimit: Int = 1000,
+        configure: (inout DaemonConfiguration) -> Void = { _ in }, _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         try await with(
             configure: { configuration in
                 configuration.etcd = EtcdStoreConfiguration(
                     endpoints: endpoints ?? cluster.endpoints, prefix: prefix, http: cluster.http,
                     watchSilenceLimit: watchSilenceLimit, historyLimit: historyLimit)
+                configure(&configuration)
             }, body)
     }
 
