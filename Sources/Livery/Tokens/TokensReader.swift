@@ -55,7 +55,10 @@ struct TokensReader {
             guard checkName(member) else { continue }
             var node = member.value
             if node.members?.contains(where: { $0.key == "$ref" }) == true {
+                // A reference that cannot be read is its own error; what it stood for is not read.
+                let known = errors.count
                 node = expandTokenReference(node)
+                guard errors.count == known else { continue }
             }
             guard let childMembers = node.members else {
                 errors.append(
@@ -83,7 +86,11 @@ struct TokensReader {
         var value = node
         for member in node.members ?? [] {
             switch member.key {
-            case "$value": value = pointers.expandValues(member.value, in: root, errors: &errors)
+            case "$value":
+                let known = errors.count
+                value = pointers.expandValues(member.value, in: root, errors: &errors)
+                // A reference that cannot be read is its own error; the token is not read further.
+                guard errors.count == known else { return }
             case "$type":
                 // A bad type is its own error; the token is not read further.
                 guard let declared = readType(member.value) else { return }
