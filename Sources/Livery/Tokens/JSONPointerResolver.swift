@@ -58,6 +58,8 @@ struct JSONPointerResolver {
     /// `node` with every `{"$ref": …}` object inside it replaced by its target, the object's
     /// other members laid over a target that is an object.
     mutating func expandValues(_ node: SpecNode, in root: SpecNode, errors: inout [SpecError]) -> SpecNode {
+        // Most values hold no reference: they are kept as they are, not rebuilt.
+        guard Self.holdsReference(node) else { return node }
         switch node.value {
         case .mapping(let members):
             if let reference = members.first(where: { $0.key == "$ref" }) {
@@ -88,6 +90,15 @@ struct JSONPointerResolver {
             return SpecNode(.sequence(expanded), at: node.location)
         case .null, .bool, .int, .double, .string:
             return node
+        }
+    }
+
+    /// Whether `node` has a `$ref` member anywhere inside it.
+    private static func holdsReference(_ node: SpecNode) -> Bool {
+        switch node.value {
+        case .mapping(let members): members.contains { $0.key == "$ref" || holdsReference($0.value) }
+        case .sequence(let items): items.contains(where: holdsReference)
+        case .null, .bool, .int, .double, .string: false
         }
     }
 

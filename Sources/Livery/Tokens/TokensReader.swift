@@ -105,13 +105,13 @@ struct TokensReader {
                 errors.append(SpecError(.unknownKey, at: member.keyLocation, "\(what) '\(member.key)'"))
             }
         }
-        let name = path.joined(separator: ".")
         let liveryKind = extensions?[TokensExport.livery]?["type"]
         if type == nil, TokenValue.referencePath(value) == nil, liveryKind == nil {
             errors.append(
                 SpecError(
                     .missingKey, at: value.location,
-                    "token '\(name)' has no $type and no group above it has one; the format forbids guessing a type"))
+                    "token '\(path.joined(separator: "."))' has no $type and no group above it has one; the format forbids guessing a type"
+                ))
             return
         }
         tokens.append(
@@ -202,15 +202,12 @@ struct TokensReader {
     }
 
     private mutating func checkName(_ member: SpecNode.Member) -> Bool {
-        if member.key == "$root" { return true }
-        if member.key.isEmpty || member.key.contains(where: { $0 == "{" || $0 == "}" || $0 == "." }) {
-            errors.append(
-                SpecError(
-                    .invalidValue, at: member.keyLocation,
-                    "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
-            return false
-        }
-        return true
+        guard !TokensExport.isName(member.key) else { return true }
+        errors.append(
+            SpecError(
+                .invalidValue, at: member.keyLocation,
+                "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
+        return false
     }
 
     private mutating func readType(_ node: SpecNode) -> TokenType? {
