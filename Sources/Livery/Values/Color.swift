@@ -30,18 +30,22 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// `#RRGGBB` in uppercase when the colour is opaque, `#RRGGBBAA` otherwise.
     public var description: String {
-        var text = "#" + Self.hexByte(red) + Self.hexByte(green) + Self.hexByte(blue)
-        if alpha != 255 {
-            text += Self.hexByte(alpha)
+        // Written as bytes into the string's own storage: colours are described by the thousand
+        // (every colour token read, every colour variable written).
+        let length = alpha == 255 ? 7 : 9
+        return String(unsafeUninitializedCapacity: length) { text in
+            text[0] = UInt8(ascii: "#")
+            var end = 1
+            for byte in [red, green, blue, alpha] where end < length {
+                text[end] = Self.hexDigits[Int(byte >> 4)]
+                text[end + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                end += 2
+            }
+            return end
         }
-        return text
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF")
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        String([hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
-    }
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
 
 extension Color: Codable {
