@@ -15,6 +15,11 @@ struct StyleSheetWriter {
     /// The declarations of each trait list met, by the digest of its resolved entries: equal
     /// digests, equal traits.
     private var listDeclarations: [ContentDigest: [CSSDeclaration]] = [:]
+    /// The rules of each combination of looks met (the digests of the base look's list and of
+    /// each theme's, nil where a theme skips the identifier): identifiers with the same traits,
+    /// as generated components and `Inherit`'s users have, share their rules but for the
+    /// element.
+    private var rulesOfLooks: [[ContentDigest?]: [Rule]] = [:]
 
     init(spec: Spec) { self.spec = spec }
 
@@ -58,7 +63,8 @@ struct StyleSheetWriter {
                 positions[leaf.path].map { !Self.sameValue(variables[$0].node, leaf.node) } ?? true
             }
             writeRule(
-                ":root" + themeAttribute(theme), changed.compactMap { Self.declaration(path: $0.path, node: $0.node) })
+                ":root" + Self.themeAttribute(theme),
+                changed.compactMap { Self.declaration(path: $0.path, node: $0.node) })
         }
     }
 
@@ -112,23 +118,45 @@ struct StyleSheetWriter {
 
     private mutating func writeRules(of identifier: String, baseTheme: String?, themes: [String]) {
         guard let base = look(of: identifier, theme: baseTheme) else { return }
-        var differing: [(theme: String, declarations: [CSSDeclaration])] = []
+        var key: [ContentDigest?] = [base.digest]
+        var themed: [(theme: String, declarations: [CSSDeclaration])] = []
         for theme in themes {
-            guard let themed = look(of: identifier, theme: theme) else { continue }
-            if themed.digest != base.digest, themed.declarations != base.declarations {
-                differing.append((theme, themed.declarations))
-            }
+            let themedLook = look(of: identifier, theme: theme)
+            key.append(themedLook?.digest)
+            if let themedLook { themed.append((theme, themedLook.declarations)) }
+        }
+        let rules: [Rule]
+        if let known = rulesOfLooks[key] {
+            rules = known
+        } else {
+            rules = Self.rules(base: base.declarations, themed: themed)
+            rulesOfLooks[key] = rules
         }
         let element = "[data-livery~=" + CSSText.string(identifier) + "]"
-        guard !differing.isEmpty else {
-            writeRule(element, base.declarations)
-            return
+        for rule in rules {
+            body += rule.selectorPrefix
+            writeRule(element, block: rule.block)
         }
+    }
+
+    /// An identifier's rule: the part of its selector before the element (empty, or the theme
+    /// condition and a space), and its declarations as text.
+    private struct Rule {
+        var selectorPrefix: String
+        var block: String
+    }
+
+    /// The rules of an identifier with the base look `base` and the themed looks `themed`.
+    private static func rules(
+        base: [CSSDeclaration], themed: [(theme: String, declarations: [CSSDeclaration])]
+    ) -> [Rule] {
+        let differing = themed.filter { $0.declarations != base }
+        guard !differing.isEmpty else { return rule("", base).map { [$0] } ?? [] }
         // A base declaration whose property a theme does not set at all must not reach the
         // element under that theme: it goes behind a `:not()` of those themes.
         var kept: [CSSDeclaration] = []
         var excluded: [(themes: [String], declarations: [CSSDeclaration])] = []
-        for declaration in base.declarations {
+        for declaration in base {
             let absent = differing.filter { !$0.declarations.contains { $0.property == declaration.property } }
             if absent.isEmpty {
                 kept.append(declaration)
@@ -138,16 +166,30 @@ struct StyleSheetWriter {
                 excluded.append((absent.map(\.theme), [declaration]))
             }
         }
-        writeRule(element, kept)
+        var rules = [rule("", kept)]
         for (themes, declarations) in excluded {
             let others = themes.map(themeAttribute).joined(separator: ", ")
-            writeRule(":where(:root:not(" + others + ")) " + element, declarations)
+            rules.append(rule(":where(:root:not(" + others + ")) ", declarations))
         }
-        for (theme, themed) in differing {
-            writeRule(
-                ":where(:root" + themeAttribute(theme) + ") " + element,
-                themed.filter { !base.declarations.contains($0) })
+        for (theme, declarations) in differing {
+            rules.append(
+                rule(
+                    ":where(:root" + themeAttribute(theme) + ") ",
+                    declarations.filter { !base.contains($0) }))
         }
+        return rules.compactMap { $0 }
+    }
+
+    /// A rule of `declarations`; nil for none.
+    private static func rule(_ selectorPrefix: String, _ declarations: [CSSDeclaration]) -> Rule? {
+        guard !declarations.isEmpty else { return nil }
+        var block = ""
+        for declaration in declarations {
+            block += "  "
+            declaration.write(into: &block)
+            block += ";\n"
+        }
+        return Rule(selectorPrefix: selectorPrefix, block: block)
     }
 
     /// What `identifier`'s traits under `theme` declare, each property only where it last
@@ -190,19 +232,19 @@ struct StyleSheetWriter {
 
     // MARK: Text
 
-    private func themeAttribute(_ theme: String) -> String {
+    private static func themeAttribute(_ theme: String) -> String {
         "[data-livery-theme=" + CSSText.string(theme) + "]"
     }
 
     private mutating func writeRule(_ selector: String, _ declarations: [CSSDeclaration]) {
-        guard !declarations.isEmpty else { return }
+        guard let rule = Self.rule("", declarations) else { return }
+        writeRule(selector, block: rule.block)
+    }
+
+    private mutating func writeRule(_ selector: String, block: String) {
         body += selector
         body += " {\n"
-        for declaration in declarations {
-            body += "  "
-            declaration.write(into: &body)
-            body += ";\n"
-        }
+        body += block
         body += "}\n"
     }
 
