@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Figure 10's rendering in instructions, counted by callgrind: the release LiveryBench reads the
+# realistic 64 KiB spec and renders its stylesheet (every theme) 6 and then 2 times, and the same
+# for its bundle JSON (the figure's baseline); (Ir(6) − Ir(2)) / 4 is one rendering, reading the
+# spec cancelling out. Deterministic, so unlike a wall time it does not depend on what else the
+# machine runs. Needs valgrind and the release LiveryBench (LIVERY_BENCH_SCRATCH=DIR as in
+# callgrind-apply.sh).
+set -euo pipefail
+. "$(dirname "$0")/callgrind-common.sh"
+
+per_rendering() {
+    local six two
+    six=$(instructions --stylesheets "$1" 6)
+    two=$(instructions --stylesheets "$1" 2)
+    echo $(((six - two) / 4))
+}
+
+css=$(per_rendering css)
+json=$(per_rendering json)
+printf '%-40s %14s\n' "stylesheet, every theme" "$css" "bundle JSON (baseline)" "$json"
+awk -v c="$css" -v j="$json" 'BEGIN { printf "%-40s %14.2f\n", "ratio", c / j }'
