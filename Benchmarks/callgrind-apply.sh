@@ -12,13 +12,27 @@
 # glow's. Needs valgrind and the release LiveryBench (scripts/bench builds it; LIVERY_BENCH_SCRATCH=DIR
 # as there).
 set -euo pipefail
-. "$(dirname "$0")/callgrind-common.sh"
+cd "$(dirname "$0")/.."
+binary="${LIVERY_BENCH_SCRATCH:-.build}/release/LiveryBench"
+[ -x "$binary" ] || { echo "no $binary: build it with swift build -c release --product LiveryBench" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+
+# valgrind 3.19 cannot read the DWARF of Swift 6.3 binaries (as in profile-serving.sh); symbols stay.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+strip --strip-debug -o "$work/LiveryBench" "$binary"
+
+# Total instructions of one run.
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/LiveryBench" --switches "$@" 2>&1 \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
 
 # Instructions per target of one side's switch.
 per_target() {
     local six two
-    six=$(instructions --switches "$1" "$2" 6)
-    two=$(instructions --switches "$1" "$2" 2)
+    six=$(instructions "$1" "$2" 6)
+    two=$(instructions "$1" "$2" 2)
     echo $(((six - two) / 4 / 1000))
 }
 
