@@ -30,22 +30,25 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// `#RRGGBB` in uppercase when the colour is opaque, `#RRGGBBAA` otherwise.
     public var description: String {
-        // Written as bytes into the string's own storage: colours are described by the thousand
-        // (every colour token read, every colour variable written).
-        let length = alpha == 255 ? 7 : 9
-        return String(unsafeUninitializedCapacity: length) { text in
+        // Written byte by byte into one small string: a stylesheet prints thousands of colours, and
+        // every colour token read or colour variable written is described.
+        String(unsafeUninitializedCapacity: 9) { text in
             text[0] = UInt8(ascii: "#")
-            var end = 1
-            for byte in [red, green, blue, alpha] where end < length {
-                text[end] = Self.hexDigits[Int(byte >> 4)]
-                text[end + 1] = Self.hexDigits[Int(byte & 0x0F)]
-                end += 2
-            }
-            return end
+            Self.writeHex(red, into: text, at: 1)
+            Self.writeHex(green, into: text, at: 3)
+            Self.writeHex(blue, into: text, at: 5)
+            guard alpha != 255 else { return 7 }
+            Self.writeHex(alpha, into: text, at: 7)
+            return 9
         }
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// Two uppercase hexadecimal digits of `byte` at `index` and `index + 1`.
+    private static func writeHex(_ byte: UInt8, into text: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
+        text[index] = digit(byte >> 4)
+        text[index + 1] = digit(byte & 0x0F)
+    }
 }
 
 extension Color: Codable {
