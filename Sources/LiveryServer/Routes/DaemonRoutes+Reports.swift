@@ -1,0 +1,31 @@
+import Hummingbird
+
+extension DaemonRoutes {
+    /// The longest body `POST /v1/reports` reads: it has no meaning there, and a client that
+    /// sends one is told so.
+    static let maxReportBodyBytes = 2
+
+    /// `POST /v1/reports`: a client reporting a refusal or a problem at once, in its
+    /// `Livery-Client` header, which the connection's ``BundleRequestHandler`` has already
+    /// recorded (with the read-token rule) as for every request. Why a route of its own: the
+    /// version signal and the versions are cached and coalesced by a front such as the shipped
+    /// nginx one, which passes the daemon one client's header per round, so a cohort's
+    /// refusals would mostly never arrive; a `POST` is never cached.
+    func report(_ request: Request) async throws(Problem) -> Response {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maxReportBodyBytes {
+            throw .bodyTooLarge(Self.maxReportBodyBytes)
+        }
+        var bytes = 0
+        do {
+            for try await buffer in request.body {
+                bytes += buffer.readableBytes
+                guard bytes <= Self.maxReportBodyBytes else { throw Problem.bodyTooLarge(Self.maxReportBodyBytes) }
+            }
+        } catch let error as Problem {
+            throw error
+        } catch {
+            throw .badRequest("the body could not be read: \(error)")
+        }
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+}
