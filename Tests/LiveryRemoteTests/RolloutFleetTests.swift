@@ -161,17 +161,23 @@ struct RolloutFleetTests {
         let (daemon, fleet, folders) = try await Self.start()
         defer { Task { await daemon.stop() } }
         defer { withExtendedLifetime(folders) {} }
-        let rollout = try await Self.startRollout(daemon, radius: 2, share: "10%")
-        let tenth = Set((0..<Self.followers).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
+        try await Self.expectProblemReportAborts(daemon, fleet)
+        await fleet.stop()
+    }
+
+    /// Starts a 10 % rollout, waits for its cohort to apply it, has one cohort client report a
+    /// problem, and expects the daemon to abort the rollout for it and every client back at radius 1.
+    static func expectProblemReportAborts(_ daemon: RunningDaemon, _ fleet: RolloutFleet) async throws {
+        let rollout = try await startRollout(daemon, radius: 2, share: "10%")
+        let tenth = Set((0..<fleet.count).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
         try await eventually { fleet.hasConverged { tenth.contains($0) ? 2 : 1 } }
         let reporter = try #require(tenth.min())
         #expect(fleet.appliedVersions[reporter].reportProblem("checkout button unreadable"))
         try await eventually { fleet.hasConverged { _ in 1 } }
-        let (_, status) = try await Self.call(daemon, .GET, "/v1/rollout")
+        let (_, status) = try await call(daemon, .GET, "/v1/rollout")
         #expect(status["state"] as? String == "aborted")
         #expect((status["abortReason"] as? String ?? "").contains("checkout button unreadable"), "\(status)")
         #expect((status["cohort"] as? [String: Int])?["problems"] == 1)
-        await fleet.stop()
     }
 }
 

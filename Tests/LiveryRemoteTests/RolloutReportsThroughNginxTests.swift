@@ -53,15 +53,7 @@ struct RolloutReportsThroughNginxTests {
     func problemAbortsThroughNginx() async throws {
         let (daemon, front, fleet, folders) = try await Self.start(roundOnly: false)
         defer { withExtendedLifetime(folders) {} }
-        let rollout = try await RolloutFleetTests.startRollout(daemon, radius: 2, share: "10%")
-        let tenth = Set((0..<fleet.count).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
-        try await eventually { fleet.hasConverged { tenth.contains($0) ? 2 : 1 } }
-        let reporter = try #require(tenth.min())
-        #expect(fleet.appliedVersions[reporter].reportProblem("checkout button unreadable"))
-        try await eventually { fleet.hasConverged { _ in 1 } }
-        let status = try await Self.status(daemon)
-        #expect(status["state"] as? String == "aborted")
-        #expect((status["abortReason"] as? String ?? "").contains("checkout button unreadable"), "\(status)")
+        try await RolloutFleetTests.expectProblemReportAborts(daemon, fleet)
         await fleet.stop()
         try front.stop()
         await daemon.stop()

@@ -12,20 +12,7 @@ extension DaemonRoutes {
     /// nginx one, which passes the daemon one client's header per round, so a cohort's
     /// refusals would mostly never arrive; a `POST` is never cached.
     func report(_ request: Request) async throws(Problem) -> Response {
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maxReportBodyBytes {
-            throw .bodyTooLarge(Self.maxReportBodyBytes)
-        }
-        var bytes = 0
-        do {
-            for try await buffer in request.body {
-                bytes += buffer.readableBytes
-                guard bytes <= Self.maxReportBodyBytes else { throw Problem.bodyTooLarge(Self.maxReportBodyBytes) }
-            }
-        } catch let error as Problem {
-            throw error
-        } catch {
-            throw .badRequest("the body could not be read: \(error)")
-        }
+        _ = try await collectBody(request, limit: Self.maxReportBodyBytes)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 }
