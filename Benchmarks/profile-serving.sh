@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Instructions per request of the daemon's serving path, by callgrind: figure 3's daemon
-# (`LiveryBench --serve`) under valgrind answers N keep-alive GETs of /v1/spec (8 connections,
-# one request in flight on each) after 400 of warm-up; only those N are counted. Instruction
-# counts do not depend on what else the machine runs, so two builds compare on a loaded machine.
+# (`LiveryBench --serve`) under valgrind answers N keep-alive GETs of /v1/spec (or of PATH, such
+# as /v1/css: figure 10's serving rows) on 8 connections, one request in flight on each, after
+# 400 of warm-up; only those N are counted. Instruction counts do not depend on what else the
+# machine runs, so two builds compare on a loaded machine.
 #
-#   Benchmarks/profile-serving.sh BINARY MODE N OUT
+#   Benchmarks/profile-serving.sh BINARY MODE N OUT [PATH]
 #     BINARY  a release LiveryBench (e.g. .build-release/release/LiveryBench)
 #     MODE    304 | 200 | gzip200 | gzip304
 #     OUT     callgrind output file; prints the instructions per request
+#     PATH    /v1/spec (the default) or /v1/css
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 BINARY 304|200|gzip200|gzip304 N OUT" >&2; exit 2; }
-binary=$1 mode=$2 count=$3 out=$4
+[ $# -eq 4 ] || [ $# -eq 5 ] || { echo "usage: $0 BINARY 304|200|gzip200|gzip304 N OUT [/v1/spec|/v1/css]" >&2; exit 2; }
+binary=$1 mode=$2 count=$3 out=$4 path=${5:-/v1/spec}
 work=$(mktemp -d)
 pid=
 # valgrind goes with the script however it ends (a client that fails included).
@@ -26,9 +28,9 @@ port=$(grep '^port ' "$work/serve.log" | cut -d' ' -f2)
 [ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
 
 client() {
-    python3 - "$port" "$1" "$mode" <<'PY'
+    python3 - "$port" "$1" "$mode" "$path" <<'PY'
 import socket, sys, time
-port, n, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+port, n, mode, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4].encode()
 
 def read_answer(s, buf):
     while b"\r\n\r\n" not in buf:
@@ -50,7 +52,7 @@ extra = b"Accept-Encoding: gzip\r\n" if gzip else b""
 # with its ETag, so that the 304 modes send one.
 for attempt in range(600):
     first = socket.create_connection(("127.0.0.1", port))
-    first.sendall(b"GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra + b"\r\n")
+    first.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra + b"\r\n")
     status, fields, _ = read_answer(first, b"")
     first.close()
     if status == 200 and b"etag" in fields: break
@@ -58,7 +60,7 @@ for attempt in range(600):
 else:
     sys.exit(f"the daemon never served a bundle with an ETag (last answer {status})")
 if mode.endswith("304"): extra += b"If-None-Match: " + fields[b"etag"] + b"\r\n"
-request = b"GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"\r\n"
+request = b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"\r\n"
 expected = 304 if mode.endswith("304") else 200
 sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
 buffers = [b""] * 8
@@ -81,4 +83,4 @@ callgrind_control -d $pid >/dev/null
 kill -9 $pid
 wait $pid 2>/dev/null || true
 instructions=$(callgrind_annotate "$out".1 | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
-echo "$mode: $((instructions / count)) instructions per request ($instructions for $count; $out.1)"
+echo "$path $mode: $((instructions / count)) instructions per request ($instructions for $count; $out.1)"

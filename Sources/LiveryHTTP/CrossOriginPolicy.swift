@@ -27,10 +27,11 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     public static let none = CrossOriginPolicy(checked: [])
 
     /// The request headers a preflight may ask for, on page routes only: the browser client
-    /// reports what it applied in the first, like the Swift client, and sends the read token
-    /// (`--read-token-file`) in the second. The push token never crosses: no write route is
-    /// granted to another origin.
-    public static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization"]
+    /// reports what it applied in the first, like the Swift client, sends the read token
+    /// (`--read-token-file`) in the second, and resumes the event stream from the version it
+    /// applied with the third. The push token never crosses: no write route is granted to
+    /// another origin.
+    public static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization", "Last-Event-ID"]
     /// The answer fields a page's script may read: the version and the signal's next round.
     public static let exposedHeaders = ["ETag", SignalRound.fieldName]
     /// How long a browser may reuse a preflight's answer, in seconds.

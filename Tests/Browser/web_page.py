@@ -1,15 +1,17 @@
-"""Helpers of the web page tests (test_web_page.py): a daemon on a port the test chooses (so it
+"""Helpers of the web page tests (test_web_page*.py): a daemon on a port the test chooses (so it
 can be stopped and started again), a static server on another port (another origin), a test
-page with one element per identifier, what a browser computes for them, and what StyleOracle
-says a Swift StyledBox gets."""
+page with one element per identifier, what a browser computes for them, what StyleOracle
+says a Swift StyledBox gets, and a proxy that stands for the network between page and daemon."""
 
 import json
 import pathlib
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 
 import tinycss2
 
@@ -204,3 +206,91 @@ def fresh_folder(source=WEB_SPECS):
     shutil.copytree(source, root / "Specs")
     (root / "site").mkdir()
     return root
+
+
+class LinkProxy:
+    """A TCP proxy on its own port in front of the daemon: the network between a page and it.
+    It keeps the request heads that went through and the bytes that came back, per
+    connection, and can break every connection (`cut`, as a dropped link or a restarting
+    balancer does) or close each request for a stylesheet before the daemon sees it
+    (`failing_css`, as a flaky link does)."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.lock = threading.Lock()
+        self.connections = []  # [{"heads": [(text, offset in answers)], "answers": bytearray, "sockets": [...]}]
+        self.failing_css = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            connection = {"heads": [], "answers": bytearray(), "sockets": [client, upstream]}
+            with self.lock:
+                self.connections.append(connection)
+            threading.Thread(target=self._requests, args=(connection,), daemon=True).start()
+            threading.Thread(target=self._answers, args=(connection,), daemon=True).start()
+
+    def _requests(self, connection):
+        client, upstream = connection["sockets"]
+        pending = b""
+        try:
+            while chunk := client.recv(65536):
+                pending += chunk
+                while b"\r\n\r\n" in pending:  # the page's requests have no body
+                    head, _, pending = pending.partition(b"\r\n\r\n")
+                    with self.lock:  # with where its answer starts: browsers do not pipeline
+                        connection["heads"].append((head.decode("latin-1"), len(connection["answers"])))
+                    if self.failing_css and head.split(b" ")[1].startswith(b"/v1/css/"):
+                        raise OSError("a stylesheet request, closed on purpose")
+                    upstream.sendall(head + b"\r\n\r\n")
+        except OSError:
+            pass
+        self._close(connection)
+
+    def _answers(self, connection):
+        client, upstream = connection["sockets"]
+        try:
+            while chunk := upstream.recv(65536):
+                with self.lock:
+                    connection["answers"] += chunk
+                client.sendall(chunk)
+        except OSError:
+            pass
+        self._close(connection)
+
+    @staticmethod
+    def _close(connection):
+        for end in connection["sockets"]:
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            end.close()
+
+    def streams(self):
+        """The event-stream connections so far, oldest first: (request head, bytes answered)."""
+        with self.lock:
+            return [(head, bytes(c["answers"][start:])) for c in self.connections for head, start in c["heads"]
+                    if head.startswith("GET /v1/events ")]
+
+    def cut(self):
+        """Breaks every connection through the proxy."""
+        with self.lock:
+            connections = list(self.connections)
+        for connection in connections:
+            self._close(connection)
+
+    def stop(self):
+        self.listener.close()
+        self.cut()

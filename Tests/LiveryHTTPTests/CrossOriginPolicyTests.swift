@@ -46,7 +46,7 @@ import Testing
             policy.preflightFields(
                 origin: Self.page, requestMethod: "GET", requestHeaders: "livery-client", path: "/v1/version"))
         #expect(granted["Access-Control-Allow-Origin"] == Self.page)
-        #expect(granted["Access-Control-Allow-Headers"] == "Livery-Client, Authorization")
+        #expect(granted["Access-Control-Allow-Headers"] == "Livery-Client, Authorization, Last-Event-ID")
         #expect(granted["Access-Control-Allow-Methods"] == "GET, HEAD")
         #expect(granted["Access-Control-Max-Age"] == "600")
         let refused = Self.fields(
@@ -59,6 +59,12 @@ import Testing
             policy.preflightFields(
                 origin: Self.page, requestMethod: "GET", requestHeaders: "authorization", path: "/v1/css"))
         #expect(token["Access-Control-Allow-Origin"] == Self.page)
+        // The browser client resumes its event stream from the version it applied.
+        let resume = Self.fields(
+            policy.preflightFields(
+                origin: Self.page, requestMethod: "GET", requestHeaders: "last-event-id,livery-client",
+                path: "/v1/events"))
+        #expect(resume["Access-Control-Allow-Origin"] == Self.page)
         let write = Self.fields(
             policy.preflightFields(
                 origin: Self.page, requestMethod: "PUT", requestHeaders: "authorization", path: "/v1/specs/a.yaml"))

@@ -51,7 +51,7 @@ import Testing
                 Self.request("/v1/version", preflight, method: "OPTIONS"), port: server.port)
             #expect(granted.status == 204)
             #expect(granted.field("Access-Control-Allow-Origin") == Self.page)
-            #expect(granted.field("Access-Control-Allow-Headers") == "Livery-Client, Authorization")
+            #expect(granted.field("Access-Control-Allow-Headers") == "Livery-Client, Authorization, Last-Event-ID")
             let write =
                 "Origin: \(Self.page)\r\nAccess-Control-Request-Method: PUT\r\nAccess-Control-Request-Headers: authorization\r\n"
             let refused = try await RawResponse.exchange(

@@ -76,6 +76,15 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
             document: ##"{ "a": { "$type": "number", "$value": { "$ref": "#/a/$value" } } }"##,
             code: .cycle, at: ##""#/a/$value""##, message: "$ref cycle: #/a/$value → #/a/$value"),
         Case(
+            name: "pointer into another file",
+            document: ##"{ "a": { "$type": "number", "$value": { "$ref": "base.tokens.json#/b/$value" } } }"##,
+            code: .forbiddenPath, at: ##""base.tokens.json#/b/$value""##,
+            message: "the Format Module's $ref is a JSON Pointer within its own document"),
+        Case(
+            name: "token in another file's place",
+            document: ##"{ "a": { "$ref": "base.tokens.json#/b" } }"##,
+            code: .forbiddenPath, at: ##""base.tokens.json#/b""##, message: "is not a pointer into this document"),
+        Case(
             name: "name with a dot",
             document: #"{ "a.b": { "$type": "number", "$value": 1 } }"#,
             code: .invalidValue, at: #""a.b""#, message: "'a.b' is not a token or group name"),
@@ -110,6 +119,24 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
         _ = try Spec(directory: folder.url)
         try folder.write("t.tokens.json", #"{ "a": { "$type": "number", "$value": "one" } }"#)
         #expect(throws: SpecError.self) { try Spec(directory: folder.url) }
+    }
+
+    /// Token files combine through aliases, which reach every file of the folder; a `$ref` into
+    /// another file is refused even when the file is there (the Format Module's `$ref` stays
+    /// within its document).
+    @Test func anAliasReachesAnotherTokensFileAndAPointerDoesNot() throws {
+        var set = SpecSourceSet()
+        try set.set("base.tokens.json", to: Data(#"{ "b": { "$type": "number", "$value": 2 } }"#.utf8))
+        try set.set("t.tokens.json", to: Data(#"{ "c": { "$type": "number", "$value": "{b}" } }"#.utf8))
+        #expect(try Spec(sources: set).resolvedVariables()["c"]?.canonicalJSON == "2")
+
+        let document = ##"{ "a": { "$type": "number", "$value": { "$ref": "base.tokens.json#/b/$value" } } }"##
+        try set.set("t.tokens.json", to: Data(document.utf8))
+        let errors = Spec.validate(set)
+        #expect(errors.map(\.code) == [.forbiddenPath], "\(errors)")
+        #expect(
+            errors.first?.location
+                == DesignTokensTests.place(of: ##""base.tokens.json#"##, in: document, file: "t.tokens.json"))
     }
 
     static func errors(_ document: String) -> [SpecError] {

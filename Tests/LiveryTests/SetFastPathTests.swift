@@ -29,9 +29,26 @@ import Testing
         var tint = Color.black { didSet { changes.append("tint") } }
         var sizes = [1] { didSet { changes.append("sizes") } }
 
+        /// Both forms of declaration: by closures (`count`, `name`, `enabled`) and by key paths.
         static let tweakables: [String: Tweak<Tunable>] = [
-            "count": .keyPath(\.count), "ratio": .keyPath(\.ratio), "name": .keyPath(\.name),
-            "enabled": .keyPath(\.enabled), "tint": .keyPath(\.tint), "sizes": .keyPath(\.sizes),
+            "count": .property {
+                swap(&$0.count, &$1)
+            } assign: {
+                $0.count = $1
+            },
+            "ratio": .keyPath(\.ratio),
+            "name": .property {
+                swap(&$0.name, &$1)
+            } assign: {
+                $0.name = $1
+            },
+            "enabled": .property {
+                swap(&$0.enabled, &$1)
+            } assign: {
+                $0.enabled = $1
+            },
+            "tint": .keyPath(\.tint),
+            "sizes": .keyPath(\.sizes),
         ]
 
         init(_ seed: Int) {

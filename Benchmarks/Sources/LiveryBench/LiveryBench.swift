@@ -3,7 +3,8 @@ import Foundation
 /// `LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5]`: runs the figures of
 /// issue 6, prints a table and writes the results as JSON. `LiveryBench --serve SECONDS`
 /// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``); `LiveryBench --switches
-/// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``).
+/// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``); `LiveryBench
+/// --stylesheets SIDE COUNT` only renders figure 10's stylesheet, for callgrind (``StyleSheetRun``).
 @main
 struct LiveryBench {
     static func main() {
@@ -34,13 +35,21 @@ struct LiveryBench {
                     FileHandle.standardError.write(Data("could not switch: \(error)\n".utf8))
                     exit(1)
                 }
+            case "--stylesheets" where arguments.count == 2 && Int(arguments[1]) != nil:
+                do {
+                    try StyleSheetRun.run(side: arguments[0], count: Int(arguments[1]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not render: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--only" where !arguments.isEmpty:
                 only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
                 FileHandle.standardError.write(
                     Data(
                         ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
-                            + " | --switches MIX engine|hand COUNT\n").utf8))
+                            + " | --switches MIX engine|hand COUNT | --stylesheets css|json COUNT\n").utf8))
                 exit(2)
             }
         }

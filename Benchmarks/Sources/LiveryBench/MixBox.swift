@@ -26,21 +26,31 @@ final class MixBox: HasBackgroundColor, HasCornerRadius, HasOpacity, HasPadding,
     var glowColor: Color = .clear
 
     static let tweakables: [String: Tweak<MixBox>] = [
-        "retries": .keyPath(\.retries), "timeout": .keyPath(\.timeout), "scale": .keyPath(\.scale),
-        "limit": .keyPath(\.limit), "label": .keyPath(\.label),
-    ]
-}
-
-/// A custom trait of two properties declared for the provider's fast path through key paths, as
-/// a program's own trait would be: `{ type: Glow, radius: 4, color: "#FF0000" }`.
-struct Glow: PropertyTrait {
-    typealias Target = MixBox
-    static let typeName = "Glow"
-    var radius: Double
-    var color: Color
-    static let properties = [
-        TraitProperty("radius", \Glow.radius, check: .atLeast(0), sets: \MixBox.glowRadius),
-        TraitProperty("color", \Glow.color, sets: \MixBox.glowColor),
+        "retries": .property {
+            swap(&$0.retries, &$1)
+        } assign: {
+            $0.retries = $1
+        },
+        "timeout": .property {
+            swap(&$0.timeout, &$1)
+        } assign: {
+            $0.timeout = $1
+        },
+        "scale": .property {
+            swap(&$0.scale, &$1)
+        } assign: {
+            $0.scale = $1
+        },
+        "limit": .property {
+            swap(&$0.limit, &$1)
+        } assign: {
+            $0.limit = $1
+        },
+        "label": .property {
+            swap(&$0.label, &$1)
+        } assign: {
+            $0.label = $1
+        },
     ]
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Livery
 
 /// `count` ``MixBox``es, one per identifier `w0…`, registered on a provider whose registry knows
-/// ``Glow``, and as many for the hand-written loop; specs A and B of `Mix` that change every
+/// `Glow` (``Glow`` unless told otherwise), and as many for the hand-written loop; specs A and B of `Mix` that change every
 /// identifier's values.
 final class MixFixture<Mix: ApplyMix> {
     let count: Int
@@ -15,10 +15,10 @@ final class MixFixture<Mix: ApplyMix> {
     /// What each hand box had before its current values (nil: never assigned).
     private var saved: [Mix.Values?]
 
-    init(count: Int) throws {
+    init(count: Int, glow: any Trait.Type = Glow.self) throws {
         self.count = count
         registry = TraitRegistry()
-        try registry.register(Glow.self)
+        try registry.register(glow)
         provider = TraitsProvider(registry: registry)
         engineBoxes = (0..<count).map { _ in MixBox() }
         handBoxes = (0..<count).map { _ in MixBox() }

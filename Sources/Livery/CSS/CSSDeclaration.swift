@@ -19,6 +19,15 @@ public struct CSSDeclaration: Hashable, Sendable {
 
     /// The declaration as CSS text, property name escaped too.
     public var cssText: String {
-        CSSText.identifier(property) + ": " + value.cssText
+        var text = ""
+        write(into: &text)
+        return text
+    }
+
+    /// Appends ``cssText`` to `output`.
+    func write(into output: inout String) {
+        CSSText.write(identifier: property, into: &output)
+        output += ": "
+        value.write(into: &output)
     }
 }

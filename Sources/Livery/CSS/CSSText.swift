@@ -10,54 +10,119 @@ public enum CSSText {
     /// `text` as one CSS identifier: `card.title` → `card\.title`, `1a` → `\31 a`.
     public static func identifier(_ text: String) -> String {
         var result = ""
-        let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            let value = scalar.value
-            switch value {
-            case 0:
-                result.unicodeScalars.append("\u{FFFD}")
-            case 0x01...0x1F, 0x7F, 0x3C:
-                result += codePointEscape(scalar)
-            case 0x30...0x39 where index == 0 || (index == 1 && scalars[0] == "-"):
-                result += codePointEscape(scalar)
-            case 0x2D where index == 0 && scalars.count == 1:
-                result += "\\-"
-            case 0x80..., 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
-                result.unicodeScalars.append(scalar)
-            default:
-                result += "\\"
-                result.unicodeScalars.append(scalar)
-            }
-        }
+        write(identifier: text, into: &result)
         return result
     }
 
     /// `text` as one double-quoted CSS string: `a"b` → `"a\"b"`.
     public static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0:
-                result.unicodeScalars.append("\u{FFFD}")
-            case 0x01...0x1F, 0x7F, 0x3C:
-                result += codePointEscape(scalar)
-            case 0x22, 0x5C:
-                result += "\\"
-                result.unicodeScalars.append(scalar)
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var result = ""
+        write(string: text, into: &result)
+        return result
     }
 
     /// A number as CSS reads it: `2`, `0.25`, `1e+300`; a value that is not finite (which YAML
     /// can write) through `calc()`'s constants, so it stays one valid value.
     public static func number(_ value: Double) -> String {
-        if value.isNaN { return "calc(NaN)" }
-        if value.isInfinite { return value > 0 ? "calc(infinity)" : "calc(-infinity)" }
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+        var result = ""
+        write(number: value, into: &result)
+        return result
+    }
+
+    /// Appends ``identifier(_:)`` of `text` to `output`.
+    static func write(identifier text: String, into output: inout String) {
+        // Most identifiers and every property name are letters, digits, `-` and `_`, and need
+        // no escape.
+        if isPlainIdentifier(text) {
+            output += text
+            return
+        }
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let value = scalar.value
+            switch value {
+            case 0:
+                output.unicodeScalars.append("\u{FFFD}")
+            case 0x01...0x1F, 0x7F, 0x3C:
+                writeCodePointEscape(scalar, into: &output)
+            case 0x30...0x39 where index == 0 || (index == 1 && scalars[0] == "-"):
+                writeCodePointEscape(scalar, into: &output)
+            case 0x2D where index == 0 && scalars.count == 1:
+                output += "\\-"
+            case 0x80..., 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+                output.unicodeScalars.append(scalar)
+            default:
+                output += "\\"
+                output.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    /// Appends ``string(_:)`` of `text` to `output`.
+    static func write(string text: String, into output: inout String) {
+        output += "\""
+        if !text.utf8.contains(where: needsEscapeInString) {
+            output += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0:
+                    output.unicodeScalars.append("\u{FFFD}")
+                case 0x01...0x1F, 0x7F, 0x3C:
+                    writeCodePointEscape(scalar, into: &output)
+                case 0x22, 0x5C:
+                    output += "\\"
+                    output.unicodeScalars.append(scalar)
+                default:
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        output += "\""
+    }
+
+    /// Appends ``number(_:)`` of `value` to `output`.
+    static func write(number value: Double, into output: inout String) {
+        if value.isNaN {
+            output += "calc(NaN)"
+        } else if value.isInfinite {
+            output += value > 0 ? "calc(infinity)" : "calc(-infinity)"
+        } else if value.rounded() == value, abs(value) < 1e15 {
+            output += String(Int64(value))
+        } else {
+            output += String(value)
+        }
+    }
+
+    /// Whether ``identifier(_:)`` leaves `text` as it is: ASCII letters, digits, `-` and `_`
+    /// only, not starting with a digit or `-` and a digit, and not `-` alone.
+    private static func isPlainIdentifier(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard let first = bytes.next() else { return true }
+        var previous = first
+        var count = 1
+        guard isNameByte(first), !isDigit(first) else { return false }
+        while let byte = bytes.next() {
+            guard isNameByte(byte), !(count == 1 && previous == 0x2D && isDigit(byte)) else { return false }
+            previous = byte
+            count += 1
+        }
+        return !(count == 1 && first == 0x2D)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: false
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// Whether a UTF-8 byte of a string's text needs an escape (every byte of a multi-byte
+    /// scalar is 0x80 or above, so none does).
+    private static func needsEscapeInString(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == 0x3C || byte == 0x22 || byte == 0x5C
     }
 
     /// A comment's text with every `*/` broken, so it cannot end the comment.
@@ -66,7 +131,7 @@ public enum CSSText {
     }
 
     /// `\` and the code point in lowercase hexadecimal, then the space that ends the escape.
-    private static func codePointEscape(_ scalar: Unicode.Scalar) -> String {
-        "\\" + String(scalar.value, radix: 16) + " "
+    private static func writeCodePointEscape(_ scalar: Unicode.Scalar, into output: inout String) {
+        output += "\\" + String(scalar.value, radix: 16) + " "
     }
 }

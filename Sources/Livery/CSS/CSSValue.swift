@@ -18,14 +18,30 @@ public enum CSSValue: Hashable, Sendable {
 
     /// The value as CSS text.
     public var cssText: String {
+        var text = ""
+        write(into: &text)
+        return text
+    }
+
+    /// Appends ``cssText`` to `output`.
+    func write(into output: inout String) {
         switch self {
-        case .color(let color): color.description
-        case .pixels(let length): CSSText.number(length) + "px"
-        case .number(let number): CSSText.number(number)
-        case .string(let text): CSSText.string(text)
-        case .keyword(let name): CSSText.identifier(name)
-        case .list(let values): values.map(\.cssText).joined(separator: " ")
-        case .alternatives(let values): values.map(\.cssText).joined(separator: ", ")
+        case .color(let color): output += color.description
+        case .pixels(let length):
+            CSSText.write(number: length, into: &output)
+            output += "px"
+        case .number(let number): CSSText.write(number: number, into: &output)
+        case .string(let text): CSSText.write(string: text, into: &output)
+        case .keyword(let name): CSSText.write(identifier: name, into: &output)
+        case .list(let values): Self.write(values, separator: " ", into: &output)
+        case .alternatives(let values): Self.write(values, separator: ", ", into: &output)
+        }
+    }
+
+    private static func write(_ values: [CSSValue], separator: String, into output: inout String) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { output += separator }
+            value.write(into: &output)
         }
     }
 }

@@ -1,16 +1,32 @@
 /// Writes a ``StyleSheet``: the one place that decides selectors and the order of rules.
+///
+/// The daemon writes one per published version, so it is written for speed (Benchmarks/README.md,
+/// figure 10): each distinct trait list is turned into declarations once, by the digest of its
+/// resolved entries, so the lists a theme leaves alone and the lists identifiers share cost a
+/// lookup; a trait type's CSS form is found once (``CSSForms``); and the text goes into one
+/// string, piece by piece.
 struct StyleSheetWriter {
     let spec: Spec
     private var withoutCSS: Set<String> = []
     private var skipped: [SkippedIdentifier] = []
     private var notes: [String] = []
     private var body = ""
+    private var forms = CSSForms()
+    /// The declarations of each trait list met, by the digest of its resolved entries: equal
+    /// digests, equal traits.
+    private var listDeclarations: [ContentDigest: [CSSDeclaration]] = [:]
+    /// The rules of each combination of looks met (the digests of the base look's list and of
+    /// each theme's, nil where a theme skips the identifier): identifiers with the same traits,
+    /// as generated components and `Inherit`'s users have, share their rules but for the
+    /// element.
+    private var rulesOfLooks: [[ContentDigest?]: [Rule]] = [:]
 
     init(spec: Spec) { self.spec = spec }
 
     /// The stylesheet of the look of `base` (nil: no theme), and of each of `themes` behind its
     /// `data-livery-theme` selector.
     mutating func write(base: String?, themes: [String]) -> StyleSheet {
+        body.reserveCapacity(spec.identifiers.count * 320)
         writeVariables(base: base, themes: themes)
         for identifier in spec.identifiers {
             writeRules(of: identifier, baseTheme: base, themes: themes)
@@ -27,65 +43,115 @@ struct StyleSheetWriter {
         }
         for note in notes { header += comment(note) }
         return StyleSheet(
-            text: header + body, traitTypesWithoutCSS: withoutCSS.sorted(), skippedIdentifiers: skipped)
+            text: header.isEmpty ? body : header + body, traitTypesWithoutCSS: withoutCSS.sorted(),
+            skippedIdentifiers: skipped)
     }
 
     // MARK: Variables
 
+    /// The base look's variables on `:root`; each theme's, where they differ, behind its selector.
     private mutating func writeVariables(base: String?, themes: [String]) {
-        guard let variables = resolvedVariables(theme: base) else { return }
-        writeRule(":root", variables)
+        guard let variables = variableLeaves(theme: base) else { return }
+        let declarations = variables.compactMap { Self.declaration(path: $0.path, node: $0.node) }
+        writeRule(":root", declarations)
+        let positions = Dictionary(
+            variables.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         for theme in themes {
-            guard let overridden = resolvedVariables(theme: theme) else { continue }
-            let changed = overridden.filter { !variables.contains($0) }
-            writeRule(":root" + themeAttribute(theme), changed)
+            guard let overridden = variableLeaves(theme: theme) else { continue }
+            // Only a leaf the theme changes (or adds) is written out again.
+            let changed = overridden.filter { leaf in
+                positions[leaf.path].map { !Self.sameValue(variables[$0].node, leaf.node) } ?? true
+            }
+            writeRule(
+                ":root" + Self.themeAttribute(theme),
+                changed.compactMap { Self.declaration(path: $0.path, node: $0.node) })
         }
     }
 
-    /// The variables under `theme` as custom properties; nil (and a note) if one of them does not
+    /// The variables under `theme` as leaves named by their path joined with `-`
+    /// (`colors: { accent: … }` → `colors-accent`); nil (and a note) if one of them does not
     /// resolve, which a spec may have when no trait uses that variable.
-    private mutating func resolvedVariables(theme: String?) -> [CSSDeclaration]? {
+    private mutating func variableLeaves(theme: String?) -> [(path: String, node: SpecNode)]? {
         do {
-            var declarations: [CSSDeclaration] = []
-            Self.flatten(try spec.resolvedVariables(theme: theme), path: "", into: &declarations)
-            return declarations
+            var leaves: [(path: String, node: SpecNode)] = []
+            Self.flatten(try spec.resolvedVariables(theme: theme), path: "", into: &leaves)
+            return leaves
         } catch {
             notes.append("variables\(theme.map { " of theme \($0)" } ?? "") not written: \(error.message)")
             return nil
         }
     }
 
-    /// `colors: { accent: … }` → `--colors-accent`; colour texts as colours, so that a page can
-    /// use `var(--colors-accent)` wherever CSS takes a colour.
-    private static func flatten(_ node: SpecNode, path: String, into declarations: inout [CSSDeclaration]) {
+    private static func flatten(_ node: SpecNode, path: String, into leaves: inout [(path: String, node: SpecNode)]) {
         if let members = node.members {
             for member in members {
-                flatten(member.value, path: path.isEmpty ? member.key : path + "-" + member.key, into: &declarations)
+                flatten(member.value, path: path.isEmpty ? member.key : path + "-" + member.key, into: &leaves)
             }
-            return
+        } else if !path.isEmpty {
+            leaves.append((path, node))
         }
-        guard !path.isEmpty else { return }
+    }
+
+    /// A leaf as a custom property; colour texts as colours, so that a page can use
+    /// `var(--colors-accent)` wherever CSS takes a colour.
+    private static func declaration(path: String, node: SpecNode) -> CSSDeclaration? {
         if case .string(let text) = node.value, let color = try? Color(parsing: text) {
-            declarations.append(.custom(path, .color(color)))
-        } else if let value = CSSValue(specValue: node) {
-            declarations.append(.custom(path, value))
+            return .custom(path, .color(color))
+        }
+        return CSSValue(specValue: node).map { .custom(path, $0) }
+    }
+
+    /// Whether two leaves hold the same value (where they were written aside).
+    private static func sameValue(_ one: SpecNode, _ other: SpecNode) -> Bool {
+        switch (one.value, other.value) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.sequence(let a), .sequence(let b)): a.count == b.count && zip(a, b).allSatisfy { sameValue($0, $1) }
+        default: false
         }
     }
 
     // MARK: Identifiers
 
     private mutating func writeRules(of identifier: String, baseTheme: String?, themes: [String]) {
-        let element = "[data-livery~=" + CSSText.string(identifier) + "]"
-        guard let base = declarations(of: identifier, theme: baseTheme).map(Self.lastOfEach) else { return }
-        var differing: [(theme: String, declarations: [CSSDeclaration])] = []
+        guard let base = look(of: identifier, theme: baseTheme) else { return }
+        var key: [ContentDigest?] = [base.digest]
+        var themed: [(theme: String, declarations: [CSSDeclaration])] = []
         for theme in themes {
-            guard let themed = declarations(of: identifier, theme: theme).map(Self.lastOfEach) else { continue }
-            if themed != base { differing.append((theme, themed)) }
+            let themedLook = look(of: identifier, theme: theme)
+            key.append(themedLook?.digest)
+            if let themedLook { themed.append((theme, themedLook.declarations)) }
         }
-        guard !differing.isEmpty else {
-            writeRule(element, base)
-            return
+        let rules: [Rule]
+        if let known = rulesOfLooks[key] {
+            rules = known
+        } else {
+            rules = Self.rules(base: base.declarations, themed: themed)
+            rulesOfLooks[key] = rules
         }
+        let element = "[data-livery~=" + CSSText.string(identifier) + "]"
+        for rule in rules {
+            body += rule.selectorPrefix
+            writeRule(element, block: rule.block)
+        }
+    }
+
+    /// An identifier's rule: the part of its selector before the element (empty, or the theme
+    /// condition and a space), and its declarations as text.
+    private struct Rule {
+        var selectorPrefix: String
+        var block: String
+    }
+
+    /// The rules of an identifier with the base look `base` and the themed looks `themed`.
+    private static func rules(
+        base: [CSSDeclaration], themed: [(theme: String, declarations: [CSSDeclaration])]
+    ) -> [Rule] {
+        let differing = themed.filter { $0.declarations != base }
+        guard !differing.isEmpty else { return rule("", base).map { [$0] } ?? [] }
         // A base declaration whose property a theme does not set at all must not reach the
         // element under that theme: it goes behind a `:not()` of those themes.
         var kept: [CSSDeclaration] = []
@@ -100,74 +166,85 @@ struct StyleSheetWriter {
                 excluded.append((absent.map(\.theme), [declaration]))
             }
         }
-        writeRule(element, kept)
+        var rules = [rule("", kept)]
         for (themes, declarations) in excluded {
             let others = themes.map(themeAttribute).joined(separator: ", ")
-            writeRule(":where(:root:not(" + others + ")) " + element, declarations)
+            rules.append(rule(":where(:root:not(" + others + ")) ", declarations))
         }
-        for (theme, themed) in differing {
-            writeRule(":where(:root" + themeAttribute(theme) + ") " + element, themed.filter { !base.contains($0) })
+        for (theme, declarations) in differing {
+            rules.append(
+                rule(
+                    ":where(:root" + themeAttribute(theme) + ") ",
+                    declarations.filter { !base.contains($0) }))
         }
+        return rules.compactMap { $0 }
     }
 
-    /// `declarations` with each property only where it last appears: what a rule holding them
-    /// all gives an element, since a later declaration of a property replaces an earlier one.
-    private static func lastOfEach(_ declarations: [CSSDeclaration]) -> [CSSDeclaration] {
-        var seen: Set<String> = []
-        var result: [CSSDeclaration] = []
-        for declaration in declarations.reversed() where seen.insert(declaration.property).inserted {
-            result.append(declaration)
+    /// A rule of `declarations`; nil for none.
+    private static func rule(_ selectorPrefix: String, _ declarations: [CSSDeclaration]) -> Rule? {
+        guard !declarations.isEmpty else { return nil }
+        var block = ""
+        for declaration in declarations {
+            block += "  "
+            declaration.write(into: &block)
+            block += ";\n"
         }
-        return result.reversed()
+        return Rule(selectorPrefix: selectorPrefix, block: block)
     }
 
-    /// The declarations of `identifier`'s traits under `theme`; nil when the identifier is
-    /// skipped for an unknown trait type, as a provider leaves such a target alone.
-    private mutating func declarations(of identifier: String, theme: String?) -> [CSSDeclaration]? {
-        if let skip = spec.skippedIdentifiers(theme: theme).first(where: { $0.identifier == identifier }) {
+    /// What `identifier`'s traits under `theme` declare, each property only where it last
+    /// appears, with the digest of the list; nil when the identifier is skipped for an unknown
+    /// trait type, as a provider leaves such a target alone.
+    private mutating func look(
+        of identifier: String, theme: String?
+    ) -> (digest: ContentDigest, declarations: [CSSDeclaration])? {
+        let list = spec.resolution(for: theme)?.list(for: identifier) ?? .empty
+        if let skip = list.skipped {
             if !skipped.contains(where: { $0.identifier == identifier }) { skipped.append(skip) }
             return nil
         }
+        if let known = listDeclarations[list.digest] { return (list.digest, known) }
         var declarations: [CSSDeclaration] = []
-        for trait in spec.traits(for: identifier, theme: theme) {
-            guard let css = Self.cssDeclarations(of: trait) else {
-                withoutCSS.insert(type(of: trait).typeName)
+        for resolved in list.traits {
+            guard let css = forms.declarations(of: resolved.trait) else {
+                withoutCSS.insert(resolved.typeName)
                 continue
             }
             declarations += css
         }
-        return declarations
+        declarations = Self.lastOfEach(declarations)
+        listDeclarations[list.digest] = declarations
+        return (list.digest, declarations)
     }
 
-    /// A trait's CSS form: its own (``CSSTrait``), or that of the properties it declares
-    /// (``PropertyTrait``, each ``TraitProperty``'s `css`); nil when it has none.
-    static func cssDeclarations(of trait: any Trait) -> [CSSDeclaration]? {
-        if let styled = trait as? any CSSTrait { return styled.cssDeclarations }
-        if let declared = trait as? any PropertyTrait { return propertiesCSS(of: declared) }
-        return nil
-    }
-
-    private static func propertiesCSS<Declared: PropertyTrait>(of trait: Declared) -> [CSSDeclaration]? {
-        var declarations: [CSSDeclaration] = []
-        for property in Declared.properties {
-            guard let css = property.css else { return nil }
-            declarations += css(trait)
+    /// `declarations` with each property only where it last appears: what a rule holding them
+    /// all gives an element, since a later declaration of a property replaces an earlier one.
+    /// (A list holds a few declarations: comparing them pairwise costs less than hashing.)
+    private static func lastOfEach(_ declarations: [CSSDeclaration]) -> [CSSDeclaration] {
+        var result: [CSSDeclaration] = []
+        result.reserveCapacity(declarations.count)
+        for (index, declaration) in declarations.enumerated()
+        where !declarations[(index + 1)...].contains(where: { $0.property == declaration.property }) {
+            result.append(declaration)
         }
-        return declarations
+        return result
     }
 
     // MARK: Text
 
-    private func themeAttribute(_ theme: String) -> String {
+    private static func themeAttribute(_ theme: String) -> String {
         "[data-livery-theme=" + CSSText.string(theme) + "]"
     }
 
     private mutating func writeRule(_ selector: String, _ declarations: [CSSDeclaration]) {
-        guard !declarations.isEmpty else { return }
-        body += selector + " {\n"
-        for declaration in declarations {
-            body += "  " + declaration.cssText + ";\n"
-        }
+        guard let rule = Self.rule("", declarations) else { return }
+        writeRule(selector, block: rule.block)
+    }
+
+    private mutating func writeRule(_ selector: String, block: String) {
+        body += selector
+        body += " {\n"
+        body += block
         body += "}\n"
     }
 

@@ -9,6 +9,10 @@ struct MemberIndex {
         if members.count < 16 {
             return members.first { $0.key == key }?.keyLocation
         }
+        if positions.isEmpty {
+            // Room for a mapping four times this size, so growing it rarely rehashes.
+            positions.reserveCapacity(members.count * 4)
+        }
         if positions.count < members.count {
             for index in positions.count..<members.count {
                 positions[members[index].key] = index

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Resolves `$ref` JSON Pointers (RFC 6901) within one design tokens document: `#/colors/blue`,
-/// `#/colors/blue/$value/components/0`. Only same-document pointers are read; a pointer that
-/// loops back through the references it leads to is a located `cycle` error.
+/// `#/colors/blue/$value/components/0`. The Format Module defines `$ref` within one document
+/// ("any location within the design token document structure"), so a reference into another
+/// file (`other.tokens.json#/a`) is a located error; a pointer that loops back through the
+/// references it leads to is a located `cycle` error.
 struct JSONPointerResolver {
     /// The pointers being expanded, outermost first.
     private var stack: [String] = []
@@ -21,7 +23,8 @@ struct JSONPointerResolver {
             errors.append(
                 SpecError(
                     .forbiddenPath, at: pointer.location,
-                    "'\(text)' is not a pointer into this document: Livery reads only same-document pointers '#/…'"))
+                    "'\(text)' is not a pointer into this document: the Format Module's $ref is a JSON Pointer within its own document ('#/…'); files combine through a resolver document (*.resolver.json)"
+                ))
             return nil
         }
         if let start = stack.firstIndex(of: text) {
@@ -55,6 +58,8 @@ struct JSONPointerResolver {
     /// `node` with every `{"$ref": …}` object inside it replaced by its target, the object's
     /// other members laid over a target that is an object.
     mutating func expandValues(_ node: SpecNode, in root: SpecNode, errors: inout [SpecError]) -> SpecNode {
+        // Most values hold no reference: they are kept as they are, not rebuilt.
+        guard Self.holdsReference(node) else { return node }
         switch node.value {
         case .mapping(let members):
             if let reference = members.first(where: { $0.key == "$ref" }) {
@@ -85,6 +90,15 @@ struct JSONPointerResolver {
             return SpecNode(.sequence(expanded), at: node.location)
         case .null, .bool, .int, .double, .string:
             return node
+        }
+    }
+
+    /// Whether `node` has a `$ref` member anywhere inside it.
+    private static func holdsReference(_ node: SpecNode) -> Bool {
+        switch node.value {
+        case .mapping(let members): members.contains { $0.key == "$ref" || holdsReference($0.value) }
+        case .sequence(let items): items.contains(where: holdsReference)
+        case .null, .bool, .int, .double, .string: false
         }
     }
 

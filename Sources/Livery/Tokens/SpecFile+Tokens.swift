@@ -64,27 +64,32 @@ extension SpecFile {
         var key: SourceLocation
     }
 
-    /// The entries as nested mappings, each group where its first token is, built once (not
-    /// copied again for every token added to it).
+    /// The entries as nested mappings, each group built once (not copied again for every token
+    /// added to it). The entries come as a walk of a tokens document gives them: paths unique,
+    /// and the entries of a group next to one another, so each run of entries with one first
+    /// name is one member.
     static func nested(_ entries: ArraySlice<Entry>) -> [SpecNode.Member] {
-        var order: [String] = []
-        var groups: [String: [Entry]] = [:]
-        var leaves: [String: Entry] = [:]
-        for entry in entries {
-            let key = entry.path.first!
-            if groups[key] == nil, leaves[key] == nil { order.append(key) }
-            if entry.path.count == 1 {
-                leaves[key] = entry
+        var members: [SpecNode.Member] = []
+        var start = entries.startIndex
+        while start < entries.endIndex {
+            let first = entries[start]
+            let key = first.path.first!
+            var end = entries.index(after: start)
+            while end < entries.endIndex, entries[end].path.first == key { end = entries.index(after: end) }
+            if first.path.count == 1 {
+                members.append(SpecNode.Member(key: key, keyLocation: first.key, value: first.value))
             } else {
-                groups[key, default: []].append(Entry(path: entry.path.dropFirst(), value: entry.value, key: entry.key))
+                let children = entries[start..<end].map {
+                    Entry(path: $0.path.dropFirst(), value: $0.value, key: $0.key)
+                }
+                members.append(
+                    SpecNode.Member(
+                        key: key, keyLocation: first.key,
+                        value: SpecNode(.mapping(nested(children[...])), at: first.key)))
             }
+            start = end
         }
-        return order.map { key in
-            if let leaf = leaves[key] { return SpecNode.Member(key: key, keyLocation: leaf.key, value: leaf.value) }
-            let children = groups[key]!
-            let location = children[0].key
-            return SpecNode.Member(
-                key: key, keyLocation: location, value: SpecNode(.mapping(nested(children[...])), at: location))
-        }
+        assert(Set(members.map(\.key)).count == members.count, "a group's entries are not next to one another")
+        return members
     }
 }

@@ -4,7 +4,9 @@
 enum TokenChecks {
     static func errors(_ document: SpecDocument) -> [SpecError] {
         guard !document.tokens.isEmpty else { return [] }
-        let tokens = document.tokens.values.sorted {
+        // A token whose value names no other resolves to itself and has no type to match:
+        // only the others can fail. Sorted by place, so errors come in document order.
+        let referring = document.tokens.values.filter { hasReference($0.value) }.sorted {
             ($0.location.file, $0.location.line, $0.location.column) < (
                 $1.location.file, $1.location.line, $1.location.column
             )
@@ -14,7 +16,7 @@ enum TokenChecks {
         func record(_ error: SpecError) {
             if seen.insert(error.description).inserted { errors.append(error) }
         }
-        for token in tokens { typeCheck(token, in: document).map(record) }
+        for token in referring { typeCheck(token, in: document).map(record) }
         var layers: [SpecNode] = [document.variables]
         for theme in document.themes {
             do {
@@ -23,8 +25,6 @@ enum TokenChecks {
                 record(error)
             }
         }
-        // A token whose value names no other resolves to itself: only the others can fail.
-        let referring = tokens.filter { hasReference($0.value) }
         for variables in layers {
             var scope = VariableScope(variables: variables)
             for token in referring {

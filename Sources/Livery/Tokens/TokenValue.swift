@@ -138,20 +138,38 @@ enum TokenValue {
     /// is not a whole reference is an error only where the format asks for a reference.
     static func reference(_ node: SpecNode) throws(SpecError) -> SpecNode? {
         guard let path = referencePath(node) else { return nil }
-        let parts = path.split(separator: ".", omittingEmptySubsequences: false)
-        guard !parts.contains(where: { $0.isEmpty || $0.hasPrefix("$") && $0 != "$root" }) else {
+        guard partsAreNames(path) else {
             throw SpecError(
                 .invalidValue, at: node.location, "'{\(path)}' is not a token reference: expected {group.token}")
         }
         return SpecNode(.string("@" + path), at: node.location)
     }
 
+    /// Whether each part of a reference's path can name a group or token: not empty, and no
+    /// `$` property other than `$root`. Split on the UTF-8 bytes: `.` and `$` are ASCII.
+    private static func partsAreNames(_ path: String) -> Bool {
+        func isName(_ part: Substring) -> Bool {
+            !part.isEmpty && (part.utf8.first != UInt8(ascii: "$") || part == "$root")
+        }
+        var start = path.startIndex
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: ".") {
+            guard isName(path[start..<index]) else { return false }
+            start = path.utf8.index(after: index)
+        }
+        return isName(path[start...])
+    }
+
     /// The path inside `"{path}"`, if `node` is such a string.
     static func referencePath(_ node: SpecNode) -> String? {
-        guard let text = node.string, text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
-        let inner = text.dropFirst().dropLast()
-        guard !inner.contains("{"), !inner.contains("}") else { return nil }
-        return String(inner)
+        // On the UTF-8 bytes: every token's value is asked this, and braces are ASCII.
+        guard let text = node.string else { return nil }
+        let bytes = text.utf8
+        guard bytes.count > 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        let start = bytes.index(after: bytes.startIndex), end = bytes.index(before: bytes.endIndex)
+        guard !bytes[start..<end].contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
+            return nil
+        }
+        return String(text[start..<end])
     }
 
     /// A number node's value.

@@ -102,7 +102,9 @@ enum TokensExport {
 
     /// Whether `key` can name a token or a group.
     static func isName(_ key: String) -> Bool {
-        !key.isEmpty && !key.hasPrefix("$") && !key.contains(where: { $0 == "{" || $0 == "}" || $0 == "." })
+        // On the UTF-8 bytes: the characters a name cannot hold are ASCII.
+        !key.isEmpty && !key.hasPrefix("$")
+            && !key.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
             || key == "$root"
     }
 

@@ -55,7 +55,10 @@ struct TokensReader {
             guard checkName(member) else { continue }
             var node = member.value
             if node.members?.contains(where: { $0.key == "$ref" }) == true {
+                // A reference that cannot be read is its own error; what it stood for is not read.
+                let known = errors.count
                 node = expandTokenReference(node)
+                guard errors.count == known else { continue }
             }
             guard let childMembers = node.members else {
                 errors.append(
@@ -83,7 +86,11 @@ struct TokensReader {
         var value = node
         for member in node.members ?? [] {
             switch member.key {
-            case "$value": value = pointers.expandValues(member.value, in: root, errors: &errors)
+            case "$value":
+                let known = errors.count
+                value = pointers.expandValues(member.value, in: root, errors: &errors)
+                // A reference that cannot be read is its own error; the token is not read further.
+                guard errors.count == known else { return }
             case "$type":
                 // A bad type is its own error; the token is not read further.
                 guard let declared = readType(member.value) else { return }
@@ -98,13 +105,13 @@ struct TokensReader {
                 errors.append(SpecError(.unknownKey, at: member.keyLocation, "\(what) '\(member.key)'"))
             }
         }
-        let name = path.joined(separator: ".")
         let liveryKind = extensions?[TokensExport.livery]?["type"]
         if type == nil, TokenValue.referencePath(value) == nil, liveryKind == nil {
             errors.append(
                 SpecError(
                     .missingKey, at: value.location,
-                    "token '\(name)' has no $type and no group above it has one; the format forbids guessing a type"))
+                    "token '\(path.joined(separator: "."))' has no $type and no group above it has one; the format forbids guessing a type"
+                ))
             return
         }
         tokens.append(
@@ -195,15 +202,12 @@ struct TokensReader {
     }
 
     private mutating func checkName(_ member: SpecNode.Member) -> Bool {
-        if member.key == "$root" { return true }
-        if member.key.isEmpty || member.key.contains(where: { $0 == "{" || $0 == "}" || $0 == "." }) {
-            errors.append(
-                SpecError(
-                    .invalidValue, at: member.keyLocation,
-                    "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
-            return false
-        }
-        return true
+        guard !TokensExport.isName(member.key) else { return true }
+        errors.append(
+            SpecError(
+                .invalidValue, at: member.keyLocation,
+                "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
+        return false
     }
 
     private mutating func readType(_ node: SpecNode) -> TokenType? {

@@ -248,13 +248,25 @@ extension FontWeight: PropertyValueConvertible {
 }
 
 extension PropertyValueConvertible {
-    /// A binding through `property` for objects of exactly `type`, if they are `Root`s: how a
-    /// property declared by key path (``TraitProperty``, ``Tweak``) is set on the fast path.
+    /// A binding through the closures `exchange` and `assign` of a property of `Root`, for
+    /// objects of exactly `type`, if they are `Root`s: how a property a program declares on a
+    /// class of its own (``TraitProperty``, ``Tweak``) is set on the fast path.
+    static func binding<Root: AnyObject>(
+        exactly type: AnyClass, on _: Root.Type, exchange: @escaping (Root, inout Self) -> Void,
+        assign: @escaping (Root, inout Self) -> Void
+    ) -> PropertyBinding? {
+        guard type is Root.Type else { return nil }
+        return binding(exactly: type, as: Root.self, exchange: exchange, assign: assign)
+    }
+
+    /// A binding through `property` for objects of exactly `type`, if they are `Root`s.
+    ///
+    /// Each access is the runtime's key path projection, generic over the root and value types:
+    /// about six times the instructions of the closures above (Benchmarks/README.md, figure 4).
     static func binding<Root: AnyObject>(
         exactly type: AnyClass, through property: any ReferenceWritableKeyPath<Root, Self> & Sendable
     ) -> PropertyBinding? {
-        guard type is Root.Type else { return nil }
-        return binding(exactly: type, as: Root.self) {
+        binding(exactly: type, on: Root.self) {
             swap(&$0[keyPath: property], &$1)
         } assign: {
             $0[keyPath: property] = $1

@@ -84,12 +84,44 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.css = cssOfTrait
     }
 
+    /// A property of the trait's `Target` class reached through two closures, one that swaps the
+    /// property with the value it is given (how the trait applies) and one that sets it (how it
+    /// is undone):
+    ///
+    /// ```swift
+    /// TraitProperty("interval", \Blink.interval) { swap(&$0.blinkInterval, &$1) } assign: { $0.blinkInterval = $1 }
+    /// ```
+    ///
+    /// The provider applies it on its fast path at the cost of the property's own accessors, as
+    /// it does the built-in traits' properties; subclasses of `Target` take it too.
+    public init<Value: PropertyValueConvertible>(
+        _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
+        exchange: @escaping @Sendable (Owner.Target, inout Value) -> Void,
+        assign: @escaping @Sendable (Owner.Target, inout Value) -> Void
+    ) where Owner.Target: AnyObject {
+        self.init(field, value, check: check) {
+            Value.binding(exactly: $0, on: Owner.Target.self, exchange: exchange, assign: assign)
+        }
+    }
+
+    /// A property of the trait's `Target` class reached through two closures, set from the
+    /// optional field `field`; left as it is where the field is nil.
+    public init<Value: PropertyValueConvertible>(
+        _ field: String, _ value: any KeyPath<Owner, Value?> & Sendable, check: ValueCheck? = nil,
+        exchange: @escaping @Sendable (Owner.Target, inout Value) -> Void,
+        assign: @escaping @Sendable (Owner.Target, inout Value) -> Void
+    ) where Owner.Target: AnyObject {
+        self.init(field, value, check: check) {
+            Value.binding(exactly: $0, on: Owner.Target.self, exchange: exchange, assign: assign)
+        }
+    }
+
     /// A property of the class `Root` reached through a key path, for a trait whose `Target` is a
     /// class: `TraitProperty("interval", \Blink.interval, sets: \Cursor.blinkInterval)`.
     ///
-    /// The provider applies it on its fast path like any binding; the key path costs more per
-    /// apply than a binding written with ``TraitTarget/binding(_:assign:)`` (Benchmarks/README.md,
-    /// figure 4).
+    /// The provider applies it on its fast path like any binding, but each access is the
+    /// runtime's key path projection: about six times the instructions of the same property
+    /// declared with `exchange:` and `assign:` closures (Benchmarks/README.md, figure 4).
     public init<Root: AnyObject, Value: PropertyValueConvertible>(
         _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
         sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable

@@ -30,17 +30,24 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// `#RRGGBB` in uppercase when the colour is opaque, `#RRGGBBAA` otherwise.
     public var description: String {
-        var text = "#" + Self.hexByte(red) + Self.hexByte(green) + Self.hexByte(blue)
-        if alpha != 255 {
-            text += Self.hexByte(alpha)
+        // Written byte by byte into one small string: a stylesheet prints thousands of colours, and
+        // every colour token read or colour variable written is described.
+        String(unsafeUninitializedCapacity: 9) { text in
+            text[0] = UInt8(ascii: "#")
+            Self.writeHex(red, into: text, at: 1)
+            Self.writeHex(green, into: text, at: 3)
+            Self.writeHex(blue, into: text, at: 5)
+            guard alpha != 255 else { return 7 }
+            Self.writeHex(alpha, into: text, at: 7)
+            return 9
         }
-        return text
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF")
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        String([hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+    /// Two uppercase hexadecimal digits of `byte` at `index` and `index + 1`.
+    private static func writeHex(_ byte: UInt8, into text: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
+        text[index] = digit(byte >> 4)
+        text[index + 1] = digit(byte & 0x0F)
     }
 }
 

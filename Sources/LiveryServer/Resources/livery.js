@@ -14,7 +14,10 @@
 // pages from one request). With `mode: "events"` it reads the daemon's event stream instead,
 // GET /v1/events, as the Swift client's server-sent-events mode does: one connection, each
 // `spec` event's id the new version (read with fetch, not EventSource, so that it sends the same
-// headers as every other request). An unreachable daemon leaves the last good stylesheet in place and is
+// headers as every other request). A new connection, after the stream broke or the daemon
+// restarted, names the version applied in Last-Event-ID: the daemon then sends the current
+// version only if it is another, and a version the page saw but could not apply comes again.
+// An unreachable daemon leaves the last good stylesheet in place and is
 // asked again after a delay drawn as the Swift client's Backoff draws it: full jitter under a
 // ceiling that doubles from 250 ms to 30 s, reset by a success. Each request says what the
 // page applied in the Livery-Client header, so the daemon's fleet panel counts browsers.
@@ -164,7 +167,9 @@ export function follow(baseURL, options = {}) {
 
   /**
    * One connection to the event stream, read until it ends; the delay before the next (the
-   * stream's `retry:` hint). Reconnections get the current version first, applied only if new.
+   * stream's `retry:` hint). From the second connection on, Last-Event-ID names the version
+   * applied (not the last one seen: its stylesheet may not have arrived), and the daemon opens
+   * with the current version only if it is another.
    */
   async function followEvents() {
     const connection = new AbortController();
@@ -177,8 +182,10 @@ export function follow(baseURL, options = {}) {
     const parser = new EventStreamParser();
     listen();
     try {
+      const headers = { ...requestHeaders(), Accept: "text/event-stream" };
+      if (version !== null) headers["Last-Event-ID"] = version;
       const response = await fetch(`${base}/v1/events`, {
-        headers: { ...requestHeaders(), Accept: "text/event-stream" },
+        headers,
         signal: connection.signal,
         cache: "no-store",
         credentials: "omit",
@@ -200,6 +207,8 @@ export function follow(baseURL, options = {}) {
       if (!received) throw new Error("GET /v1/events ended before any data");
     } finally {
       clearTimeout(silence);
+      // Also when applying a version failed mid-stream: the connection must not stay open.
+      connection.abort();
       if (stream === connection) stream = null;
     }
     return parser.retry ?? backoffBase;

@@ -81,9 +81,15 @@ actor RolloutKeeper: Service {
         } catch {
             let ended = record.with(state: .aborted, reason: "the candidate no longer validates: \(error)")
             remember(ended)
-            try? await persist(ended, event: "rollout \(record.rollout.id) aborted at start")
             logger.error(
                 "rollout aborted at start", metadata: ["livery.id": "\(record.rollout.id)", "livery.error": "\(error)"])
+            do {
+                try await persist(ended, event: "rollout \(record.rollout.id) aborted at start")
+            } catch {
+                logger.error(
+                    "cannot keep the abort at start",
+                    metadata: ["livery.id": "\(record.rollout.id)", "livery.error": "\(error)"])
+            }
         }
     }
 
@@ -217,7 +223,19 @@ actor RolloutKeeper: Service {
         }
         let expected = clients.cohort(of: rollout).expected
         guard let reason = tally.count(report, threshold: threshold, expected: expected) else { return }
-        Task { _ = try? await self.abort(reason: reason, ifMatch: rollout.id, automatic: true) }
+        Task { await self.abortAutomatically(reason: reason, id: rollout.id) }
+    }
+
+    /// The daemon's own abort at the threshold. Losing to another daemon's change, or finding the
+    /// rollout ended, is expected (that daemon's state is followed); anything else is logged.
+    private func abortAutomatically(reason: String, id: String) async {
+        do {
+            _ = try await abort(reason: reason, ifMatch: id, automatic: true)
+        } catch .changedElsewhere, .notRunning, .idMismatch {
+        } catch {
+            logger.error(
+                "the daemon's abort is not kept", metadata: ["livery.id": "\(id)", "livery.error": "\(error)"])
+        }
     }
 
     // MARK: Helpers
@@ -268,7 +286,7 @@ actor RolloutKeeper: Service {
         }
         let expected = clients.cohort(of: record.rollout).expected
         if record.rollout.state == .running, let reason = tally.recheck(threshold: threshold, expected: expected) {
-            _ = try? await abort(reason: reason, ifMatch: record.rollout.id, automatic: true)
+            await abortAutomatically(reason: reason, id: record.rollout.id)
         }
     }
 

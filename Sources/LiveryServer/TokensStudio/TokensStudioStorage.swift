@@ -39,7 +39,7 @@ enum TokensStudioStorage {
         for path in sources.sortedPaths {
             guard let data = sources.files[path]?.data else { continue }
             if path == resolverPath {
-                themes = (try? parse(data, path))?["$extensions"]?[extensionKey]?["themes"] ?? themes
+                themes = try parse(data, path)["$extensions"]?[extensionKey]?["themes"] ?? themes
             } else if let name = setName(of: path) {
                 values.append((name, try parse(data, path)))
             }

@@ -5,7 +5,7 @@ import Testing
 
 /// A staged rollout on etcd: one key every daemon on the prefix follows, changed by transactions,
 /// recorded in the history, kept across a restart.
-@Suite(.timeLimit(.minutes(2))) struct EtcdRolloutTests {
+@Suite(.heavy, .timeLimit(.minutes(5))) struct EtcdRolloutTests {
     /// The rollout `daemon`'s version signal carries now, if any.
     private static func signalled(_ daemon: TestDaemon) async throws -> [String: Any]? {
         try await daemon.http.get("/v1/version").json()["rollout"] as? [String: Any]

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTesting
 import Testing
 
 @testable import LiveryServer
@@ -8,7 +9,7 @@ import Testing
 /// closed past `RawBundleHandler.maxUnaskedBytes`). A client that pipelines requests without
 /// reading the answers, then hangs up, leaves the daemon's receive buffer full of requests:
 /// answering them would cost the daemon seconds for a connection that is gone.
-@Suite(.timeLimit(.minutes(1))) struct UnaskedBytesTests {
+@Suite(.heavy, .timeLimit(.minutes(5))) struct UnaskedBytesTests {
     static let request = "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
     /// The raw path's answers so far: `GET /v1/spec` answered 200.

@@ -113,17 +113,24 @@ struct VariableScope {
 
     private func lookup(_ path: String, at location: SourceLocation) throws(SpecError) -> SpecNode {
         var node = variables
-        var walked: [Substring] = []
-        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
-            guard let members = node.members, let next = members.first(where: { $0.key == part }) else {
-                let known = (node.members ?? []).map { (walked + [Substring($0.key)]).joined(separator: ".") }
+        // Split on the UTF-8 bytes ('.' is ASCII), each part a String compared with Strings and
+        // found by index: no member is copied on the way.
+        var rest = path.utf8[...]
+        while true {
+            let dot = rest.firstIndex(of: UInt8(ascii: "."))
+            let part = path[rest.startIndex..<(dot ?? rest.endIndex)]
+            let key = String(part)
+            guard case .mapping(let members) = node.value, let index = members.firstIndex(where: { $0.key == key })
+            else {
+                let walked = path[path.startIndex..<rest.startIndex]  // the parts found, each with its dot
+                let known: [String] = (node.members ?? []).map { String(walked) + $0.key }
                 let hint = Suggestion.closest(to: path, in: known).map { "; did you mean '@\($0)'?" } ?? ""
                 throw SpecError(.unresolvedReference, at: location, "unknown variable '@\(path)'\(hint)")
             }
-            walked.append(part)
-            node = next.value
+            node = members[index].value
+            guard let dot else { return node }
+            rest = rest[rest.index(after: dot)...]
         }
-        return node
     }
 
     /// `evaluate`, remembered by text; a remembered result counts the same reads as the first.
