@@ -1,10 +1,12 @@
 /// Which web origins may call the daemon from a browser (`livery serve --allow-origin`), and
 /// the one rule for what an answer says about it (the CORS protocol, Fetch standard §3.2).
 ///
-/// Only the read routes a page needs answer an allowed origin: `/v1/css`, `/v1/css/{etag}`,
-/// `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and `/v1/spec/{etag}`, with `GET`
-/// or `HEAD`. Write routes never do, whatever is allowed, so a page on an allowed origin still
-/// cannot push.
+/// Only the routes a page needs answer an allowed origin: the read routes `/v1/css`,
+/// `/v1/css/{etag}`, `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and
+/// `/v1/spec/{etag}`, with `GET` or `HEAD`, and the browser client's report,
+/// `POST /v1/reports` (``reportsPath``), which carries nothing a read route's `Livery-Client`
+/// header could not. Write routes never do, whatever is allowed, so a page on an allowed origin
+/// still cannot push.
 ///
 /// One route is granted to any origin, with or without the option: Tokens Studio for Figma's
 /// storage (``tokensStudioPath``). The plugin runs in a frame of another origin (`null`), sends
@@ -24,7 +26,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// No origin: no CORS fields anywhere.
     public static let none = CrossOriginPolicy(checked: [])
 
-    /// The request headers a preflight may ask for, on read routes only: the browser client
+    /// The request headers a preflight may ask for, on page routes only: the browser client
     /// reports what it applied in the first, like the Swift client, sends the read token
     /// (`--read-token-file`) in the second, and resumes the event stream from the version it
     /// applied with the third. The push token never crosses: no write route is granted to
@@ -34,6 +36,8 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     public static let exposedHeaders = ["ETag", SignalRound.fieldName]
     /// How long a browser may reuse a preflight's answer, in seconds.
     public static let preflightMaxAge = 600
+    /// The route a client sends a refusal or problem report to at once (`POST`).
+    public static let reportsPath = "/v1/reports"
     /// Tokens Studio's "Generic Versioned Storage" route, open to any origin for `GET`, `HEAD`,
     /// `PUT` and `POST` with whatever request headers the plugin names.
     public static let tokensStudioPath = "/v1/tokens-studio"
@@ -65,15 +69,22 @@ public struct CrossOriginPolicy: Sendable, Hashable {
         return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/events"
     }
 
+    /// Whether `method` on `path` (without its query) is a route a page may call from another
+    /// origin: a read route, or `POST` ``reportsPath``.
+    public static func isPageRoute(method: String, path: String) -> Bool {
+        isReadRoute(method: method, path: path) || (method == "POST" && path == reportsPath)
+    }
+
     /// The fields to add to the answer to a `method` request for `path` from `origin` (its
     /// `Origin` header, nil without one): for ``tokensStudioPath`` any origin's grant; nothing
-    /// when no origin is allowed or the route is not a read route; else `Vary: Origin` (the answer depends on it, for caches), and for an
-    /// allowed origin `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
+    /// when no origin is allowed or the route is not a page route (``isPageRoute(method:path:)``);
+    /// else `Vary: Origin` (the answer depends on it, for caches), and for an allowed origin
+    /// `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
     public func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
         if path == Self.tokensStudioPath {
             return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
         }
-        guard isEnabled, Self.isReadRoute(method: method, path: path) else { return [] }
+        guard isEnabled, Self.isPageRoute(method: method, path: path) else { return [] }
         guard let allowed = allowedValue(for: origin) else { return [("Vary", "Origin")] }
         return [
             ("Access-Control-Allow-Origin", allowed),
@@ -84,7 +95,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
 
     /// The fields of the answer to an `OPTIONS` preflight for `path`: for ``tokensStudioPath``
     /// any origin's grant of the headers it asks for; else the grant when `origin`
-    /// is allowed, the route is a read route for `requestMethod` (`Access-Control-Request-Method`)
+    /// is allowed, the route is a page route for `requestMethod` (`Access-Control-Request-Method`)
     /// and every header in `requestHeaders` (`Access-Control-Request-Headers`) is one the
     /// client may send; else only `Vary: Origin` (or nothing, with no origin allowed), which a
     /// browser reads as a refusal.
@@ -103,7 +114,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
             ]
         }
         guard isEnabled else { return [] }
-        guard let requestMethod, Self.isReadRoute(method: requestMethod, path: path),
+        guard let requestMethod, Self.isPageRoute(method: requestMethod, path: path),
             let allowed = allowedValue(for: origin)
         else { return [("Vary", "Origin")] }
         let asked = (requestHeaders ?? "").split(separator: ",").map { String($0).trimmingSpaces.lowercased() }
@@ -111,7 +122,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
         guard asked.allSatisfy({ $0.isEmpty || permitted.contains($0) }) else { return [("Vary", "Origin")] }
         return [
             ("Access-Control-Allow-Origin", allowed),
-            ("Access-Control-Allow-Methods", "GET, HEAD"),
+            ("Access-Control-Allow-Methods", path == Self.reportsPath ? "POST" : "GET, HEAD"),
             ("Access-Control-Allow-Headers", Self.allowedRequestHeaders.joined(separator: ", ")),
             ("Access-Control-Max-Age", String(Self.preflightMaxAge)),
             ("Vary", "Origin"),

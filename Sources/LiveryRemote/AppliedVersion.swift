@@ -9,7 +9,9 @@ import Synchronization
 /// so. After handing over a new version the source waits for that record, for at most
 /// ``settleLimit``, before its next request: a long-poll sent at once would report the old
 /// version to the server's fleet status until the wait ends. A consumer that records nothing
-/// only delays each request after a new version by that limit.
+/// only delays each request after a new version by that limit. In the version mode a refusal
+/// and a problem report are also sent at once (`POST /v1/reports`), so that a rollout's abort
+/// does not wait for caches in between to pass this client's header on.
 /// Shared by every copy of the source and every iteration of it. With a
 /// ``RemoteSpecSource/Configuration/cacheDirectory``, recording a version is also what writes
 /// its bundle to the offline cache, so the cache holds the last bundle applied.
@@ -21,6 +23,7 @@ public final class AppliedVersion: Sendable {
         var problem: String?
         var note: String?
         var keeper: AppliedBundleKeeper?
+        var reporter: ReportSender?
         /// The version the consumer recorded last, applied or refused.
         var settled: BodyDigest?
         var waiters: [Int: Waiter] = [:]
@@ -60,34 +63,46 @@ public final class AppliedVersion: Sendable {
     }
 
     /// Records that the consumer did not apply `version` (its provider refused it): what was
-    /// applied before stays what the header reports, and the source stops waiting.
+    /// applied before stays what the header reports, the source stops waiting, and in the
+    /// version mode the refusal is sent to the daemon at once.
     public func recordRefused(_ version: RemoteVersion) {
         let waiters = state.withLock { state in
             state.refused = version.etag ?? state.refused
             return Self.settle(version.digest, in: &state)
         }
         for waiter in waiters { waiter.resume() }
+        sendReport()
     }
 
     /// Records that a version the source fetched did not even parse here (a trait type this
     /// program lacks): reported like a refused load.
     func recordUnreadable(etag: String) {
         state.withLock { $0.refused = etag }
+        sendReport()
     }
 
     /// Reports that the version applied now misbehaves in this program, with `message` (cut to
-    /// ``LiveryHTTP/ClientIdentity/maxFieldBytes`` bytes): the source's next request tells the
-    /// daemon, which counts it against a rollout whose candidate it is and may abort that
-    /// rollout (`livery serve --abort-when`). Returns `false`, reporting nothing, before
-    /// anything is applied.
+    /// ``LiveryHTTP/ClientIdentity/maxFieldBytes`` bytes): in the version mode it is sent to
+    /// the daemon at once (`POST /v1/reports`), and every later request says it too. The daemon
+    /// counts it against a rollout whose candidate it is and may abort that rollout
+    /// (`livery serve --abort-when`). Returns `false`, reporting nothing, before anything is
+    /// applied.
     @discardableResult
     public func reportProblem(_ message: String) -> Bool {
-        state.withLock { state in
+        let reported = state.withLock { state in
             guard let etag = state.etag else { return false }
             state.problem = etag
             state.note = message
             return true
         }
+        if reported { sendReport() }
+        return reported
+    }
+
+    /// Sends the header as it is now through the reporter of the session attached, if any.
+    private func sendReport() {
+        guard let reporter = state.withLock({ $0.reporter }) else { return }
+        reporter.send(header(for: reporter.identity))
     }
 
     /// Marks `digest` settled and takes the waiters for it, to be resumed outside the lock.
@@ -140,6 +155,16 @@ public final class AppliedVersion: Sendable {
     /// Stops `keeper` writing, unless another session has attached its own since.
     func detach(_ keeper: AppliedBundleKeeper) {
         state.withLock { if $0.keeper === keeper { $0.keeper = nil } }
+    }
+
+    /// Makes `reporter` the one that sends refusals and problem reports, for a session's life.
+    func attach(_ reporter: ReportSender) {
+        state.withLock { $0.reporter = reporter }
+    }
+
+    /// Stops `reporter` sending, unless another session has attached its own since.
+    func detach(_ reporter: ReportSender) {
+        state.withLock { if $0.reporter === reporter { $0.reporter = nil } }
     }
 
     /// The header for `identity` with what is applied now.

@@ -25,6 +25,8 @@ final class FetchSession {
     let cache: BundleCache?
     /// Writes the cache when the consumer records a bundle as applied.
     let keeper: AppliedBundleKeeper?
+    /// Sends refusals and problem reports at once, in the version mode (the one rollouts reach).
+    let reporter: ReportSender?
     var gate: UpdateGate
     /// Failures in a row, on any endpoint; the backoff grows with the rounds of them (each
     /// endpoint failed once) and a success resets it.
@@ -66,6 +68,12 @@ final class FetchSession {
         )
         http.tlsConfiguration = .livery(trustingCertificatesAt: source.configuration.trustedCertificatesPath)
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
+        if case .version = source.mode.kind {
+            reporter = ReportSender(
+                client: client, endpoint: endpoints[0], configuration: source.configuration, logger: source.logger)
+        } else {
+            reporter = nil
+        }
     }
 
     /// The endpoint requests go to now.
@@ -75,7 +83,11 @@ final class FetchSession {
     func run() async {
         logger.info("following a remote spec", metadata: metadata.merging(["livery.remote.mode": "\(mode)"]) { $1 })
         if let keeper { appliedVersion.attach(keeper) }
-        defer { if let keeper { appliedVersion.detach(keeper) } }
+        if let reporter { appliedVersion.attach(reporter) }
+        defer {
+            if let keeper { appliedVersion.detach(keeper) }
+            if let reporter { appliedVersion.detach(reporter) }
+        }
         startFromCache()
         while !Task.isCancelled {
             if let digest = unsettled {
@@ -141,6 +153,7 @@ final class FetchSession {
         guard endpoints.count > 1 else { return }
         let from = url
         endpointIndex = (endpointIndex + 1) % endpoints.count
+        reporter?.move(to: url)
         logger.notice(
             "switching endpoint",
             metadata: [

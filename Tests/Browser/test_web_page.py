@@ -281,8 +281,8 @@ def test_a_page_follows_a_rollout_by_its_instance_and_a_problem_it_reports_abort
     inside = next(f"page-{n}" for n in range(100) if cohort_bucket(rollout["id"], f"page-{n}") < 5000)
     outside = next(f"page-{n}" for n in range(100) if cohort_bucket(rollout["id"], f"page-{n}") >= 5000)
 
-    def open_page(instance):
-        driver.get(f"{state['server'].origin}/index.html?daemon={daemon.base}&instance={instance}")
+    def open_page(instance, wait_seconds=2):
+        driver.get(f"{state['server'].origin}/index.html?daemon={daemon.base}&instance={instance}&wait={wait_seconds}")
         wait(driver, lambda d: d.execute_script("return window.livery?.version ?? null"), message="no stylesheet")
 
     def accent_border():
@@ -292,11 +292,13 @@ def test_a_page_follows_a_rollout_by_its_instance_and_a_problem_it_reports_abort
     assert driver.execute_script("return window.livery.version") == stable
     assert accent_border() == [0x0A, 0x84, 0xFF]
     assert driver.execute_script("return window.livery.reportProblem('not mine')") is True
-    time.sleep(3)  # the page's next signal round (wait 2 s) carries the report
+    time.sleep(3)  # sent at once (POST /v1/reports), and with the next signal round (wait 2 s)
     now = json.loads(daemon.request("GET", "/v1/rollout")[2])
     assert now["state"] == "running", "a problem reported against the stable version aborts nothing"
 
-    open_page(inside)
+    # Rounds of 300 s: within the 15 s below only the report sent at once (POST /v1/reports)
+    # reaches the daemon, not the header of the page's next round.
+    open_page(inside, wait_seconds=300)
     wait(driver, lambda d: d.execute_script("return window.livery.version") == rollout["candidate"],
          message="the cohort's page did not apply the candidate")
     assert accent_border() == [0x30, 0xD1, 0x58]

@@ -90,7 +90,7 @@ PAGE = """<!doctype html>
   window.updates = [];
   window.errors = 0;
   window.livery = follow(daemon, {
-    name: "web-test", wait: 2, mode: query.get("mode") ?? undefined, instance: query.get("instance") ?? undefined,
+    name: "web-test", wait: Number(query.get("wait") ?? 2), mode: query.get("mode") ?? undefined, instance: query.get("instance") ?? undefined,
     onUpdate: ({ version }) => window.updates.push({ version, at: performance.now() }),
     onError: () => { window.errors += 1; },
   });

@@ -75,6 +75,27 @@ import Testing
         #expect(foreign == ["Vary": "Origin"])
     }
 
+    /// The browser client's report: `POST` only, with the same headers as the read routes.
+    @Test func aPageMayPostAReport() throws {
+        let policy = try CrossOriginPolicy(allowing: [Self.page])
+        let granted = Self.fields(
+            policy.preflightFields(
+                origin: Self.page, requestMethod: "POST", requestHeaders: "livery-client, authorization",
+                path: "/v1/reports"))
+        #expect(granted["Access-Control-Allow-Origin"] == Self.page)
+        #expect(granted["Access-Control-Allow-Methods"] == "POST")
+        let answer = Self.fields(policy.answerFields(origin: Self.page, method: "POST", path: "/v1/reports"))
+        #expect(answer["Access-Control-Allow-Origin"] == Self.page)
+        for method in ["GET", "PUT", "DELETE"] {
+            #expect(policy.answerFields(origin: Self.page, method: method, path: "/v1/reports").isEmpty)
+        }
+        let foreign = Self.fields(
+            policy.preflightFields(
+                origin: "http://evil.example", requestMethod: "POST", requestHeaders: "livery-client",
+                path: "/v1/reports"))
+        #expect(foreign == ["Vary": "Origin"])
+    }
+
     @Test func noAllowedOriginMeansNoField() {
         let policy = CrossOriginPolicy.none
         #expect(policy.answerFields(origin: Self.page, method: "GET", path: "/v1/css").isEmpty)

@@ -161,17 +161,23 @@ struct RolloutFleetTests {
         let (daemon, fleet, folders) = try await Self.start()
         defer { Task { await daemon.stop() } }
         defer { withExtendedLifetime(folders) {} }
-        let rollout = try await Self.startRollout(daemon, radius: 2, share: "10%")
-        let tenth = Set((0..<Self.followers).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
+        try await Self.expectProblemReportAborts(daemon, fleet)
+        await fleet.stop()
+    }
+
+    /// Starts a 10 % rollout, waits for its cohort to apply it, has one cohort client report a
+    /// problem, and expects the daemon to abort the rollout for it and every client back at radius 1.
+    static func expectProblemReportAborts(_ daemon: RunningDaemon, _ fleet: RolloutFleet) async throws {
+        let rollout = try await startRollout(daemon, radius: 2, share: "10%")
+        let tenth = Set((0..<fleet.count).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
         try await eventually { fleet.hasConverged { tenth.contains($0) ? 2 : 1 } }
         let reporter = try #require(tenth.min())
         #expect(fleet.appliedVersions[reporter].reportProblem("checkout button unreadable"))
         try await eventually { fleet.hasConverged { _ in 1 } }
-        let (_, status) = try await Self.call(daemon, .GET, "/v1/rollout")
+        let (_, status) = try await call(daemon, .GET, "/v1/rollout")
         #expect(status["state"] as? String == "aborted")
         #expect((status["abortReason"] as? String ?? "").contains("checkout button unreadable"), "\(status)")
         #expect((status["cohort"] as? [String: Int])?["problems"] == 1)
-        await fleet.stop()
     }
 }
 
@@ -204,10 +210,12 @@ struct RolloutRestartTests {
 }
 
 /// With a read token, a report counts against a rollout only when its request carries the token:
-/// the fleet table's rule, so a forged refusal cannot abort a rollout.
+/// the fleet table's rule, so a forged refusal cannot abort a rollout: in the header of the
+/// version signal's requests, or of a report sent at once.
 @Suite(.timeLimit(.minutes(1)), .inotifyShared)
 struct RolloutForgedReportTests {
-    @Test func aForgedRefusalAbortsNothing() async throws {
+    @Test(arguments: [("/v1/version", 200), ("/v1/reports", 204)])
+    func aForgedRefusalAbortsNothing(path: String, answered: Int) async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-rollout-forged")
         let state = try TemporarySpecFolder(prefix: "livery-rollout-forged-state")
         try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
@@ -219,7 +227,8 @@ struct RolloutForgedReportTests {
         defer { Task { await daemon.stop() } }
         let rollout = try await RolloutFleetTests.startRollout(daemon, radius: 2, share: "100%")
         func report(token: String?) async throws -> Int {
-            var request = HTTPClientRequest(url: daemon.url.absoluteString + "/v1/version")
+            var request = HTTPClientRequest(url: daemon.url.absoluteString + path)
+            request.method = path == "/v1/reports" ? .POST : .GET
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
             let header = LiveryClientHeader(
                 identity: try ClientIdentity(name: "forger", instance: "host-1"), refused: rollout.candidate)
@@ -233,10 +242,49 @@ struct RolloutForgedReportTests {
         try await Task.sleep(for: .milliseconds(200))
         let (_, running) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
         #expect(running["state"] as? String == "running")
-        #expect(try await report(token: readToken) == 200)
+        #expect(try await report(token: readToken) == answered)
         try await eventually {
             let (_, status) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
             return status["state"] as? String == "aborted"
         }
+    }
+}
+
+/// `POST /v1/reports`: a client's report at once, its `Livery-Client` header recorded as every
+/// request's is; no body.
+@Suite(.timeLimit(.minutes(1)), .inotifyShared)
+struct ReportRouteTests {
+    @Test func aReportIsRecordedAndAnsweredWithNoContent() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-report-route")
+        let state = try TemporarySpecFolder(prefix: "livery-report-route-state")
+        try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
+        let daemon = try await RunningDaemon.start(folder: folder) { $0.stateDirectory = state.url }
+        defer { Task { await daemon.stop() } }
+        let rollout = try await RolloutFleetTests.startRollout(daemon, radius: 2, share: "100%")
+        func post(_ header: LiveryClientHeader?, body: String? = nil) async throws -> HTTPClientResponse {
+            var request = HTTPClientRequest(url: daemon.url.absoluteString + "/v1/reports")
+            request.method = .POST
+            if let header { request.headers.add(name: LiveryClientHeader.fieldName, value: header.fieldValue) }
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            return response
+        }
+        #expect(try await post(nil, body: #"{"refused": "x"}"#).status.code == 413)
+        let (_, before) = try await RolloutFleetTests.call(daemon, .GET, "/v1/clients")
+        #expect(before["clients"] as? Int == 0)
+        let header = LiveryClientHeader(
+            identity: try ClientIdentity(name: "refuser", instance: "host-7"), refused: rollout.candidate)
+        let answer = try await post(header)
+        #expect(answer.status.code == 204)
+        #expect(answer.headers.first(name: "Cache-Control") == "no-store")
+        let (_, after) = try await RolloutFleetTests.call(daemon, .GET, "/v1/clients")
+        #expect(after["clients"] as? Int == 1, "\(after)")
+        try await eventually {
+            let (_, status) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
+            return status["state"] as? String == "aborted"
+        }
+        let (_, status) = try await RolloutFleetTests.call(daemon, .GET, "/v1/rollout")
+        #expect((status["abortReason"] as? String ?? "").contains("refusal by host-7"), "\(status)")
     }
 }

@@ -23,8 +23,9 @@
 // page applied in the Livery-Client header, so the daemon's fleet panel counts browsers.
 // During a staged rollout the version signal names the rollout: the page applies the version
 // the cohort rule gives its instance, as the Swift client does (Rollout.version(for:)), and
-// reportProblem(message) tells the daemon, with its next request, that the version it applied
-// misbehaves.
+// reportProblem(message) tells the daemon at once that the version it applied misbehaves:
+// POST /v1/reports with the Livery-Client header, which a cache in front of the daemon passes
+// through, where it passes one page's header per round of the version signal.
 
 const backoffBase = 250;
 const backoffCap = 30_000;
@@ -51,9 +52,10 @@ const silentHeartbeats = 3;
  * Returns `{ setTheme(nameOrNull), stop(), reportProblem(message), version, ready }`: `version`
  * is the ETag of the stylesheet's version applied (null before the first), `ready` a promise of
  * the first one. `stop()` stops following and leaves the last stylesheet applied.
- * `reportProblem(message)` reports that the version applied misbehaves on this page: the next
- * request carries it (`problem`, `note` in Livery-Client), and a rollout whose candidate it is
- * counts it and may abort (`livery serve --abort-when`); false before anything is applied.
+ * `reportProblem(message)` reports that the version applied misbehaves on this page: sent at
+ * once (`POST /v1/reports`) and with every later request (`problem`, `note` in Livery-Client),
+ * and a rollout whose candidate it is counts it and may abort (`livery serve --abort-when`);
+ * false before anything is applied.
  */
 export function follow(baseURL, options = {}) {
   const doc = options.document ?? document;
@@ -97,6 +99,17 @@ export function follow(baseURL, options = {}) {
     const headers = report ? { "Livery-Client": clientHeader(identity, version, problem) } : {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     return headers;
+  }
+
+  /**
+   * POST /v1/reports: the report in the Livery-Client header at once, never awaited. A failure
+   * is only logged: every later request carries the same header.
+   */
+  function sendReport() {
+    if (!report) return;
+    fetch(`${base}/v1/reports`, { method: "POST", headers: requestHeaders(), cache: "no-store", credentials: "omit" })
+      .then((response) => { if (response.status !== 204) console.warn(`livery: POST /v1/reports answered ${response.status}`); })
+      .catch((error) => console.warn("livery: report not sent", error));
   }
 
   /** GET with the Livery-Client header, given up after `timeout` ms or on stop(). */
@@ -236,6 +249,7 @@ export function follow(baseURL, options = {}) {
     reportProblem(message) {
       if (version === null) return false;
       problem = { version, note: String(message) };
+      sendReport();
       return true;
     },
     stop() {

@@ -163,10 +163,15 @@ extension DaemonRoutes {
         }
     }
 
-    /// The body, refused with 413 as soon as it is known to exceed the limit: from
-    /// `Content-Length` before reading anything, or while collecting a chunked body.
+    /// The body, refused with 413 as soon as it is known to exceed the daemon's limit
+    /// (``DaemonConfiguration/maxBodyBytes``).
     func collectBody(_ request: Request) async throws(Problem) -> Data {
-        let limit = configuration.maxBodyBytes
+        try await collectBody(request, limit: configuration.maxBodyBytes)
+    }
+
+    /// The body, refused with 413 as soon as it is known to exceed `limit` bytes: from
+    /// `Content-Length` before reading anything, or while collecting a chunked body.
+    func collectBody(_ request: Request, limit: Int) async throws(Problem) -> Data {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw .bodyTooLarge(limit)
         }

@@ -74,6 +74,7 @@ struct DaemonRoutes: Sendable {
             },
             Route(.get, "/v1/rollout") { _, _ in try self.rolloutStatus() },
             Route(.post, "/v1/rollout", writes: true) { request, _ in try await self.changeRollout(request) },
+            Route(.post, CrossOriginPolicy.reportsPath) { request, _ in try await self.report(request) },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
             Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
