@@ -4,7 +4,7 @@ import LiveryWatch
 import Testing
 
 /// `provider.follow(directory:)`: real files, real inotify, the provider restyling targets.
-@Suite(.timeLimit(.minutes(1))) struct FollowDirectoryTests {
+@Suite(.timeLimit(.minutes(1)), .inotifyShared) struct FollowDirectoryTests {
     typealias Outcome = Result<LoadReport, any Error>
 
     @MainActor @Test func appliesEditsKeepsTheLastGoodAndStopsOnCancel() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// `provider.follow(directory:loader:)` with remote includes: fetched through the loader's
 /// fetcher after each scan (again on every reload), refused when not allowed.
-@Suite(.timeLimit(.minutes(1))) struct FollowRemoteIncludeTests {
+@Suite(.timeLimit(.minutes(1)), .inotifyShared) struct FollowRemoteIncludeTests {
     typealias Outcome = Result<LoadReport, any Error>
 
     /// Serves one document from memory and counts the fetches (the HTTP fetcher has its own
