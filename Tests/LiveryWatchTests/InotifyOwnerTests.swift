@@ -12,6 +12,15 @@ extension WatchIOTests {
     @Suite(.inotifyExclusive) struct InotifyOwnerTests {
         let owner = InotifyOwner.shared
 
+        /// Waits for other suites' watchers to end: a test holding the gate shared may give it
+        /// back while its daemon's watcher is still stopping (a daemon stopped from a detached
+        /// task), and these tests count every session of the process.
+        init() async throws {
+            try await eventually("the watchers of other suites to end", timeout: .seconds(10)) {
+                await InotifyOwner.shared.watchCounts().isQuiet
+            }
+        }
+
         @Test func stopIsPromptAndRemovesTheWatches() async throws {
             let folder = try TemporaryFolder()
             try folder.makeFolder("sub")
