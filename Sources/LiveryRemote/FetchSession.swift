@@ -165,15 +165,7 @@ final class FetchSession {
 
     /// A GET of `url` with the configured headers.
     func request(_ url: URL) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in configuration.headers { request.headers.replaceOrAdd(name: name, value: value) }
-        if let token = configuration.readToken {
-            request.headers.replaceOrAdd(name: "Authorization", value: token.authorizationHeader)
-        }
-        request.headers.replaceOrAdd(
-            name: LiveryClientHeader.fieldName, value: appliedVersion.header(for: configuration.identity).fieldValue)
-        return request
+        configuration.request(.GET, url, reporting: appliedVersion.header(for: configuration.identity))
     }
 
     /// Sends `request`; the timeout covers connecting and waiting for the response head.

@@ -17,8 +17,7 @@ import Synchronization
 final class ReportSender: Sendable {
     let identity: ClientIdentity
     private let client: HTTPClient
-    private let headers: [String: String]
-    private let readToken: BearerToken?
+    private let configuration: RemoteSpecSource.Configuration
     private let timeout: Duration
     private let logger: Logger
     /// The daemon the session asks now: a failover moves reports along with its requests.
@@ -27,9 +26,8 @@ final class ReportSender: Sendable {
     init(client: HTTPClient, endpoint: URL, configuration: RemoteSpecSource.Configuration, logger: Logger) {
         self.client = client
         self.endpoint = Mutex(endpoint)
+        self.configuration = configuration
         identity = configuration.identity
-        headers = configuration.headers
-        readToken = configuration.readToken
         timeout = configuration.connectTimeout + configuration.readTimeout
         self.logger = logger
     }
@@ -43,11 +41,7 @@ final class ReportSender: Sendable {
     /// next request reports the same.
     func send(_ header: LiveryClientHeader) {
         let target = endpoint.withLock { $0 }.appending(path: String(CrossOriginPolicy.reportsPath.dropFirst()))
-        var request = HTTPClientRequest(url: target.absoluteString)
-        request.method = .POST
-        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-        if let readToken { request.headers.replaceOrAdd(name: "Authorization", value: readToken.authorizationHeader) }
-        request.headers.replaceOrAdd(name: LiveryClientHeader.fieldName, value: header.fieldValue)
+        let request = configuration.request(.POST, target, reporting: header)
         Task { [client, timeout, logger] in
             do {
                 let response = try await client.execute(request, timeout: TimeAmount(timeout), logger: logger)

@@ -78,15 +78,19 @@ extension EtcdSpecStore {
                 while !Task.isCancelled {
                     do {
                         let (kvs, revision) = try await client.range(key: key, rangeEnd: end)
-                        continuation.yield(.record(Self.rolloutState(kvs.first { $0.key == key })))
+                        continuation.yield(.record(Self.rolloutState(kvs.first { $0.key == key }, logger: logger)))
                         for keyValue in kvs where keyValue.key != key {
-                            if let report = Self.report(keyValue) { continuation.yield(.report(report)) }
+                            if let report = Self.decoded(RolloutReport.self, keyValue, logger: logger) {
+                                continuation.yield(.report(report))
+                            }
                         }
                         _ = try await client.watch(
                             key: key, rangeEnd: end, from: revision + 1, silenceLimit: configuration.watchSilenceLimit
                         ) { message in
                             if case .changes(let events, _) = message {
-                                for event in events { Self.yield(event, rolloutKey: key, to: continuation) }
+                                for event in events {
+                                    Self.yield(event, rolloutKey: key, to: continuation, logger: logger)
+                                }
                             }
                             delay = .milliseconds(100)
                             return !Task.isCancelled
@@ -111,24 +115,35 @@ extension EtcdSpecStore {
     /// Hands on what `event` changed: the rollout key, or a new report (removed reports are
     /// those of ended rollouts, which count no more).
     private static func yield(
-        _ event: EtcdClient.WatchEvent, rolloutKey: String, to continuation: AsyncStream<RolloutChange>.Continuation
+        _ event: EtcdClient.WatchEvent, rolloutKey: String, to continuation: AsyncStream<RolloutChange>.Continuation,
+        logger: Logger
     ) {
         if event.keyValue.key == rolloutKey {
-            let state = event.isDelete ? RolloutState(record: nil, modRevision: 0) : rolloutState(event.keyValue)
+            let state =
+                event.isDelete
+                ? RolloutState(record: nil, modRevision: 0) : rolloutState(event.keyValue, logger: logger)
             continuation.yield(.record(state))
-        } else if !event.isDelete, let report = report(event.keyValue) {
+        } else if !event.isDelete, let report = decoded(RolloutReport.self, event.keyValue, logger: logger) {
             continuation.yield(.report(report))
         }
     }
 
-    private static func report(_ keyValue: EtcdClient.KeyValue) -> RolloutReport? {
-        try? JSONDecoder().decode(RolloutReport.self, from: keyValue.value)
-    }
-
-    private static func rolloutState(_ keyValue: EtcdClient.KeyValue?) -> RolloutState {
+    private static func rolloutState(_ keyValue: EtcdClient.KeyValue?, logger: Logger) -> RolloutState {
         guard let keyValue else { return RolloutState(record: nil, modRevision: 0) }
         return RolloutState(
-            record: try? JSONDecoder().decode(RolloutRecord.self, from: keyValue.value),
-            modRevision: keyValue.modRevision)
+            record: decoded(RolloutRecord.self, keyValue, logger: logger), modRevision: keyValue.modRevision)
+    }
+
+    /// The value of `keyValue` as `type`; nil, and a warning naming the key, when it is not one
+    /// (a value written into the rollout's keys by something other than a daemon).
+    private static func decoded<T: Decodable>(_ type: T.Type, _ keyValue: EtcdClient.KeyValue, logger: Logger) -> T? {
+        do {
+            return try JSONDecoder().decode(type, from: keyValue.value)
+        } catch {
+            logger.warning(
+                "a rollout key in etcd holds no rollout value; ignored",
+                metadata: ["livery.key": "\(keyValue.key)", "livery.error": "\(error)"])
+            return nil
+        }
     }
 }
