@@ -85,7 +85,10 @@ struct RolloutFleetTests {
         let rollout = try await Self.startRollout(daemon, radius: 2, share: "10%")
         #expect(rollout.basisPoints == 1000 && rollout.state == .running)
         let tenth = Set((0..<Self.followers).filter { rollout.includes(instance: RolloutFleet.instance($0)) })
-        #expect((8...40).contains(tenth.count), "10 % of 200 drew \(tenth.count)")
+        // The rollout id is the daemon's (random), so the draw is too: this only checks the test
+        // is not vacuous (RolloutTests pins the formula). 8...40 failed about once in a thousand
+        // runs; none of 200 at 10 % is a 7e-10 chance.
+        #expect(!tenth.isEmpty && tenth.count < Self.followers / 2, "10 % of 200 drew \(tenth.count)")
         try await eventually { fleet.hasConverged { tenth.contains($0) ? 2 : 1 } }
         try await Task.sleep(for: .milliseconds(300))  // nobody else moves later
         #expect(fleet.hasConverged { tenth.contains($0) ? 2 : 1 })

@@ -82,8 +82,8 @@ enum FleetFigure {
                 ratio: Double(max(rollout.startRequests, rollout.abortRequests)) / directPerChange, cpuRatio: nil,
                 target: "a handful (≤ 25), not one per client",
                 verdict: max(rollout.startRequests, rollout.abortRequests) <= 25 ? .pass : .miss,
-                notes: "start \(rollout.startRequests), abort \(rollout.abortRequests) (the POST itself not counted); "
-                    + rolloutNotes),
+                notes: "start \(rollout.startRequests), abort \(rollout.abortRequests) (the POST itself not counted; "
+                    + "start: \(rollout.startRoutes); abort: \(rollout.abortRoutes)); " + rolloutNotes),
             Row(
                 figure: "9", metric: "daemon requests per change, \(size) following through nginx",
                 unit: "requests", value: perChange, p99: nil, baseline: baseline, baselineValue: directPerChange,
