@@ -281,6 +281,7 @@ let package = Package(
             name: "LiveryServerTests",
             dependencies: [
                 "LiveryServer",
+                "LiveryHTTP",
                 "LiveryRemote",
                 "LiveryTesting",
                 "LiveryTestSupport",
@@ -292,6 +293,7 @@ let package = Package(
             name: "LiveryRemoteTests",
             dependencies: [
                 "LiveryRemote",
+                "LiveryHTTP",
                 "LiveryServer",
                 "LiveryTesting",
                 "LiveryTestSupport",

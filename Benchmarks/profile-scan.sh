@@ -31,10 +31,11 @@ cat >"$work/Harness.swift" <<'SWIFT'
     }
 }
 SWIFT
-# Every file of LiveryHTTP but the one that needs the Livery module.
+# Every file of LiveryHTTP but the one that needs the Livery module, with Package.swift's import
+# rule (the sources write `package import` where a package declaration exposes a module).
 sources=$(ls Sources/LiveryHTTP/*.swift | grep -v 'SpecFormat+ContentType.swift')
-swiftc -O -wmo -parse-as-library -package-name Livery -module-name Harness -o "$work/harness" \
-    $sources "$work/Harness.swift"
+swiftc -O -wmo -parse-as-library -enable-upcoming-feature InternalImportsByDefault -package-name Livery \
+    -module-name Harness -o "$work/harness" $sources "$work/Harness.swift"
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/harness" "$1" "$2" 2>&1 \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

@@ -1,10 +1,10 @@
 /// Reads an `Accept-Encoding` header (RFC 9110 §12.5.3) for the one question the daemon asks:
 /// may the answer be gzip?
-public enum AcceptEncoding {
+package enum AcceptEncoding {
     /// Whether the header's lines accept `gzip`: listed (or `x-gzip`) with a weight above zero,
     /// or not listed while `*` has one. No header, or a member that does not parse, accepts
     /// nothing but identity.
-    public static func acceptsGzip(headerValues: [String]) -> Bool {
+    package static func acceptsGzip(headerValues: [String]) -> Bool {
         var gzip: Bool?
         var any: Bool?
         for line in headerValues {

@@ -1,7 +1,7 @@
 /// The URLs of the bundle, defined once: the raw path's request lines
 /// (``BundleRequestScan``), the reader of parsed requests, the daemon's route table, the read
 /// routes of ``CrossOriginPolicy`` and the metrics' route names all derive from this type.
-public enum BundlePath: Sendable, Equatable {
+package enum BundlePath: Sendable, Equatable {
     /// `/v1/spec` or `/v1/css`: the current version in that form.
     case current(BundleForm)
     /// `/v1/spec/{etag}` or `/v1/css/{etag}`: one kept version, named by its tag without quotes.
@@ -10,14 +10,14 @@ public enum BundlePath: Sendable, Equatable {
     case versionSignal
 
     /// The version signal's path.
-    public static let versionSignalPath = "/v1/version"
+    package static let versionSignalPath = "/v1/version"
 
     /// Every route pattern of the bundle, as the router writes them (`{etag}` a parameter).
-    public static let patterns: [String] =
+    package static let patterns: [String] =
         BundleForm.allCases.flatMap { [$0.path, $0.path + "/{etag}"] } + [versionSignalPath]
 
     /// Reads a request's path (without its query); `nil` for any other path.
-    public init?(path: some StringProtocol) {
+    package init?(path: some StringProtocol) {
         if path == Self.versionSignalPath {
             self = .versionSignal
             return
@@ -38,7 +38,7 @@ public enum BundlePath: Sendable, Equatable {
     }
 
     /// The route pattern this path belongs to: the name the metrics count it under.
-    public var pattern: String {
+    package var pattern: String {
         switch self {
         case .current(let form): form.path
         case .version(let form, _): form.path + "/{etag}"
@@ -48,14 +48,14 @@ public enum BundlePath: Sendable, Equatable {
 }
 
 /// The two forms of a version of the bundle.
-public enum BundleForm: Sendable, Equatable, CaseIterable {
+package enum BundleForm: Sendable, Equatable, CaseIterable {
     /// The spec as JSON.
     case bundle
     /// The spec as CSS.
     case styleSheet
 
     /// The path of the current version in this form; a kept version's is this, `/` and its tag.
-    public var path: String {
+    package var path: String {
         switch self {
         case .bundle: "/v1/spec"
         case .styleSheet: "/v1/css"

@@ -11,7 +11,7 @@
 /// `Authorization` line. So this reader needs to be right only about what it accepts, and it
 /// accepts little. The `Host` and `Authorization` values it finds go to ``RequestAdmission``,
 /// as the parsed request's do.
-public enum BundleRequestScan {
+@_spi(LiveryInternal) public enum BundleRequestScan {
     /// What the bytes start with.
     public enum Result: Equatable, Sendable {
         /// A whole plain request head of `length` bytes. `ifNoneMatch` is the range of the

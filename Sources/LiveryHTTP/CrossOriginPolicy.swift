@@ -4,20 +4,19 @@
 /// Only the routes a page needs answer an allowed origin: the read routes `/v1/css`,
 /// `/v1/css/{etag}`, `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and
 /// `/v1/spec/{etag}`, with `GET` or `HEAD`, and the browser client's report,
-/// `POST /v1/reports` (``reportsPath``), which carries nothing a read route's `Livery-Client`
+/// `POST /v1/reports`, which carries nothing a read route's `Livery-Client`
 /// header could not. Write routes never do, whatever is allowed, so a page on an allowed origin
 /// still cannot push.
 ///
 /// One route is granted to any origin, with or without the option: Tokens Studio for Figma's
-/// storage (``tokensStudioPath``). The plugin runs in a frame of another origin (`null`), sends
+/// storage (`/v1/tokens-studio`). The plugin runs in a frame of another origin (`null`), sends
 /// `Content-Type: application/json` and the headers its storage is configured with, and reads an
 /// answer only with `Access-Control-Allow-Origin`. The grant sends no credentials; its writes
 /// still need the push token, which a page cannot know. Apart from it, with no origin allowed
 /// (``none``) no answer carries a CORS field.
 ///
-/// Every path that answers a request asks ``answerFields(origin:method:path:)`` (and the
-/// `OPTIONS` answer ``preflightFields(origin:requestMethod:requestHeaders:path:)``), so the
-/// rule is written once.
+/// Every path of the daemon that answers a request asks the policy for the answer's fields (and
+/// for an `OPTIONS` answer's), so the rule is written once; a program only configures it.
 public struct CrossOriginPolicy: Sendable, Hashable {
     /// The allowed origins as a browser serialises them (`https://app.example.com`,
     /// `http://localhost:8080`), or `*` for any.
@@ -31,16 +30,16 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// (`--read-token-file`) in the second, and resumes the event stream from the version it
     /// applied with the third. The push token never crosses: no write route is granted to
     /// another origin.
-    public static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization", "Last-Event-ID"]
+    package static let allowedRequestHeaders = [LiveryClientHeader.fieldName, "Authorization", "Last-Event-ID"]
     /// The answer fields a page's script may read: the version and the signal's next round.
-    public static let exposedHeaders = ["ETag", SignalRound.fieldName]
+    package static let exposedHeaders = ["ETag", SignalRound.fieldName]
     /// How long a browser may reuse a preflight's answer, in seconds.
-    public static let preflightMaxAge = 600
+    package static let preflightMaxAge = 600
     /// The route a client sends a refusal or problem report to at once (`POST`).
-    public static let reportsPath = "/v1/reports"
+    package static let reportsPath = "/v1/reports"
     /// Tokens Studio's "Generic Versioned Storage" route, open to any origin for `GET`, `HEAD`,
     /// `PUT` and `POST` with whatever request headers the plugin names.
-    public static let tokensStudioPath = "/v1/tokens-studio"
+    package static let tokensStudioPath = "/v1/tokens-studio"
     /// The methods ``tokensStudioPath`` grants in a preflight: a pull, a push and a create.
     static let tokensStudioMethods = "GET, PUT, POST"
 
@@ -58,20 +57,20 @@ public struct CrossOriginPolicy: Sendable, Hashable {
         self.init(checked: checked)
     }
 
-    /// Whether any origin is allowed for the read routes (``tokensStudioPath`` is granted
+    /// Whether any origin is allowed for the read routes (Tokens Studio's route is granted
     /// either way).
     public var isEnabled: Bool { !origins.isEmpty }
 
     /// Whether `method` on `path` (without its query) is a read route a page may call from
     /// another origin.
-    public static func isReadRoute(method: String, path: String) -> Bool {
+    package static func isReadRoute(method: String, path: String) -> Bool {
         guard method == "GET" || method == "HEAD" else { return false }
         return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/events"
     }
 
     /// Whether `method` on `path` (without its query) is a route a page may call from another
     /// origin: a read route, or `POST` ``reportsPath``.
-    public static func isPageRoute(method: String, path: String) -> Bool {
+    package static func isPageRoute(method: String, path: String) -> Bool {
         isReadRoute(method: method, path: path) || (method == "POST" && path == reportsPath)
     }
 
@@ -80,7 +79,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// when no origin is allowed or the route is not a page route (``isPageRoute(method:path:)``);
     /// else `Vary: Origin` (the answer depends on it, for caches), and for an allowed origin
     /// `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
-    public func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
+    package func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
         if path == Self.tokensStudioPath {
             return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
         }
@@ -99,7 +98,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// and every header in `requestHeaders` (`Access-Control-Request-Headers`) is one the
     /// client may send; else only `Vary: Origin` (or nothing, with no origin allowed), which a
     /// browser reads as a refusal.
-    public func preflightFields(
+    package func preflightFields(
         origin: String?, requestMethod: String?, requestHeaders: String?, path: String
     ) -> [(name: String, value: String)] {
         if path == Self.tokensStudioPath {

@@ -2,7 +2,7 @@
 ///
 /// Several header lines are one comma-separated list (RFC 9110 §5.3). Tags that do not parse
 /// are ignored, as RFC 9110 lets a recipient do with a list member it does not understand.
-public enum EntityTagCondition: Hashable, Sendable {
+@_spi(LiveryInternal) public enum EntityTagCondition: Hashable, Sendable {
     /// `*`: any current representation.
     case any
     /// The listed tags; `weak` records a `W/` prefix.

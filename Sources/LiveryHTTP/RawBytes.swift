@@ -4,9 +4,9 @@ import Glibc
 
 /// Byte comparisons for the raw request path: `memcmp`, where the generic `elementsEqual` over
 /// a buffer and an array walks element by element at some 20 instructions a byte.
-public enum RawBytes {
+package enum RawBytes {
     /// Whether `bytes` are exactly `expected`.
-    public static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: [UInt8]) -> Bool {
+    package static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: [UInt8]) -> Bool {
         guard bytes.count == expected.count else { return false }
         return expected.withUnsafeBytes { other in
             // Equal counts: a missing base address means both are empty.

@@ -13,7 +13,7 @@
 ///   compared in constant time; otherwise ``Verdict/unauthorized`` (401).
 ///
 /// The Host is checked first, so a page of another origin learns nothing about the token.
-public struct RequestAdmission: Sendable {
+@_spi(LiveryInternal) public struct RequestAdmission: Sendable {
     /// What to do with a request.
     public enum Verdict: Equatable, Sendable {
         /// Answer it. `authenticated` says whether it carried one of the tokens; always `false`

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The rounds of the version signal (`GET /v1/version?since=…&wait=…`), which let a shared cache
 /// answer a whole fleet from one request per round.
@@ -19,7 +19,7 @@ public enum SignalRound {
     /// How long a wait of `wait` without a change lasts from `now`: until the instant of the grid
     /// that `round` names when that is still ahead (at most `wait`), else until the grid's next
     /// instant.
-    public static func hold(_ wait: Duration, endingAt round: Int64?, now: Date) -> Duration {
+    package static func hold(_ wait: Duration, endingAt round: Int64?, now: Date) -> Duration {
         let length = wait.seconds
         guard length > 0 else { return wait }
         let time = now.timeIntervalSince1970
@@ -31,7 +31,7 @@ public enum SignalRound {
     /// The round to name in the `304` of a wait of `wait` that ended at `now`: the one after the
     /// grid's instant nearest `now`, so that a wait a daemon ended a little early (it spreads its
     /// wake-ups) or late leads to the same next round, and a request for it waits a whole round.
-    public static func next(after wait: Duration, endedAt now: Date) -> Int64 {
+    package static func next(after wait: Duration, endedAt now: Date) -> Int64 {
         let length = wait.seconds
         guard length > 0 else { return 0 }
         return Int64((now.timeIntervalSince1970 / length).rounded()) + 1

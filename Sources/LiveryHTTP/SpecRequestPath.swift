@@ -2,7 +2,7 @@ import Foundation
 
 /// The `{path}` of `/v1/specs/{path}` as the client sent it, before the path rules
 /// (``Livery/SpecPath``) judge it.
-public enum SpecRequestPath {
+@_spi(LiveryInternal) public enum SpecRequestPath {
     /// Where the spec files are under the daemon's URL space.
     public static let prefix = "/v1/specs/"
 

@@ -1,5 +1,5 @@
 /// The `wait` query parameter of a long-poll: `30s`, `30` (seconds), `500ms`, `2m`.
-public enum WaitDuration {
+@_spi(LiveryInternal) public enum WaitDuration {
     /// The longest wait a client may ask for: longer holds only tie up connections that proxies
     /// would cut anyway.
     public static let maximum: Duration = .seconds(300)

@@ -1,6 +1,6 @@
 public import Foundation
 public import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 public import LiveryWatch
 
 /// Everything `livery serve` can be told: where the specs are, where to listen, and the limits.

@@ -1,3 +1,4 @@
-// The request-header types (EntityTag, BearerToken, WaitDuration…) live in LiveryHTTP so the
-// fuzzer can build them without Hummingbird; programs that import LiveryServer keep seeing them.
+// The protocol's types (EntityTag, BearerToken, CrossOriginPolicy…) live in LiveryHTTP so the
+// fuzzer can build them without Hummingbird; programs that import LiveryServer keep seeing the
+// public ones (not its SPI: docs/ARCHITECTURE.md, "The public face").
 @_exported import LiveryHTTP

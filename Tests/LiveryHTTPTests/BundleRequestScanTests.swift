@@ -1,4 +1,4 @@
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// The raw reader of plain bundle requests accepts only the plainest heads, and says exactly

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// Content tags and the `If-Match` / `If-None-Match` lists.

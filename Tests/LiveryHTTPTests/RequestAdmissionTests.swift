@@ -1,4 +1,4 @@
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// The one rule on `Host` and read tokens that both request paths apply.

@@ -1,5 +1,5 @@
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// Inputs Fuzz/FuzzRequest found, each with the answer it must get now.

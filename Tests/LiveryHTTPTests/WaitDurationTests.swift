@@ -1,4 +1,4 @@
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// The `wait=` parameter of a long-poll.

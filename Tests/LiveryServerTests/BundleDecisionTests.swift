@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+@_spi(LiveryInternal) import LiveryHTTP
 import NIOCore
 import Testing
 

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The admission rule (RequestAdmission) on the `Host` and `Authorization` values the scanner
 /// found, against a reference written the plain way (strings, no pointers): a loopback daemon

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The contract of the daemon's raw reader of plain bundle requests (BundleRequestScan): what
 /// it accepts is one whole `GET /v1/spec HTTP/1.1` or `GET /v1/css HTTP/1.1` (or `HEAD`) head

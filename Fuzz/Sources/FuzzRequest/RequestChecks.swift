@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The contracts of the request interpreters, checked on whatever the fuzzer sends.
 enum RequestChecks {

@@ -1,4 +1,5 @@
 import Hummingbird
+@_spi(LiveryInternal) import LiveryHTTP
 package import NIOCore
 
 /// One encoding of a published bundle's bytes, with the header fields of its answers, made

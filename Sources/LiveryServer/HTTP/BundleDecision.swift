@@ -1,6 +1,6 @@
 package import Foundation
 package import Hummingbird
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 package import NIOCore
 
 /// What the daemon holds for `GET /v1/spec`: a bundle, or the errors that keep the folder from

@@ -1,6 +1,6 @@
 package import Hummingbird
 import HummingbirdCore
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import NIOCore
 
 /// What a `GET` or `HEAD` of the bundle asks, read from its head by whichever path reads it

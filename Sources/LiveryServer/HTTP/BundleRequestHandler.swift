@@ -1,4 +1,5 @@
 import Hummingbird
+@_spi(LiveryInternal) import LiveryHTTP
 import NIOCore
 import NIOHTTPTypes
 

@@ -1,5 +1,5 @@
 import Hummingbird
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
 /// rule the raw path applies to its bytes), then the connection budget's held requests for an

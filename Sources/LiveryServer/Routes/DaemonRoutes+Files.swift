@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Livery
+@_spi(LiveryInternal) import LiveryHTTP
 import Logging
 import Prometheus
 

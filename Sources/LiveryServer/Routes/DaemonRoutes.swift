@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+@_spi(LiveryInternal) import LiveryHTTP
 import Logging
 
 /// The daemon's HTTP endpoints (the LiveryServer catalog's HTTPAPI.md), bound to the state they serve.

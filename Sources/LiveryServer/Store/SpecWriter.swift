@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The one way the daemon writes specs, whatever the store: read the state, check the client's
 /// precondition, validate the whole resulting set, commit over the state read; if another

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
 import NIOCore
 import Synchronization
