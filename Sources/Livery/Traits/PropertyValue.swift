@@ -262,7 +262,7 @@ extension PropertyValueConvertible {
     /// A binding through `property` for objects of exactly `type`, if they are `Root`s.
     ///
     /// Each access is the runtime's key path projection, generic over the root and value types:
-    /// about six times the instructions of the closures above (Benchmarks/README.md, figure 4).
+    /// about seven times the instructions of the closures above (Benchmarks/README.md, figure 4).
     static func binding<Root: AnyObject>(
         exactly type: AnyClass, through property: any ReferenceWritableKeyPath<Root, Self> & Sendable
     ) -> PropertyBinding? {
