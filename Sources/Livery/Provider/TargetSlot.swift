@@ -35,6 +35,9 @@ struct TargetSlot {
     var isStyled: Bool { appliedTraits > 0 }
 
     /// Undoes the applied traits newest first and forgets them; returns how many traits it undid.
+    ///
+    /// Popped one by one: run in place and then removed at once, the records cost more (the
+    /// array's removal destroys them through their type's value witnesses, a generic call each).
     @discardableResult
     mutating func revertAll(on object: AnyObject) -> Int {
         let count = appliedTraits
@@ -61,12 +64,8 @@ extension UnsafeMutablePointer<TargetSlot> {
         // loading it strongly changes are kept. (The runtime's representation: were it to
         // change, this would prefetch the wrong line, nothing more.)
         livery_prefetch(UnsafeRawPointer(self).load(as: UnsafeRawPointer.self))
-        // An array is one reference to its storage, which holds the elements.
-        livery_prefetch(UnsafeRawPointer(self).load(fromByteOffset: TargetSlot.undosOffset, as: UnsafeRawPointer.self))
+        // An array is one reference to its storage, which holds the elements. (Read through
+        // the field's address: a copy of the array would retain it.)
+        livery_prefetch(withUnsafeBytes(of: &pointee.undos) { $0.load(as: UnsafeRawPointer.self) })
     }
-}
-
-extension TargetSlot {
-    /// Where ``undos`` lies in a slot.
-    static let undosOffset = MemoryLayout<TargetSlot>.offset(of: \TargetSlot.undos)!
 }

@@ -126,6 +126,7 @@ extension TraitsProvider {
         touched: UnsafeMutableBufferPointer<Touched>, steps: UnsafeBufferPointer<ClassCapabilities.Step>,
         slots: UnsafeMutablePointer<TargetSlot>, _ outcome: inout Outcome
     ) {
+        let traitCount = list.pointee.traits.count
         for index in range {
             if index + prefetchDistance < touched.count {
                 (slots + touched[index + prefetchDistance].slot).prefetch()
@@ -140,9 +141,8 @@ extension TraitsProvider {
             outcome.touched += 1
             do throws(SpecError) {
                 let plan = UnsafeBufferPointer(rebasing: steps[target.plan..<target.plan + settings.count])
-                outcome.reverted += try apply(
-                    list.pointee.traits, settings, plan, to: slot, object: object, revertingFirst: true)
-                outcome.applied += list.pointee.traits.count
+                outcome.reverted += try apply(list, settings, plan, to: slot, object: object, revertingFirst: true)
+                outcome.applied += traitCount
             } catch {
                 outcome.failure = (index, error)
                 return
@@ -309,40 +309,46 @@ extension TraitsProvider {
             let plan = try Self.plan(list.traits, identifier: identifier, object: object, capabilities)
             try withSlot(index) { slot throws(SpecError) in
                 try plan.withUnsafeBufferPointer { plan throws(SpecError) in
-                    _ = try Self.apply(list.traits, settings, plan, to: slot, object: object, revertingFirst: false)
+                    try withUnsafePointer(to: list) { list throws(SpecError) in
+                        _ = try Self.apply(list, settings, plan, to: slot, object: object, revertingFirst: false)
+                    }
                 }
             }
         }
     }
 
-    /// Applies `traits` (`settings` are their settings) as `plan` says, recording how to undo
-    /// each in the slot; on failure reverts this target's part. With `revertingFirst`, the
+    /// Applies `list`'s traits (`settings` are their settings) as `plan` says, recording how to
+    /// undo each in the slot; on failure reverts this target's part. With `revertingFirst`, the
     /// target's current traits are reverted first (newest first), and their number returned.
+    ///
+    /// The list and the settings are read where they lie: passed or copied as values, the traits
+    /// would be retained and released, and each setting copied and destroyed, for every target.
     private static func apply(
-        _ traits: [ResolvedTrait], _ settings: UnsafeBufferPointer<PropertyValue?>,
+        _ list: UnsafePointer<Resolution.List>, _ settings: UnsafeBufferPointer<PropertyValue?>,
         _ plan: UnsafeBufferPointer<ClassCapabilities.Step>, to slot: UnsafeMutablePointer<TargetSlot>,
         object: AnyObject, revertingFirst: Bool
     ) throws(SpecError) -> Int {
         let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
         slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
         // Counted first, so that undoing a partial apply reports what it undid.
-        slot.pointee.appliedTraits = traits.count
+        slot.pointee.appliedTraits = list.pointee.traits.count
         for index in plan.indices {
             switch plan[index] {
             case .bound(let binding):
                 // One property of a property trait: through the class's binding, the old value
-                // kept inline. A field left out leaves its property alone.
-                guard let setting = settings[index] else { continue }
-                // The plan was made for this object's class and the kinds of the settings, so
+                // kept inline. A field left out (no setting) leaves its property alone. The plan
+                // was made for this object's class and the kinds of the settings, so otherwise
                 // the exchange always takes place.
-                if let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, setting) }) {
+                if let old = binding._withUnsafeGuaranteedRef({ $0.exchange(object, settings.baseAddress! + index) }) {
                     slot.pointee.undos.append(.restore(binding, old: old))
                 }
             case .general(let trait):
                 do throws(SpecError) {
                     slot.pointee.undos.append(
                         .reversal(
-                            try reversal(applying: traits[Int(trait)], to: object, identifier: slot.pointee.identifier))
+                            try reversal(
+                                applying: list.pointee.traits[Int(trait)], to: object,
+                                identifier: slot.pointee.identifier))
                     )
                 } catch {
                     // This target's part is undone before the error goes up.

@@ -29,7 +29,13 @@ public final class TraitsProvider {
     let logger: Logger
     var currentResolution = Resolution.empty
     /// Every registered target, by slot; a freed slot is reused by the next registration.
-    var slots: [TargetSlot] = []
+    ///
+    /// Not checked for exclusivity at run time. A load holds one access to the array open while
+    /// it restyles, and the runtime compares every access a target's own accessors begin (two
+    /// per property set) with each access open on the thread, so that one cost every property
+    /// of every target a few instructions more. The provider's own rule makes the check moot:
+    /// nothing may call back into it while traits apply (``isApplying``).
+    @exclusivity(unchecked) var slots: [TargetSlot] = []
     private var freeSlots: [Int] = []
     private var slotByObject: [ObjectIdentifier: Int] = [:]
     var slotsByIdentifier: [String: IdentifierTargets] = [:]

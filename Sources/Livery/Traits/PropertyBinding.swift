@@ -6,15 +6,19 @@
 public final class PropertyBinding {
     private let boundClass: ObjectIdentifier
     private let kinds: [PropertyValue.Kind]
-    private let exchangeValue: (AnyObject, PropertyValue) -> PropertyValue?
+    private let exchangeValue: (AnyObject, UnsafePointer<PropertyValue?>) -> PropertyValue?
     private let assignValue: (AnyObject, PropertyValue) -> Void
 
     /// Binds `exchange` and `assign` to objects of exactly the class `type`; both may downcast
     /// their object to `type` unchecked, and ignore a value of a kind other than `kinds`
-    /// (`exchange` returns nil).
+    /// (`exchange` returns nil, as it does for no value).
+    ///
+    /// `exchange` reads its value where it lies: the provider's settings, which a load passes
+    /// to every target, are not copied for each (a copy of a ``PropertyValue`` is an outlined
+    /// copy and destroy, because of the text case).
     init(
         exactly type: AnyClass, takes kinds: [PropertyValue.Kind],
-        exchange: @escaping (AnyObject, PropertyValue) -> PropertyValue?,
+        exchange: @escaping (AnyObject, UnsafePointer<PropertyValue?>) -> PropertyValue?,
         assign: @escaping (AnyObject, PropertyValue) -> Void
     ) {
         self.boundClass = ObjectIdentifier(type)
@@ -28,9 +32,10 @@ public final class PropertyBinding {
         kinds.contains(kind)
     }
 
-    /// Sets the property of `object` to `value` and returns the value it replaced; nil (and
-    /// nothing changed) if `object` is not of the bound class or `value` is of another type.
-    func exchange(_ object: AnyObject, _ value: PropertyValue) -> PropertyValue? {
+    /// Sets the property of `object` to the value at `value` and returns the value it replaced;
+    /// nil (and nothing changed) if `object` is not of the bound class, or there is no value or
+    /// one of another type.
+    func exchange(_ object: AnyObject, _ value: UnsafePointer<PropertyValue?>) -> PropertyValue? {
         // The class is compared first, so the downcast in the closure cannot be wrong.
         guard ObjectIdentifier(type(of: object)) == boundClass else { return nil }
         return exchangeValue(object, value)

@@ -32,7 +32,9 @@ extension PropertyTrait {
         var replaced: [(binding: PropertyBinding, old: PropertyValue)] = []
         for property in Self.properties {
             guard let setting = property.setting(self) else { continue }
-            guard let binding = property.binding(type(of: object)), let old = binding.exchange(object, setting) else {
+            guard let binding = property.binding(type(of: object)),
+                let old = withUnsafePointer(to: Optional(setting), { binding.exchange(object, $0) })
+            else {
                 Self.restore(replaced, on: object)
                 throw UnboundProperty(trait: Self.typeName, field: property.field, target: "\(type(of: object))")
             }

@@ -71,9 +71,9 @@ extension Double: PropertyValueConvertible {
             exactly: type, takes: [.number, .integer],
             exchange: { object, setting in
                 var value: Double
-                switch setting {
-                case .number(let number): value = number
-                case .integer(let integer): value = Double(integer)
+                switch setting.pointee {
+                case .number(let number)?: value = number
+                case .integer(let integer)?: value = Double(integer)
                 default: return nil
                 }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
@@ -98,7 +98,7 @@ extension Int: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.integer],
             exchange: { object, setting in
-                guard case .integer(var value) = setting else { return nil }
+                guard case .integer(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .integer(value)
             },
@@ -121,7 +121,7 @@ extension Color: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.color],
             exchange: { object, setting in
-                guard case .color(var value) = setting else { return nil }
+                guard case .color(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .color(value)
             },
@@ -144,7 +144,7 @@ extension Insets: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.insets],
             exchange: { object, setting in
-                guard case .insets(var value) = setting else { return nil }
+                guard case .insets(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .insets(value)
             },
@@ -167,7 +167,7 @@ extension Bool: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.flag],
             exchange: { object, setting in
-                guard case .flag(var value) = setting else { return nil }
+                guard case .flag(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .flag(value)
             },
@@ -190,7 +190,7 @@ extension Size: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.size],
             exchange: { object, setting in
-                guard case .size(var value) = setting else { return nil }
+                guard case .size(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .size(value)
             },
@@ -213,7 +213,7 @@ extension String: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.text],
             exchange: { object, setting in
-                guard case .text(var value) = setting else { return nil }
+                guard case .text(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .text(value)
             },
@@ -236,7 +236,7 @@ extension FontWeight: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.weight],
             exchange: { object, setting in
-                guard case .weight(var value) = setting else { return nil }
+                guard case .weight(var value)? = setting.pointee else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .weight(value)
             },
@@ -262,7 +262,7 @@ extension PropertyValueConvertible {
     /// A binding through `property` for objects of exactly `type`, if they are `Root`s.
     ///
     /// Each access is the runtime's key path projection, generic over the root and value types:
-    /// about six times the instructions of the closures above (Benchmarks/README.md, figure 4).
+    /// about seven times the instructions of the closures above (Benchmarks/README.md, figure 4).
     static func binding<Root: AnyObject>(
         exactly type: AnyClass, through property: any ReferenceWritableKeyPath<Root, Self> & Sendable
     ) -> PropertyBinding? {

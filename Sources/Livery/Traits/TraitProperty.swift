@@ -120,7 +120,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// class: `TraitProperty("interval", \Blink.interval, sets: \Cursor.blinkInterval)`.
     ///
     /// The provider applies it on its fast path like any binding, but each access is the
-    /// runtime's key path projection: about six times the instructions of the same property
+    /// runtime's key path projection: about seven times the instructions of the same property
     /// declared with `exchange:` and `assign:` closures (Benchmarks/README.md, figure 4).
     public init<Root: AnyObject, Value: PropertyValueConvertible>(
         _ field: String, _ value: any KeyPath<Owner, Value> & Sendable, check: ValueCheck? = nil,
