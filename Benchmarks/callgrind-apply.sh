@@ -17,10 +17,7 @@ source "$(dirname "$0")/lib/callgrind.sh"
 
 # Instructions per target of one side's switch.
 per_target() {
-    local six two
-    six=$(callgrind_total --switches "$1" "$2" 6)
-    two=$(callgrind_total --switches "$1" "$2" 2)
-    echo $(((six - two) / 4 / 1000))
+    echo $(($(callgrind_step --switches "$1" "$2") / 1000))
 }
 
 printf '%-8s %14s %14s %7s\n' mix engine hand ratio

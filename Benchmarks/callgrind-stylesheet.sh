@@ -8,14 +8,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/callgrind.sh"
 
-per_rendering() {
-    local six two
-    six=$(callgrind_total --stylesheets "$1" 6)
-    two=$(callgrind_total --stylesheets "$1" 2)
-    echo $(((six - two) / 4))
-}
-
-css=$(per_rendering css)
-json=$(per_rendering json)
+css=$(callgrind_step --stylesheets css)
+json=$(callgrind_step --stylesheets json)
 printf '%-40s %14s\n' "stylesheet, every theme" "$css" "bundle JSON (baseline)" "$json"
 awk -v c="$css" -v j="$json" 'BEGIN { printf "%-40s %14.2f\n", "ratio", c / j }'

@@ -18,3 +18,12 @@ callgrind_total() {
     SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/LiveryBench" "$@" 2>&1 \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
+
+# Instructions of one step of a run that takes its step count last: (Ir(6) − Ir(2)) / 4, so
+# whatever the run does once (start, set-up) cancels out. `callgrind_step ARGS…` runs ARGS 6 and ARGS 2.
+callgrind_step() {
+    local six two
+    six=$(callgrind_total "$@" 6)
+    two=$(callgrind_total "$@" 2)
+    echo $(((six - two) / 4))
+}

@@ -98,6 +98,21 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
                 #"{ "n": { "$type": "number", "$value": 1 }, "c": { "$type": "color", "$value": "{n}" } }"#,
             code: .typeMismatch, at: #""{n}""#, message: "token 'c' is a color but its value '{n}' is a number"),
         Case(
+            name: "alias to a token whose variable is an expression reading nothing",
+            document: #"""
+                { "base": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [1, 0, 0] },
+                  "$extensions": { "dev.livery": { "expression": "~alpha(@nowhere, 0.5)" } } },
+                  "a": { "$type": "color", "$value": "{base}" } }
+                """#,
+            code: .unresolvedReference, at: #"{ "colorSpace""#, message: "unknown variable '@nowhere'"),
+        Case(
+            name: "alias to a list that reads nothing",
+            document: #"""
+                { "list": { "$value": ["@nowhere"], "$extensions": { "dev.livery": { "type": "list" } } },
+                  "a": { "$value": "{list}" } }
+                """#,
+            code: .unresolvedReference, at: #""@nowhere""#, message: "unknown variable '@nowhere'"),
+        Case(
             name: "group extension cycle",
             document: #"{ "a": { "$extends": "{b}" }, "b": { "$extends": "{a}" } }"#,
             code: .cycle, at: #""{a}""#, message: "group extension cycle"),

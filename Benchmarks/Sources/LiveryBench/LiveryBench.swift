@@ -4,7 +4,8 @@ import Foundation
 /// issue 6, prints a table and writes the results as JSON. `LiveryBench --serve SECONDS`
 /// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``); `LiveryBench --switches
 /// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``); `LiveryBench
-/// --stylesheets SIDE COUNT` only renders figure 10's stylesheet, for callgrind (``StyleSheetRun``).
+/// --stylesheets SIDE COUNT` only renders figure 10's stylesheet, for callgrind (``StyleSheetRun``);
+/// `LiveryBench --tokens SIDE COUNT` only reads figure 11's documents, for callgrind (``TokensRun``).
 @main
 struct LiveryBench {
     static func main() {
@@ -43,13 +44,22 @@ struct LiveryBench {
                     FileHandle.standardError.write(Data("could not render: \(error)\n".utf8))
                     exit(1)
                 }
+            case "--tokens" where arguments.count == 2 && Int(arguments[1]) != nil:
+                do {
+                    try TokensRun.run(side: arguments[0], count: Int(arguments[1]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not read: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--only" where !arguments.isEmpty:
                 only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
                 FileHandle.standardError.write(
                     Data(
                         ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
-                            + " | --switches MIX engine|hand COUNT | --stylesheets css|json COUNT\n").utf8))
+                            + " | --switches MIX engine|hand COUNT | --stylesheets css|json COUNT"
+                            + " | --tokens tokens|yaml COUNT\n").utf8))
                 exit(2)
             }
         }

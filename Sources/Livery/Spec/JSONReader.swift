@@ -13,14 +13,25 @@ struct JSONReader {
     struct Frame {
         var isObject: Bool
         var location: SourceLocation
-        var items: [SpecNode] = []
-        var members: [SpecNode.Member] = []
+        var items: [SpecNode]
+        var members: [SpecNode.Member]
         /// The key whose value is being read.
         var key = ""
         var keyLocation: SourceLocation
         /// Member index by key, built once an object is large enough for a linear duplicate
         /// search to cost more than hashing.
         var keyIndex = MemberIndex()
+
+        /// A container just opened. Room for a few values at once: most containers hold a
+        /// handful, and growing one value at a time would allocate for each of the first few.
+        init(isObject: Bool, location: SourceLocation) {
+            self.isObject = isObject
+            self.location = location
+            self.keyLocation = location
+            items = []
+            members = []
+            if isObject { members.reserveCapacity(4) } else { items.reserveCapacity(4) }
+        }
     }
 
     let text: SpecText
@@ -71,14 +82,14 @@ struct JSONReader {
                         position += 1
                         value = SpecNode(.sequence([]), at: location)
                     } else {
-                        stack.append(Frame(isObject: false, location: location, keyLocation: location))
+                        stack.append(Frame(isObject: false, location: location))
                         continue reading
                     }
                 } else if peek() == UInt8(ascii: "}") {
                     position += 1
                     value = SpecNode(.mapping([]), at: location)
                 } else {
-                    stack.append(Frame(isObject: true, location: location, keyLocation: location))
+                    stack.append(Frame(isObject: true, location: location))
                     try readKey(into: &stack[stack.count - 1])
                     continue reading
                 }

@@ -1,10 +1,14 @@
 /// Finds an earlier member with the same key while a reader builds a mapping, to report
 /// duplicate keys with both places. Built lazily: most mappings are small enough that comparing
 /// a handful of keys beats hashing them.
+///
+/// A reader asks about each key just before it adds that key's member at the end (or stops at
+/// the duplicate), so the index records the key at that position as it looks it up: one hash
+/// a key.
 struct MemberIndex {
     private var positions: [String: Int] = [:]
 
-    /// Where `key` already appears in `members`, if it does.
+    /// Where `key` already appears in `members`, if it does; `key`'s member comes next.
     mutating func firstLocation(of key: String, in members: [SpecNode.Member]) -> SourceLocation? {
         if members.count < 16 {
             return members.first { $0.key == key }?.keyLocation
@@ -12,12 +16,8 @@ struct MemberIndex {
         if positions.isEmpty {
             // Room for a mapping four times this size, so growing it rarely rehashes.
             positions.reserveCapacity(members.count * 4)
+            for (index, member) in members.enumerated() { positions[member.key] = index }
         }
-        if positions.count < members.count {
-            for index in positions.count..<members.count {
-                positions[members[index].key] = index
-            }
-        }
-        return positions[key].map { members[$0].keyLocation }
+        return positions.updateValue(members.count, forKey: key).map { members[$0].keyLocation }
     }
 }

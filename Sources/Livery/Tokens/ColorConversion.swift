@@ -39,10 +39,10 @@ enum ColorConversion {
     /// to the same byte as a colour inside the gamut would); nil when it lies outside.
     static func inGamut(_ rgb: Triple) -> Triple? {
         let slack = 0.5 / 255
-        let channels = [rgb.0, rgb.1, rgb.2]
-        guard channels.allSatisfy({ $0.isFinite && $0 >= -slack && $0 <= 1 + slack }) else { return nil }
-        let clamped = channels.map { min(1, max(0, $0)) }
-        return (clamped[0], clamped[1], clamped[2])
+        func inside(_ channel: Double) -> Bool { channel.isFinite && channel >= -slack && channel <= 1 + slack }
+        guard inside(rgb.0), inside(rgb.1), inside(rgb.2) else { return nil }
+        func clamped(_ channel: Double) -> Double { min(1, max(0, channel)) }
+        return (clamped(rgb.0), clamped(rgb.1), clamped(rgb.2))
     }
 
     // MARK: Matrices (CSS Color 4, section 18)

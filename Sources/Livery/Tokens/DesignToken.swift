@@ -4,24 +4,90 @@
 /// The spec's variable at ``path`` holds the value converted to Livery's terms (see
 /// ``TokenValue``); the token keeps what it was written as, so an export writes it back.
 public struct DesignToken: Sendable {
+    /// What a token holds. A spec keeps thousands of tokens and passes them through tables
+    /// and checks, so a token is one reference to these, shared by its copies; changing a
+    /// property makes the copy its own.
+    private struct Fields {
+        var path: [String]
+        var name: String
+        var type: TokenType?
+        var value: SpecNode
+        var description: String?
+        var deprecation: String?
+        var extensions: SpecNode?
+        var keyLocation: SourceLocation
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    private var storage: Storage
+
+    init(
+        path: [String], name: String, type: TokenType?, value: SpecNode, description: String?, deprecation: String?,
+        extensions: SpecNode?, keyLocation: SourceLocation
+    ) {
+        storage = Storage(
+            Fields(
+                path: path, name: name, type: type, value: value, description: description, deprecation: deprecation,
+                extensions: extensions, keyLocation: keyLocation))
+    }
+
     /// The group names and the token's name: `["color", "brand", "primary"]`.
-    public var path: [String]
+    public var path: [String] {
+        get { storage.fields.path }
+        set {
+            change {
+                $0.path = newValue
+                $0.name = newValue.joined(separator: ".")
+            }
+        }
+    }
     /// The declared or inherited type; nil for an alias that takes its target's type.
-    public var type: TokenType?
+    public var type: TokenType? {
+        get { storage.fields.type }
+        set { change { $0.type = newValue } }
+    }
     /// The `$value` as written, references kept (`"{color.base}"`, `$ref` objects expanded).
-    public var value: SpecNode
+    public var value: SpecNode {
+        get { storage.fields.value }
+        set { change { $0.value = newValue } }
+    }
     /// `$description`.
-    public var description: String?
+    public var description: String? {
+        get { storage.fields.description }
+        set { change { $0.description = newValue } }
+    }
     /// `$deprecated`: nil when not deprecated, "" when deprecated without a reason.
-    public var deprecation: String?
+    public var deprecation: String? {
+        get { storage.fields.deprecation }
+        set { change { $0.deprecation = newValue } }
+    }
     /// `$extensions`, kept whole.
-    public var extensions: SpecNode?
+    public var extensions: SpecNode? {
+        get { storage.fields.extensions }
+        set { change { $0.extensions = newValue } }
+    }
     /// Where the token's name is.
-    public var keyLocation: SourceLocation
+    public var keyLocation: SourceLocation {
+        get { storage.fields.keyLocation }
+        set { change { $0.keyLocation = newValue } }
+    }
 
     /// The dotted name a spec references it by: `color.brand.primary`.
-    public var name: String { path.joined(separator: ".") }
+    public var name: String { storage.fields.name }
 
     /// Where the value is: the place every diagnostic about the token names.
-    public var location: SourceLocation { value.location }
+    public var location: SourceLocation { storage.fields.value.location }
+
+    private mutating func change(_ edit: (inout Fields) -> Void) {
+        var fields = storage.fields
+        edit(&fields)
+        storage = Storage(fields)
+    }
 }

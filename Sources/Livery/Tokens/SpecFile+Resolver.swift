@@ -22,7 +22,8 @@ extension SpecFile {
         }
         let base = Self.resolve(steps, choosing: [:])
         record(base.errors)
-        let (variables, tokens) = Self.variables(of: base.tokens, at: resolver.location, errors: &errors)
+        let variables = SpecNode(.mapping(base.variables), at: resolver.location)
+        let tokens = base.tokens
         self.variables = variables
         self.tokens = tokens
         let baseValues = Dictionary(
@@ -32,12 +33,9 @@ extension SpecFile {
         for choice in Self.themeChoices(steps, at: resolver.location, errors: &errors) {
             let resolved = Self.resolve(steps, choosing: choice.choosing)
             record(resolved.errors)
-            var conversionErrors: [SpecError] = []
-            let (themeVariables, themeTokens) = Self.variables(
-                of: resolved.tokens, at: choice.location, errors: &conversionErrors)
-            record(conversionErrors)
+            let themeVariables = SpecNode(.mapping(resolved.variables), at: choice.location)
             var overrides: [Entry] = []
-            for token in themeTokens {
+            for token in resolved.tokens {
                 let value = Self.flatValue(themeVariables, token.path)
                 guard let old = baseValues[token.name] else {
                     // Reported once, by the context alone; a combination adds nothing to say.
@@ -125,10 +123,10 @@ extension SpecFile {
     }
 
     /// The tokens of the resolution order with each modifier at its default context, except
-    /// those in `choosing` (step index → context index).
+    /// those in `choosing` (step index → context index), and their variables.
     private static func resolve(
         _ steps: [TokenResolver.Step], choosing: [Int: Int]
-    ) -> (tokens: [DesignToken], errors: [SpecError]) {
+    ) -> TokensReader {
         var tree: [SpecNode.Member] = []
         var location: SourceLocation?
         for (index, step) in steps.enumerated() {
@@ -138,8 +136,7 @@ extension SpecFile {
                 tree = TokensReader.merged(inherited: tree, local: source.members ?? [])
             }
         }
-        let reader = TokensReader(root: SpecNode(.mapping(tree), at: location ?? .start(of: "<resolver>")))
-        return (reader.tokens, reader.errors)
+        return TokensReader(root: SpecNode(.mapping(tree), at: location ?? .start(of: "<resolver>")))
     }
 
     private static func flatValue(_ variables: SpecNode, _ path: [String]) -> SpecNode? {

@@ -33,28 +33,8 @@ extension SpecFile {
         self.path = path
         let reader = TokensReader(root: root)
         errors += reader.errors
-        let (variables, tokens) = Self.variables(of: reader.tokens, at: root.location, errors: &errors)
-        self.variables = variables
-        self.tokens = tokens
-    }
-
-    /// The tokens converted to variables, nested by their paths, and the tokens that converted.
-    static func variables(
-        of tokens: [DesignToken], at location: SourceLocation, errors: inout [SpecError]
-    ) -> (SpecNode, [DesignToken]) {
-        var entries: [Entry] = []
-        var kept: [DesignToken] = []
-        entries.reserveCapacity(tokens.count)
-        for token in tokens {
-            do throws(SpecError) {
-                entries.append(
-                    Entry(path: token.path[...], value: try TokenValue.variable(of: token), key: token.keyLocation))
-                kept.append(token)
-            } catch {
-                errors.append(error)
-            }
-        }
-        return (SpecNode(.mapping(nested(entries[...])), at: location), kept)
+        self.variables = SpecNode(.mapping(reader.variables), at: root.location)
+        self.tokens = reader.tokens
     }
 
     /// A token's variable, by the rest of its path.
@@ -67,7 +47,7 @@ extension SpecFile {
     /// The entries as nested mappings, each group built once (not copied again for every token
     /// added to it). The entries come as a walk of a tokens document gives them: paths unique,
     /// and the entries of a group next to one another, so each run of entries with one first
-    /// name is one member.
+    /// name is one member. A theme of a resolver document nests its overrides so.
     static func nested(_ entries: ArraySlice<Entry>) -> [SpecNode.Member] {
         var members: [SpecNode.Member] = []
         var start = entries.startIndex

@@ -6,54 +6,88 @@ enum TokenChecks {
         guard !document.tokens.isEmpty else { return [] }
         // A token whose value names no other resolves to itself and has no type to match:
         // only the others can fail. Sorted by place, so errors come in document order.
-        let referring = document.tokens.values.filter { hasReference($0.value) }.sorted {
-            ($0.location.file, $0.location.line, $0.location.column) < (
-                $1.location.file, $1.location.line, $1.location.column
-            )
-        }
+        let referring = inDocumentOrder(document.tokens.values.filter { hasReference($0.value) })
         var errors: [SpecError] = []
         var seen: Set<String> = []
         func record(_ error: SpecError) {
             if seen.insert(error.description).inserted { errors.append(error) }
         }
-        for token in referring { typeCheck(token, in: document).map(record) }
-        var layers: [SpecNode] = [document.variables]
+        let chains = referring.map { followAliases($0, in: document) }
+        for chain in chains { chain.mismatch.map(record) }
+        var themeLayers: [SpecNode] = []
         for theme in document.themes {
             do {
-                layers.append(try ThemeOverlay.apply(theme.overrides, to: document.variables, theme: theme.name))
+                themeLayers.append(try ThemeOverlay.apply(theme.overrides, to: document.variables, theme: theme.name))
             } catch {
                 record(error)
             }
         }
-        for variables in layers {
+        // The base variables hold each token's own variable, so an alias whose chain of tokens
+        // ends at a literal resolves there; a theme may override any variable on the way.
+        var base = VariableScope(variables: document.variables)
+        for (token, chain) in zip(referring, chains) where !chain.resolves {
+            resolve(token, in: &base).map(record)
+        }
+        for variables in themeLayers {
             var scope = VariableScope(variables: variables)
-            for token in referring {
-                do {
-                    _ = try scope.value(of: token.name, at: token.location)
-                } catch {
-                    record(error)
-                }
-            }
+            for token in referring { resolve(token, in: &scope).map(record) }
         }
         return errors
     }
 
-    /// A type mismatch between a typed alias and the token it names, following the chain to
-    /// the first token that declares a type.
-    private static func typeCheck(_ token: DesignToken, in document: SpecDocument) -> SpecError? {
-        guard let declared = token.type, var path = TokenValue.referencePath(token.value) else { return nil }
-        var visited: Set<String> = [token.name]
-        while let target = document.tokens[path], visited.insert(path).inserted {
-            if let type = target.type {
-                guard type != declared else { return nil }
-                return SpecError(
-                    .typeMismatch, at: token.location,
-                    "token '\(token.name)' is a \(declared.rawValue) but its value '{\(path)}' is a \(type.rawValue)")
-            }
-            guard let next = TokenValue.referencePath(target.value) else { return nil }
-            path = next
+    /// The error resolving `token`'s variable in `scope` reports, if it does.
+    private static func resolve(_ token: DesignToken, in scope: inout VariableScope) -> SpecError? {
+        do {
+            _ = try scope.value(of: token.name, at: token.location)
+            return nil
+        } catch {
+            return error
         }
-        return nil
+    }
+
+    /// The tokens by place (file, line, column), sorting only the places.
+    private static func inDocumentOrder(_ tokens: [DesignToken]) -> [DesignToken] {
+        let places = tokens.map(\.location)
+        let order = places.indices.sorted { a, b in
+            (places[a].file, places[a].line, places[a].column) < (places[b].file, places[b].line, places[b].column)
+        }
+        return order.map { tokens[$0] }
+    }
+
+    /// Follows the chain of aliases `token` starts through the token table. `mismatch`: a typed
+    /// alias whose chain reaches a token that declares another type first. `resolves`: the base
+    /// variables resolve `token` for certain, seen from the table alone: the chain is short and
+    /// reaches a token whose value holds no reference of either kind (`{…}`, `@…`, `~…`). Each
+    /// of those tokens' variables is its value converted (an alias `{a.b}` is `@a.b`), so the
+    /// scope would follow the same chain to the same literal. Anything else (a chain that leaves
+    /// the tokens, is long or loops, a value with references inside, a variable Livery's
+    /// extension makes an expression) is the scope's to resolve and to report with its place.
+    private static func followAliases(
+        _ token: DesignToken, in document: SpecDocument
+    ) -> (mismatch: SpecError?, resolves: Bool) {
+        var mismatch: SpecError?
+        var declared = token.type
+        var plain = TokenValue.expression(of: token) == nil
+        var current = token
+        // Past the scope's own bound on a chain: such a chain is the scope's error, and a
+        // loop ends here.
+        for step in 0..<VariableScope.maximumReferenceDepth {
+            guard let path = TokenValue.referencePath(current.value), let target = document.tokens[path] else { break }
+            if let wanted = declared, let type = target.type {
+                if type != wanted {
+                    mismatch = SpecError(
+                        .typeMismatch, at: token.location,
+                        "token '\(token.name)' is a \(wanted.rawValue) but its value '{\(path)}' is a \(type.rawValue)")
+                }
+                declared = nil
+            }
+            plain = plain && TokenValue.expression(of: target) == nil
+            if isLiteral(target.value) {
+                return (mismatch, plain && step < VariableScope.maximumReferenceDepth / 2)
+            }
+            current = target
+        }
+        return (mismatch, false)
     }
 
     /// Whether a value holds a reference `{…}` anywhere.
@@ -63,6 +97,19 @@ enum TokenChecks {
         case .sequence(let items): items.contains(where: hasReference)
         case .mapping(let members): members.contains { hasReference($0.value) }
         case .null, .bool, .int, .double: false
+        }
+    }
+
+    /// Whether a value holds no string that is a reference `{…}` or starts as a variable's
+    /// reference or function does (`@`, `~`).
+    private static func isLiteral(_ node: SpecNode) -> Bool {
+        switch node.value {
+        case .string(let text):
+            text.utf8.first != UInt8(ascii: "@") && text.utf8.first != UInt8(ascii: "~")
+                && TokenValue.referencePath(node) == nil
+        case .sequence(let items): items.allSatisfy(isLiteral)
+        case .mapping(let members): members.allSatisfy { isLiteral($0.value) }
+        case .null, .bool, .int, .double: true
         }
     }
 }

@@ -28,7 +28,6 @@ enum TokenColor {
     private static let unbounded = -Double.infinity...Double.infinity
     /// The module's other spaces: known, but not converted.
     private static let unconverted: Set<String> = ["a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50"]
-    private static let keys: Set<String> = ["colorSpace", "components", "alpha", "hex"]
 
     static func color(_ node: SpecNode) throws(SpecError) -> Color {
         guard let members = node.members else {
@@ -36,12 +35,20 @@ enum TokenColor {
                 .typeMismatch, at: node.location,
                 "expected a colour object {colorSpace, components, alpha, hex}, found \(node.foundDescription)")
         }
-        if let unknown = members.first(where: { !keys.contains($0.key) }) {
-            throw SpecError(
-                .unknownKey, at: unknown.keyLocation,
-                "unknown colour property '\(unknown.key)'; expected colorSpace, components, alpha or hex")
+        var spaceNode: SpecNode?, componentsNode: SpecNode?, alphaNode: SpecNode?, hexNode: SpecNode?
+        for member in members {
+            switch member.key {
+            case "colorSpace": spaceNode = member.value
+            case "components": componentsNode = member.value
+            case "alpha": alphaNode = member.value
+            case "hex": hexNode = member.value
+            default:
+                throw SpecError(
+                    .unknownKey, at: member.keyLocation,
+                    "unknown colour property '\(member.key)'; expected colorSpace, components, alpha or hex")
+            }
         }
-        guard let spaceNode = node["colorSpace"] else {
+        guard let spaceNode else {
             throw SpecError(.missingKey, at: node.location, "colour has no 'colorSpace'")
         }
         guard let space = spaceNode.string else {
@@ -60,16 +67,16 @@ enum TokenColor {
                 .invalidValue, at: spaceNode.location,
                 "unknown colour space '\(space)'; expected one of the Color Module's spaces, such as 'srgb'")
         }
-        let components = try readComponents(node["components"], ranges: ranges, space: space, at: node.location)
+        let components = try readComponents(componentsNode, ranges: ranges, space: space, at: node.location)
         var alpha = 1.0
-        if let alphaNode = node["alpha"] {
+        if let alphaNode {
             guard let value = TokenValue.number(alphaNode), (0...1).contains(value) else {
                 throw SpecError(
                     .invalidValue, at: alphaNode.location, "expected an alpha 0…1, found \(alphaNode.foundDescription)")
             }
             alpha = value
         }
-        if let hex = node["hex"] {
+        if let hex = hexNode {
             guard let text = hex.string, text.count == 7, text.first == "#", Color(hex: text) != nil else {
                 throw SpecError(
                     .invalidValue, at: hex.location,
@@ -119,6 +126,7 @@ enum TokenColor {
             )
         }
         var values: [Double] = []
+        values.reserveCapacity(ranges.count)
         for (item, range) in zip(items, ranges) {
             if item.string == "none" {
                 values.append(0)
@@ -148,6 +156,8 @@ enum TokenColor {
     /// Gamma-encoded sRGB 0…1 from a space of the sRGB family (CSS Color 4, sections 7, 8 and 10).
     private static func sRGB(space: String, _ c: [Double]) -> (Double, Double, Double) {
         switch space {
+        case "srgb":
+            return (c[0], c[1], c[2])
         case "srgb-linear":
             return ColorConversion.encoded(linear: (c[0], c[1], c[2]))
         case "hsl":

@@ -28,13 +28,10 @@ enum TokenValue {
     /// The variable a token becomes: its value converted by its type, an alias's reference, or
     /// what an export by Livery wrote in its extension (``TokensExport``).
     static func variable(of token: DesignToken) throws(SpecError) -> SpecNode {
-        let livery = token.extensions?[TokensExport.livery]
-        if let expression = livery?["expression"], let text = expression.string, text.hasPrefix("~") {
-            return SpecNode(.string(text), at: token.location)
-        }
+        if let expression = expression(of: token) { return SpecNode(.string(expression), at: token.location) }
         if let type = token.type { return try convert(token.value, as: type) }
         if let alias = try reference(token.value) { return alias }
-        switch (livery?["type"]?.string, token.value.value) {
+        switch (token.extensions?[TokensExport.livery]?["type"]?.string, token.value.value) {
         case ("string", .string(let text)): return SpecNode(.string(escaped(text)), at: token.location)
         case ("boolean", .bool), ("null", .null), ("list", .sequence), ("mapping", .mapping): return token.value
         default:
@@ -43,6 +40,15 @@ enum TokenValue {
                 "token '\(token.name)' has no $type, and its value \(token.value.foundDescription) is not the kind its '\(TokensExport.livery)' extension names"
             )
         }
+    }
+
+    /// The colour function `~…` an export by Livery wrote in the token's extension, which its
+    /// variable is instead of its value.
+    static func expression(of token: DesignToken) -> String? {
+        guard let text = token.extensions?[TokensExport.livery]?["expression"]?.string, text.hasPrefix("~") else {
+            return nil
+        }
+        return text
     }
 
     static func convert(_ node: SpecNode, as type: TokenType) throws(SpecError) -> SpecNode {
@@ -146,30 +152,34 @@ enum TokenValue {
     }
 
     /// Whether each part of a reference's path can name a group or token: not empty, and no
-    /// `$` property other than `$root`. Split on the UTF-8 bytes: `.` and `$` are ASCII.
+    /// `$` property other than `$root`. On the UTF-8 bytes: `.` and `$` are ASCII.
     private static func partsAreNames(_ path: String) -> Bool {
-        func isName(_ part: Substring) -> Bool {
-            !part.isEmpty && (part.utf8.first != UInt8(ascii: "$") || part == "$root")
+        var path = path
+        return path.withUTF8 { bytes in
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ".") {
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                guard !part.isEmpty, part[0] != UInt8(ascii: "$") || part.elementsEqual("$root".utf8) else {
+                    return false
+                }
+                start = end + 1
+            }
+            return true
         }
-        var start = path.startIndex
-        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: ".") {
-            guard isName(path[start..<index]) else { return false }
-            start = path.utf8.index(after: index)
-        }
-        return isName(path[start...])
     }
 
     /// The path inside `"{path}"`, if `node` is such a string.
     static func referencePath(_ node: SpecNode) -> String? {
         // On the UTF-8 bytes: every token's value is asked this, and braces are ASCII.
-        guard let text = node.string else { return nil }
-        let bytes = text.utf8
-        guard bytes.count > 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
-        let start = bytes.index(after: bytes.startIndex), end = bytes.index(before: bytes.endIndex)
-        guard !bytes[start..<end].contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
-            return nil
+        guard case .string(var text) = node.value, text.utf8.first == UInt8(ascii: "{") else { return nil }
+        return text.withUTF8 { bytes in
+            guard bytes.count > 2, bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
+            let inside = 1..<(bytes.count - 1)
+            guard !bytes[inside].contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
+                return nil
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[inside]), as: UTF8.self)
         }
-        return String(text[start..<end])
     }
 
     /// A number node's value.
@@ -313,23 +323,30 @@ enum TokenValue {
             at: node.location)
     }
 
+    /// The members of a composite value, by name. A handful at most, each name once (a
+    /// reader refuses a duplicate key), so found by comparing names rather than hashing them.
+    private struct Parts {
+        let members: [SpecNode.Member]
+
+        subscript(key: String) -> SpecNode? {
+            members.first { $0.key == key }?.value
+        }
+    }
+
     /// The members of a composite value, checked: every required one present, no other.
     private static func composite(
         _ node: SpecNode, required: [String], optional: [String], type: String
-    ) throws(SpecError) -> [String: SpecNode] {
+    ) throws(SpecError) -> Parts {
         guard let members = node.members else {
             throw mismatch(node, "a \(type) object {\(required.joined(separator: ", "))}")
         }
-        var parts: [String: SpecNode] = [:]
-        for member in members {
-            guard required.contains(member.key) || optional.contains(member.key) else {
-                throw SpecError(
-                    .unknownKey, at: member.keyLocation,
-                    "unknown \(type) property '\(member.key)'; expected \((required + optional).joined(separator: ", "))"
-                )
-            }
-            parts[member.key] = member.value
+        for member in members where !required.contains(member.key) && !optional.contains(member.key) {
+            throw SpecError(
+                .unknownKey, at: member.keyLocation,
+                "unknown \(type) property '\(member.key)'; expected \((required + optional).joined(separator: ", "))"
+            )
         }
+        let parts = Parts(members: members)
         for key in required where parts[key] == nil {
             throw SpecError(.missingKey, at: node.location, "\(type) has no '\(key)'")
         }
@@ -353,7 +370,9 @@ enum TokenValue {
     /// A literal string as a variable holds it: a leading `@` or `~` doubled, so it is not read
     /// as a reference or a function.
     static func escaped(_ text: String) -> String {
-        text.hasPrefix("@") || text.hasPrefix("~") ? String(text.first!) + text : text
+        // On the first byte: both marks are ASCII.
+        let first = text.utf8.first
+        return first == UInt8(ascii: "@") || first == UInt8(ascii: "~") ? String(text.first!) + text : text
     }
 
     private static func mapping(_ fields: [(String, SpecNode)], at location: SourceLocation) -> SpecNode {

@@ -103,7 +103,7 @@ enum TokensExport {
     /// Whether `key` can name a token or a group.
     static func isName(_ key: String) -> Bool {
         // On the UTF-8 bytes: the characters a name cannot hold are ASCII.
-        !key.isEmpty && !key.hasPrefix("$")
+        !key.isEmpty && key.utf8.first != UInt8(ascii: "$")
             && !key.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
             || key == "$root"
     }

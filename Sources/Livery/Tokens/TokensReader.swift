@@ -1,6 +1,8 @@
-/// Reads a design tokens document (Format Module 2025.10) into its tokens: groups walked with
-/// `$type` and `$deprecated` inherited from the nearest group, `$extends` merged, `$ref` JSON
-/// Pointers expanded, every name checked. Reports every error it finds, each located.
+/// Reads a design tokens document (Format Module 2025.10) into its tokens and the variables
+/// they make: groups walked with `$type` and `$deprecated` inherited from the nearest group,
+/// `$extends` merged, `$ref` JSON Pointers expanded, every name checked, each token converted
+/// (``TokenValue``) where it is read, so its variable sits in its group's mapping as the walk
+/// leaves it. Reports every error it finds, each located, in document order.
 struct TokensReader {
     private static let groupProperties: Set<String> = [
         "$type", "$description", "$deprecated", "$extensions", "$extends", "$schema", "$ref", "$defs",
@@ -11,7 +13,11 @@ struct TokensReader {
 
     private let root: SpecNode
     private var pointers = JSONPointerResolver()
+    /// The tokens that converted, in document order.
     private(set) var tokens: [DesignToken] = []
+    /// The variables of those tokens, nested by their groups (a group none of whose tokens
+    /// converted has none).
+    private(set) var variables: [SpecNode.Member] = []
     private(set) var errors: [SpecError] = []
 
     /// Reads `root`, a parsed tokens document.
@@ -25,19 +31,20 @@ struct TokensReader {
                 ))
             return
         }
-        walkGroup(root, path: [], type: nil, deprecation: nil, extending: [])
+        variables = walkGroup(root, path: [], name: "", type: nil, deprecation: nil, extending: [])
     }
 
+    /// Reads a group's tokens and subgroups; returns their variables. `name` is `path` dotted.
     private mutating func walkGroup(
-        _ group: SpecNode, path: [String], type: TokenType?, deprecation: String?, extending: [String]
-    ) {
+        _ group: SpecNode, path: [String], name: String, type: TokenType?, deprecation: String?, extending: [String]
+    ) -> [SpecNode.Member] {
         var members = group.members ?? []
         var type = type, deprecation = deprecation
         if let extends = members.first(where: { $0.key == "$extends" }) {
             members = Self.merged(
                 inherited: extendedMembers(extends.value, from: path, extending: extending), local: members)
         }
-        for member in members where member.key.hasPrefix("$") && member.key != "$root" {
+        for member in members where Self.isProperty(member.key) {
             switch member.key {
             case "$type": type = readType(member.value) ?? type
             case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
@@ -51,7 +58,8 @@ struct TokensReader {
                         "unknown group property '\(member.key)'; names starting with '$' are the format's own"))
             }
         }
-        for member in members where !member.key.hasPrefix("$") || member.key == "$root" {
+        var variables: [SpecNode.Member] = []
+        for member in members where !Self.isProperty(member.key) {
             guard checkName(member) else { continue }
             var node = member.value
             if node.members?.contains(where: { $0.key == "$ref" }) == true {
@@ -67,20 +75,36 @@ struct TokensReader {
                         "expected a token (an object with '$value') or a group, found \(node.foundDescription)"))
                 continue
             }
-            let childPath = path + [member.key]
+            var childPath = path
+            childPath.append(member.key)
+            let childName = name.isEmpty ? member.key : name + "." + member.key
             if childMembers.contains(where: { $0.key == "$value" }) {
-                readToken(node, key: member, path: childPath, type: type, deprecation: deprecation)
+                if let variable = readToken(
+                    node, key: member, path: childPath, name: childName, type: type, deprecation: deprecation)
+                {
+                    variables.append(variable)
+                }
             } else if member.key == "$root" {
                 errors.append(SpecError(.missingKey, at: node.location, "'$root' must be a token: it has no '$value'"))
             } else {
-                walkGroup(node, path: childPath, type: type, deprecation: deprecation, extending: extending)
+                let nested = walkGroup(
+                    node, path: childPath, name: childName, type: type, deprecation: deprecation, extending: extending)
+                if !nested.isEmpty {
+                    variables.append(
+                        SpecNode.Member(
+                            key: member.key, keyLocation: member.keyLocation,
+                            value: SpecNode(.mapping(nested), at: member.keyLocation)))
+                }
             }
         }
+        return variables
     }
 
+    /// Reads a token and converts it; returns its variable, or nil after recording why it has none.
     private mutating func readToken(
-        _ node: SpecNode, key: SpecNode.Member, path: [String], type inherited: TokenType?, deprecation: String?
-    ) {
+        _ node: SpecNode, key: SpecNode.Member, path: [String], name: String, type inherited: TokenType?,
+        deprecation: String?
+    ) -> SpecNode.Member? {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
         var value = node
@@ -90,10 +114,10 @@ struct TokensReader {
                 let known = errors.count
                 value = pointers.expandValues(member.value, in: root, errors: &errors)
                 // A reference that cannot be read is its own error; the token is not read further.
-                guard errors.count == known else { return }
+                guard errors.count == known else { return nil }
             case "$type":
                 // A bad type is its own error; the token is not read further.
-                guard let declared = readType(member.value) else { return }
+                guard let declared = readType(member.value) else { return nil }
                 type = declared
             case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
             case "$description": description = requireString(member.value, "a description")
@@ -110,14 +134,21 @@ struct TokensReader {
             errors.append(
                 SpecError(
                     .missingKey, at: value.location,
-                    "token '\(path.joined(separator: "."))' has no $type and no group above it has one; the format forbids guessing a type"
+                    "token '\(name)' has no $type and no group above it has one; the format forbids guessing a type"
                 ))
-            return
+            return nil
         }
-        tokens.append(
-            DesignToken(
-                path: path, type: type, value: value, description: description, deprecation: deprecation,
-                extensions: extensions, keyLocation: key.keyLocation))
+        let token = DesignToken(
+            path: path, name: name, type: type, value: value, description: description, deprecation: deprecation,
+            extensions: extensions, keyLocation: key.keyLocation)
+        do throws(SpecError) {
+            let variable = try TokenValue.variable(of: token)
+            tokens.append(token)
+            return SpecNode.Member(key: key.key, keyLocation: key.keyLocation, value: variable)
+        } catch {
+            errors.append(error)
+            return nil
+        }
     }
 
     /// A `$ref` in a token's or group's place: the target, with the object's own members laid
@@ -199,6 +230,12 @@ struct TokensReader {
             }
         }
         return result
+    }
+
+    /// Whether a group's member is one of the format's properties (`$type`, …) rather than a
+    /// token or group: `$root` is a token. On the first byte: `$` is ASCII.
+    private static func isProperty(_ key: String) -> Bool {
+        key.utf8.first == UInt8(ascii: "$") && key != "$root"
     }
 
     private mutating func checkName(_ member: SpecNode.Member) -> Bool {

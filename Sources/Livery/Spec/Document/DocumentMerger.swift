@@ -11,6 +11,7 @@ struct DocumentMerger {
 
     mutating func add(_ file: SpecFile, errors: inout [SpecError]) {
         files.append(file.path)
+        tokens.reserveCapacity(tokens.count + file.tokens.count)
         for token in file.tokens { tokens[token.name] = token }
         if let node = file.variables, let members = node.members {
             variablesLocation = variablesLocation ?? node.location
