@@ -26,6 +26,18 @@ import Testing
         ("router", "GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
     ])
     func aPipeliningFloodThatReadsNothingHoldsNoMemoryAndBlocksNobody(path: String, request: String) async throws {
+        var slowest = try await Self.measureFlood(path: path, request: request)
+        // One slow answer can be the machine's: other tests run beside this one on two cores. A
+        // daemon that lets the flood starve `/healthz` is slow in a second flood too.
+        if slowest >= Self.healthLimit {
+            print("\(path): /healthz took \(slowest) during the flood or after it; flooding again")
+            slowest = try await Self.measureFlood(path: path, request: request)
+        }
+        #expect(slowest < Self.healthLimit, "\(path): /healthz took \(slowest) during the flood or after it")
+    }
+
+    /// Floods a new daemon for ``flood``, checks its memory, and returns the slowest `/healthz`.
+    private static func measureFlood(path: String, request: String) async throws -> Duration {
         let serve = try await ServeProcess()
         #expect(try await serve.http.get("/v1/spec").status == 200)
         let before = try serve.residentBytes
@@ -67,7 +79,7 @@ import Testing
             peak - before < Self.growthLimit,
             "\(path): VmRSS grew \((peak - before) / 1024) KiB, from \(before / 1024) KiB, while \(bytes / 1024) KiB were pipelined"
         )
-        #expect(slowest < Self.healthLimit, "\(path): /healthz took \(slowest) during the flood or after it")
         #expect(try await serve.stop() == 0, "\(serve.child.stderr)")
+        return slowest
     }
 }
