@@ -70,4 +70,35 @@ import Testing
         #expect(slowest < Self.healthLimit, "\(path): /healthz took \(slowest) during the flood or after it")
         #expect(try await serve.stop() == 0, "\(serve.child.stderr)")
     }
+
+    /// The raw path's pacing, seen from the client: once the socket buffers between a client
+    /// that reads no answers and the daemon are full, the daemon reads nothing more from it. (The
+    /// flood above bounds what a daemon that read on would hold only by the flood's length.)
+    @Test func aConnectionWhoseAnswersAreNotReadIsReadNoMore() async throws {
+        let serve = try await ServeProcess()
+        #expect(try await serve.http.get("/v1/spec").status == 200)
+        let request = "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let block = Data(String(repeating: request, count: 65536 / request.utf8.count).utf8)
+        // The client hangs up at the end of this block, so that the daemon can stop.
+        do {
+            let client = try RawConnection(port: serve.port)
+            // Until the buffers are full: three seconds in which the daemon takes nothing (a debug
+            // build on a loaded machine may fall a second behind its client).
+            var lastTaken = ContinuousClock.now
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now - lastTaken < .seconds(3), ContinuousClock.now < deadline {
+                if try client.sendAvailable(block) > 0 { lastTaken = .now }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(ContinuousClock.now - lastTaken >= .seconds(3), "the daemon read on for 30 s")
+            var taken = 0
+            let end = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < end {
+                taken += try client.sendAvailable(block)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(taken == 0, "the daemon took \(taken) more bytes from a client that reads nothing")
+        }
+        #expect(try await serve.stop() == 0, "\(serve.child.stderr)")
+    }
 }
