@@ -2,14 +2,18 @@
 # Instructions per request of the daemon's serving path, by callgrind: figure 3's daemon
 # (`LiveryBench --serve`) under valgrind answers N keep-alive GETs of /v1/spec (or of PATH, such
 # as /v1/css: figure 10's serving rows) on 8 connections, one request in flight on each, after
-# 400 of warm-up; only those N are counted. Instruction counts do not depend on what else the
-# machine runs, so two builds compare on a loaded machine.
+# 400 of warm-up; only those N are counted. Instructions are not slowed by what else the machine
+# runs, so two builds compare on a loaded machine (to the instruction with CONNECTIONS=1, below).
 #
 #   Benchmarks/profile-serving.sh BINARY MODE N OUT [PATH]
 #     BINARY  a release LiveryBench (e.g. .build-release/release/LiveryBench)
 #     MODE    304 | 200 | gzip200 | gzip304
 #     OUT     callgrind output file; prints the instructions per request
 #     PATH    /v1/spec (the default) or /v1/css
+#   CONNECTIONS=C (environment; 8 by default) connections instead. With 1 every request is one
+#   turn of the event loop, so two builds compare to the instruction; with 8 how many requests
+#   one turn finds depends on how fast the client runs beside valgrind, which moves the count
+#   by several hundred instructions a request from one run to the next.
 set -euo pipefail
 [ $# -eq 4 ] || [ $# -eq 5 ] || { echo "usage: $0 BINARY 304|200|gzip200|gzip304 N OUT [/v1/spec|/v1/css]" >&2; exit 2; }
 binary=$1 mode=$2 count=$3 out=$4 path=${5:-/v1/spec}
@@ -28,9 +32,9 @@ port=$(grep '^port ' "$work/serve.log" | cut -d' ' -f2)
 [ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
 
 client() {
-    python3 - "$port" "$1" "$mode" "$path" <<'PY'
+    python3 - "$port" "$1" "$mode" "$path" "${CONNECTIONS:-8}" <<'PY'
 import socket, sys, time
-port, n, mode, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4].encode()
+port, n, mode, path, connections = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4].encode(), int(sys.argv[5])
 
 def read_answer(s, buf):
     while b"\r\n\r\n" not in buf:
@@ -62,11 +66,11 @@ else:
 if mode.endswith("304"): extra += b"If-None-Match: " + fields[b"etag"] + b"\r\n"
 request = b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"\r\n"
 expected = 304 if mode.endswith("304") else 200
-sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
-buffers = [b""] * 8
+sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(connections)]
+buffers = [b""] * connections
 done = 0
 while done < n:
-    batch = min(8, n - done)
+    batch = min(connections, n - done)
     for s in sockets[:batch]: s.sendall(request)
     for i in range(batch):
         status, _, buffers[i] = read_answer(sockets[i], buffers[i])

@@ -53,3 +53,46 @@ import Testing
             admission.decide(host: "evil.example", authorization: "Bearer reader", needsToken: true) == .misdirected)
     }
 }
+
+/// The `Host` check reads each value once and compares words; this holds it to the plain
+/// reading (the name up to the first `:` after an IPv6 address's `]`, a port of digits after
+/// it, the name compared in any ASCII case) over every short value of the bytes that matter.
+@Suite struct RequestAdmissionHostReadingTests {
+    /// Names as odd as an embedder may pass: with a colon, an unclosed bracket, empty.
+    private static let names = ["a", "ab", "[a]", "[b", "b:a", "[b]:1", "", "[:a]", "aaaaaaaaab"]
+    private static let alphabet = Array("aAb:[]1".utf8)
+
+    @Test(arguments: [names, names.reversed()])
+    func everyShortHostIsReadAsThePlainRuleReadsIt(names: [String]) {
+        let admission = RequestAdmission(hosts: names, tokens: [])
+        var hosts: [[UInt8]] = [[]]
+        var frontier: [[UInt8]] = [[]]
+        for _ in 1...5 {
+            frontier = frontier.flatMap { host in Self.alphabet.map { host + [$0] } }
+            hosts += frontier
+        }
+        hosts += [Array("aaaaaaaaab:7".utf8), Array("AAAAAAAAAB".utf8), Array("aaaaaaaaa:1".utf8)]
+        var mismatches: [String] = []
+        for host in hosts where !host.isEmpty {
+            let verdict = host.withUnsafeBytes {
+                admission.decide(rawHost: $0, rawAuthorization: nil, needsToken: false)
+            }
+            let expected: RequestAdmission.Verdict =
+                Self.plainlyNames(host, oneOf: names) ? .admitted(authenticated: false) : .misdirected
+            if verdict != expected { mismatches.append(String(decoding: host, as: UTF8.self)) }
+        }
+        #expect(mismatches.isEmpty, "read differently: \(mismatches.prefix(20))")
+    }
+
+    /// The rule as written in RFC 9110 §7.2's terms, without regard for cost.
+    private static func plainlyNames(_ host: [UInt8], oneOf names: [String]) -> Bool {
+        var end = host.count
+        let searchFrom = host[0] == UInt8(ascii: "[") ? (host.firstIndex(of: UInt8(ascii: "]")) ?? end) : 0
+        if let colon = host[searchFrom...].firstIndex(of: UInt8(ascii: ":")) {
+            guard host[(colon + 1)...].allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+            end = colon
+        }
+        let name = String(decoding: host[..<end], as: UTF8.self).lowercased()
+        return names.contains(name)
+    }
+}

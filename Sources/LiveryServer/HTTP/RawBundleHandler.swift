@@ -60,6 +60,11 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = false
     /// Answering is to resume at the event loop's next turn.
     private var resumeScheduled = false
+    /// The channel's `isWritable`, as its writability events tell it: NIO sends one through the
+    /// pipeline each time the flag changes. Kept here because asking the channel costs some
+    /// hundred instructions (the pipeline's reference to it, the existential call), and this
+    /// handler asks for every request and every read.
+    private var writable = true
     /// The most requests answered in one go, from bytes held while the answers did not drain.
     static let batchSize = 256
     /// The most bytes a connection may have sent beyond what was asked for (a pipelining client
@@ -113,7 +118,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// write from inside it. (NIO runs such tasks before it polls again; what gives the other
     /// connections their turns is that each read is small: `DaemonHTTPChannel.readBytes`.)
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { resumeLater(context: context) }
+        writable = context.channel.isWritable
+        if writable { resumeLater(context: context) }
         context.fireChannelWritabilityChanged()
     }
 
@@ -122,7 +128,7 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
         resumeScheduled = true
         context.eventLoop.assumeIsolated().execute { [self] in
             resumeScheduled = false
-            guard context.channel.isActive, context.channel.isWritable else { return }
+            guard context.channel.isActive, writable else { return }
             if var buffer = held.take() {
                 if handedOver {
                     context.fireChannelRead(wrapInboundOut(buffer))
@@ -141,9 +147,9 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Reads only while the answers drain and nothing is held; bytes held go first.
     func read(context: ChannelHandlerContext) {
-        guard context.channel.isWritable, held == nil else {
+        guard writable, held == nil else {
             readPending = true
-            if context.channel.isWritable { resumeLater(context: context) }
+            if writable { resumeLater(context: context) }
             return
         }
         reading = true
@@ -156,10 +162,10 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
         var answered = 0
         while buffer.readableBytes > 0, let snapshot = hub.snapshot {
-            guard context.channel.isWritable, answered < Self.batchSize else {
+            guard writable, answered < Self.batchSize else {
                 held = buffer
                 // A full batch: the rest at the loop's next turn; unwritable: once writable.
-                if context.channel.isWritable { resumeLater(context: context) }
+                if writable { resumeLater(context: context) }
                 break
             }
             let start = ContinuousClock.now

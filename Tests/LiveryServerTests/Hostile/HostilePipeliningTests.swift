@@ -2,6 +2,8 @@ import Foundation
 import LiveryTesting
 import Testing
 
+@testable import LiveryServer
+
 /// A client that pipelines requests and never reads the answers, on each of the daemon's three
 /// request paths: the raw one (a plain `GET /v1/spec`), the event-loop one (`?wait=0s` takes it
 /// past the raw reader), and the router's (`/v1/status`). The daemon must stop reading such a
@@ -81,5 +83,39 @@ import Testing
         )
         #expect(try await serve.stop() == 0, "\(serve.child.stderr)")
         return slowest
+    }
+
+    /// The raw path's pacing, seen from the client: once the socket buffers between a client
+    /// that reads no answers and the daemon are full, the daemon reads nothing more from it. (The
+    /// flood above bounds what a daemon that read on would hold only by the flood's length.)
+    @Test func aConnectionWhoseAnswersAreNotReadIsReadNoMore() async throws {
+        let serve = try await ServeProcess()
+        #expect(try await serve.http.get("/v1/spec").status == 200)
+        // 64 bytes, so that the daemon's reads of 1 KiB hold whole requests: a read that ends
+        // inside one hands the connection to the parser, whose pacing is the router's.
+        let request = "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nX: 01234567890123456\r\n\r\n"
+        #expect(request.utf8.count == 64 && DaemonHTTPChannel.readBytes % 64 == 0)
+        let block = Data(String(repeating: request, count: 65536 / request.utf8.count).utf8)
+        // The client hangs up at the end of this block, so that the daemon can stop.
+        do {
+            let client = try RawConnection(port: serve.port)
+            // Until the buffers are full: three seconds in which the daemon takes nothing (a debug
+            // build on a loaded machine may fall a second behind its client).
+            var lastTaken = ContinuousClock.now
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now - lastTaken < .seconds(3), ContinuousClock.now < deadline {
+                if try client.sendAvailable(block) > 0 { lastTaken = .now }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(ContinuousClock.now - lastTaken >= .seconds(3), "the daemon read on for 30 s")
+            var taken = 0
+            let end = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < end {
+                taken += try client.sendAvailable(block)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(taken == 0, "the daemon took \(taken) more bytes from a client that reads nothing")
+        }
+        #expect(try await serve.stop() == 0, "\(serve.child.stderr)")
     }
 }
