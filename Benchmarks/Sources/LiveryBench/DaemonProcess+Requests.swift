@@ -10,13 +10,13 @@ extension DaemonProcess {
         try requestsByRoute().values.reduce(0, +)
     }
 
-    /// Returns once the daemon has answered no request for `quiet` whole seconds (at most `limit` from now):
+    /// Returns once the daemon has answered no request for `quiet` (at most `limit` from now):
     /// the requests an earlier phase left behind are over.
     func waitUntilQuiet(for quiet: Duration, atMost limit: Duration) throws {
         let deadline = ContinuousClock.now + limit
         var last = try requestsAnswered()
         while ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: Double(quiet.components.seconds))
+            Thread.sleep(forTimeInterval: quiet / .seconds(1))
             let now = try requestsAnswered()
             if now == last { return }
             last = now

@@ -61,8 +61,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Answering is to resume at the event loop's next turn.
     private var resumeScheduled = false
     /// The channel's `isWritable`, as its writability events tell it: NIO sends one through the
-    /// pipeline each time the flag changes. Kept here because asking the channel costs some
-    /// hundred instructions (the pipeline's reference to it, the existential call), and this
+    /// pipeline each time the flag changes. Kept here because asking the channel costs about 70
+    /// instructions (the pipeline's reference to it, the existential call), and this
     /// handler asks for every request and every read.
     private var writable = true
     /// The most requests answered in one go, from bytes held while the answers did not drain.
