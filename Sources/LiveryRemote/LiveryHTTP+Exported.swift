@@ -4,3 +4,4 @@
 @_exported import struct LiveryHTTP.ClientHeaderError
 @_exported import struct LiveryHTTP.ClientIdentity
 @_exported import struct LiveryHTTP.LiveryClientHeader
+@_exported import struct LiveryHTTP.TokenError
