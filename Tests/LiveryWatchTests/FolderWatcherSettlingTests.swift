@@ -47,6 +47,23 @@ extension WatchIOTests {
             }
         }
 
+        @Test func aWriterThatPausesBetweenTruncatingAndWritingIsWaitedFor() async throws {
+            // An in-place save descheduled for longer than the settle window after its truncation
+            // (a loaded machine does this): the empty file must not be published, the bytes that
+            // follow must. 100 ms is five windows and half the cap.
+            try await withWatchedFolder { folder, recorder in
+                let descriptor = open(folder.at("card.yaml"), O_WRONLY | O_TRUNC)
+                try #require(descriptor >= 0)
+                try await Task.sleep(for: .milliseconds(100))
+                let bytes = Array("card: 2\n".utf8)
+                #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+                close(descriptor)
+                try await recorder.waitForValue(["card.yaml": "card: 2\n"])
+                #expect(!recorder.all.contains { $0.value == ["card.yaml": ""] })
+                #expect(recorder.count == 2)
+            }
+        }
+
         @Test func aFinalBadFileIsReportedOnceAndTheGoodValueStays() async throws {
             try await withWatchedFolder { folder, recorder in
                 try folder.write("card.yaml", "card: BAD\n")

@@ -1,6 +1,7 @@
 /// Decides when a burst of events has settled: one window after its last event, but never later
 /// than the maximum number of windows after its first, so a never-ending stream of writes still
-/// gets published regularly.
+/// gets published regularly. While a writer still holds a spec file open (written in place and
+/// not yet closed), a quiet window is not the end of the burst: only the cap is.
 ///
 /// Pure timing, no I/O: the engine records events and asks for the deadline.
 struct SettleWindow: Sendable {
@@ -24,10 +25,12 @@ struct SettleWindow: Sendable {
         lastEvent = now
     }
 
-    /// When the pending burst should be scanned, or `nil` with nothing pending.
-    var deadline: Instant? {
+    /// When the pending burst should be scanned, or `nil` with nothing pending. `writing` holds
+    /// the scan until the cap: a writer that paused between truncating a file and writing it
+    /// (a loaded machine deschedules it for longer than a window) is not done.
+    func deadline(writing: Bool = false) -> Instant? {
         guard let firstEvent, let lastEvent else { return nil }
-        return min(lastEvent + window, firstEvent + limit)
+        return writing ? firstEvent + limit : min(lastEvent + window, firstEvent + limit)
     }
 
     /// Whether the deadline is the cap rather than the end of a quiet window: the burst is still

@@ -33,6 +33,11 @@ final class WatchEngine<Value: Sendable> {
     private var settle: SettleWindow
     private var settleTimer: Task<Void, Never>?
     private var settleGeneration: UInt64 = 0
+    /// When the armed settle timer fires.
+    private var settleDeadline: ContinuousClock.Instant?
+    /// Spec files written in place and not closed yet, by watch descriptor and name: their
+    /// writer is not done, so the burst does not settle before the cap (see ``SettleWindow``).
+    private var openWrites: Set<OpenWrite> = []
     private var graceTimer: Task<Void, Never>?
     private var graceGeneration: UInt64 = 0
     private var consumedDeliveries: UInt64 = 0
@@ -44,6 +49,12 @@ final class WatchEngine<Value: Sendable> {
     private var lastScan: ContinuousClock.Instant?
     /// The scan in progress, until it is counted in the statistics.
     private var uncountedScan: Reason?
+
+    /// A spec file in one watched folder.
+    struct OpenWrite: Hashable {
+        var descriptor: Int32
+        var name: String
+    }
 
     enum Coverage: Equatable {
         case complete
@@ -94,9 +105,12 @@ final class WatchEngine<Value: Sendable> {
                 for record in records where record.event == .watchRemoved {
                     // The kernel dropped it (folder deleted or moved away): place it again if needed.
                     watched = watched.filter { $0.value.descriptor != record.descriptor }
+                    openWrites = openWrites.filter { $0.descriptor != record.descriptor }
                 }
+                for record in records { noteWriting(record) }
             case .overflow:
                 listing = nil
+                openWrites.removeAll()
                 overflowPending = true
                 session.statistics.withLock { $0.overflows += 1 }
                 logger.warning("inotify queue overflowed; rescanning", metadata: metadata)
@@ -111,7 +125,8 @@ final class WatchEngine<Value: Sendable> {
         case .settleTimer(let generation):
             guard generation == settleGeneration else { return }  // superseded
             settleTimer = nil
-            guard let deadline = settle.deadline else { return }
+            settleDeadline = nil
+            guard let deadline = settle.deadline(writing: !openWrites.isEmpty) else { return }
             if ContinuousClock.now < deadline {
                 armSettleTimer(at: deadline)  // more events came in since this timer was armed
             } else {
@@ -129,10 +144,25 @@ final class WatchEngine<Value: Sendable> {
         }
     }
 
-    /// Marks the folder dirty; the scan follows when the burst settles.
+    /// Marks the folder dirty; the scan follows when the burst settles. The timer is armed
+    /// earlier when the last open writer closed its file (the hold ended).
     func noteActivity() {
         settle.record(at: .now)
-        if settleTimer == nil, let deadline = settle.deadline { armSettleTimer(at: deadline) }
+        guard let deadline = settle.deadline(writing: !openWrites.isEmpty) else { return }
+        if settleTimer == nil || settleDeadline.map({ deadline < $0 }) == true { armSettleTimer(at: deadline) }
+    }
+
+    /// Keeps ``openWrites``: a spec file's bytes changed in place (`IN_MODIFY`, a truncation
+    /// too) until its writer closes it, deletes it or renames it away.
+    private func noteWriting(_ record: InotifyRecord) {
+        switch record.event {
+        case .modified(let name) where FolderScanner.isContent(name, fileExtensions: scanner.fileExtensions):
+            openWrites.insert(OpenWrite(descriptor: record.descriptor, name: name))
+        case .closedAfterWriting(let name), .deleted(let name, _), .movedOut(let name, _, _):
+            openWrites.remove(OpenWrite(descriptor: record.descriptor, name: name))
+        default:
+            break
+        }
     }
 
     /// Starts (or, after any event, restarts) the completion grace when a spec file was
@@ -208,6 +238,8 @@ final class WatchEngine<Value: Sendable> {
     }
 
     private func armSettleTimer(at deadline: ContinuousClock.Instant) {
+        settleTimer?.cancel()
+        settleDeadline = deadline
         settleGeneration += 1
         let generation = settleGeneration
         let input = session.input
@@ -222,7 +254,10 @@ final class WatchEngine<Value: Sendable> {
         settle.reset()
         settleTimer?.cancel()
         settleTimer = nil
+        settleDeadline = nil
         settleGeneration += 1
+        // A writer still open at the cap keeps writing: its next event holds the next burst.
+        openWrites.removeAll()
         // A full scan sees everything a pending fast path would: it supersedes it.
         graceTimer?.cancel()
         graceTimer = nil
