@@ -64,6 +64,28 @@ extension WatchIOTests {
             }
         }
 
+        @Test func aPausedWritersHoldCountsFromItsWriteNotFromTheBurstsStart() async throws {
+            // A burst already 150 ms old when the file is truncated (a hidden file touched every
+            // 10 ms keeps it going): the cap counted from the burst's first event would end the
+            // hold 50 ms into the writer's 100 ms pause and publish the empty file.
+            try await withWatchedFolder { folder, recorder in
+                let busyUntil = ContinuousClock.now + .milliseconds(150)
+                while ContinuousClock.now < busyUntil {
+                    try folder.write(".scratch", "x")
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                let descriptor = open(folder.at("card.yaml"), O_WRONLY | O_TRUNC)
+                try #require(descriptor >= 0)
+                try await Task.sleep(for: .milliseconds(100))
+                let bytes = Array("card: 3\n".utf8)
+                #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+                close(descriptor)
+                try await recorder.waitForValue(["card.yaml": "card: 3\n"])
+                #expect(!recorder.all.contains { $0.value == ["card.yaml": ""] })
+                #expect(recorder.count == 2)
+            }
+        }
+
         @Test func aFinalBadFileIsReportedOnceAndTheGoodValueStays() async throws {
             try await withWatchedFolder { folder, recorder in
                 try folder.write("card.yaml", "card: BAD\n")

@@ -36,8 +36,15 @@ import Testing
         var window = SettleWindow(window: .milliseconds(20), maximumWindows: 10)
         window.record(at: start)
         window.record(at: start + .milliseconds(5))
-        #expect(window.deadline(writing: true) == start + .milliseconds(200))
-        #expect(window.deadline(writing: false) == start + .milliseconds(25))
+        #expect(window.deadline(writingSince: start + .milliseconds(5)) == start + .milliseconds(205))
+        #expect(window.deadline() == start + .milliseconds(25))
+    }
+
+    @Test func anOpenWritersCapCountsFromItsWriteNotFromTheBurstsStart() {
+        var window = SettleWindow(window: .milliseconds(20), maximumWindows: 10)
+        window.record(at: start)  // an earlier save, already published by the fast path
+        window.record(at: start + .milliseconds(190))  // a file truncated in place
+        #expect(window.deadline(writingSince: start + .milliseconds(190)) == start + .milliseconds(390))
     }
 
     @Test func resetForgetsTheBurst() {

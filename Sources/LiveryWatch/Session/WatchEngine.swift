@@ -35,9 +35,12 @@ final class WatchEngine<Value: Sendable> {
     private var settleGeneration: UInt64 = 0
     /// When the armed settle timer fires.
     private var settleDeadline: ContinuousClock.Instant?
-    /// Spec files written in place and not closed yet, by watch descriptor and name: their
-    /// writer is not done, so the burst does not settle before the cap (see ``SettleWindow``).
-    private var openWrites: Set<OpenWrite> = []
+    /// Spec files written in place and not closed yet, by watch descriptor and name, with the
+    /// time of their first write: their writer is not done, so the burst does not settle before
+    /// the cap after that (see ``SettleWindow``).
+    private var openWrites: [OpenWrite: ContinuousClock.Instant] = [:]
+    /// Since when the oldest open writer has been writing.
+    private var writingSince: ContinuousClock.Instant? { openWrites.values.min() }
     private var graceTimer: Task<Void, Never>?
     private var graceGeneration: UInt64 = 0
     private var consumedDeliveries: UInt64 = 0
@@ -105,7 +108,7 @@ final class WatchEngine<Value: Sendable> {
                 for record in records where record.event == .watchRemoved {
                     // The kernel dropped it (folder deleted or moved away): place it again if needed.
                     watched = watched.filter { $0.value.descriptor != record.descriptor }
-                    openWrites = openWrites.filter { $0.descriptor != record.descriptor }
+                    openWrites = openWrites.filter { $0.key.descriptor != record.descriptor }
                 }
                 for record in records { noteWriting(record) }
             case .overflow:
@@ -126,7 +129,7 @@ final class WatchEngine<Value: Sendable> {
             guard generation == settleGeneration else { return }  // superseded
             settleTimer = nil
             settleDeadline = nil
-            guard let deadline = settle.deadline(writing: !openWrites.isEmpty) else { return }
+            guard let deadline = settle.deadline(writingSince: writingSince) else { return }
             if ContinuousClock.now < deadline {
                 armSettleTimer(at: deadline)  // more events came in since this timer was armed
             } else {
@@ -148,7 +151,7 @@ final class WatchEngine<Value: Sendable> {
     /// earlier when the last open writer closed its file (the hold ended).
     func noteActivity() {
         settle.record(at: .now)
-        guard let deadline = settle.deadline(writing: !openWrites.isEmpty) else { return }
+        guard let deadline = settle.deadline(writingSince: writingSince) else { return }
         if settleTimer == nil || settleDeadline.map({ deadline < $0 }) == true { armSettleTimer(at: deadline) }
     }
 
@@ -157,9 +160,10 @@ final class WatchEngine<Value: Sendable> {
     private func noteWriting(_ record: InotifyRecord) {
         switch record.event {
         case .modified(let name) where FolderScanner.isContent(name, fileExtensions: scanner.fileExtensions):
-            openWrites.insert(OpenWrite(descriptor: record.descriptor, name: name))
+            let file = OpenWrite(descriptor: record.descriptor, name: name)
+            if openWrites[file] == nil { openWrites[file] = .now }
         case .closedAfterWriting(let name), .deleted(let name, _), .movedOut(let name, _, _):
-            openWrites.remove(OpenWrite(descriptor: record.descriptor, name: name))
+            openWrites[OpenWrite(descriptor: record.descriptor, name: name)] = nil
         default:
             break
         }
