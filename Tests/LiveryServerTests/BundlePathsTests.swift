@@ -105,19 +105,36 @@ import Testing
     @Test func requestsAnsweredOnTheFastPathKeepTheConnectionAlive() async throws {
         try await TestDaemon.with(configure: { $0.idleTimeout = .seconds(2) }) { server in
             let etag = try await server.http.get("/v1/spec").header("ETag") ?? ""
-            let connection = try RawConnection(port: server.port)
-            // A request every 300 ms for 3.6 s: never idle for 2 s (room for a loaded machine's
-            // late wake-ups), so never closed, though none of these requests reaches the router.
-            for _ in 0..<12 {
-                try await connection.send("GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n")
-                let answer = try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5))
-                #expect(answer.hasPrefix("HTTP/1.1 304"), "\(answer)")
-                try await Task.sleep(for: .milliseconds(300))
+            // A request every 300 ms for 3.6 s: never idle for 2 s, so never closed, though none
+            // of these requests reaches the router. A parallel run can keep this task from running
+            // for seconds (two cores, other tests busy on the cooperative pool): a client that
+            // really was idle for 1.5 s or more between two requests makes the round void, and it
+            // is run again on a new connection (at most three rounds).
+            for round in 1...3 {
+                let connection = try RawConnection(port: server.port)
+                var answers: [String] = []
+                var longestGap = Duration.zero
+                var lastSent = ContinuousClock.now
+                do {
+                    for _ in 0..<12 {
+                        longestGap = max(longestGap, ContinuousClock.now - lastSent)
+                        lastSent = .now
+                        try await connection.send(
+                            "GET /v1/spec HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n")
+                        answers.append(try await connection.receive(until: "\r\n\r\n", timeout: .seconds(5)))
+                        try await Task.sleep(for: .milliseconds(300))
+                    }
+                } catch  where longestGap >= .milliseconds(1500) && round < 3 {
+                    continue
+                }
+                if longestGap >= .milliseconds(1500) && round < 3 { continue }
+                #expect(answers.count == 12 && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 304") }, "\(answers)")
+                #expect(connection.isOpen)
+                // Then idle: closed after the timeout.
+                let (_, closed) = try await connection.receiveUntilClosed(timeout: .seconds(5))
+                #expect(closed)
+                return
             }
-            #expect(connection.isOpen)
-            // Then idle: closed after the timeout.
-            let (_, closed) = try await connection.receiveUntilClosed(timeout: .seconds(5))
-            #expect(closed)
         }
     }
 
