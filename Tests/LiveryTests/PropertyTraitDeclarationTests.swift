@@ -15,18 +15,24 @@ import Testing
         var hide: Bool?
         static let properties = [
             TraitProperty("level", \Self.level, check: .within(0...0.5)) {
-                ($0 as? any HasOpacity.Type)?.binding {
-                    swap(&$0.opacity, &$1)
-                } assign: {
-                    $0.opacity = $1
+                func binding(_ target: (some HasOpacity).Type) -> PropertyBinding {
+                    target.binding {
+                        swap(&$0.opacity, &$1)
+                    } assign: {
+                        $0.opacity = $1
+                    }
                 }
+                return ($0 as? any HasOpacity.Type).map { binding($0) }
             },
             TraitProperty("hide", \Self.hide) {
-                ($0 as? any HasHidden.Type)?.binding {
-                    swap(&$0.isHidden, &$1)
-                } assign: {
-                    $0.isHidden = $1
+                func binding(_ target: (some HasHidden).Type) -> PropertyBinding {
+                    target.binding {
+                        swap(&$0.isHidden, &$1)
+                    } assign: {
+                        $0.isHidden = $1
+                    }
                 }
+                return ($0 as? any HasHidden.Type).map { binding($0) }
             },
         ]
     }

@@ -11,9 +11,10 @@ enum Undo {
     /// Any other trait: run its reversal.
     case reversal(ErasedReversal)
 
-    /// Undoes the trait on `object`, the object it was applied to.
-    func run(on object: AnyObject) {
-        switch self {
+    /// Undoes the trait on `object`, the object it was applied to. Consumes the record, so that
+    /// the old value is handed on rather than copied and destroyed (see ``PropertyBinding/assign(_:_:)``).
+    consuming func run(on object: AnyObject) {
+        switch consume self {
         case .restore(let binding, let old): binding._withUnsafeGuaranteedRef { $0.assign(object, old) }
         case .reversal(let reversal): reversal.revert(object)
         }

@@ -7,7 +7,7 @@ public final class PropertyBinding {
     private let boundClass: ObjectIdentifier
     private let kinds: [PropertyValue.Kind]
     private let exchangeValue: (AnyObject, UnsafePointer<PropertyValue?>) -> PropertyValue?
-    private let assignValue: (AnyObject, PropertyValue) -> Void
+    private let assignValue: (AnyObject, consuming PropertyValue) -> Void
 
     /// Binds `exchange` and `assign` to objects of exactly the class `type`; both may downcast
     /// their object to `type` unchecked, and ignore a value of a kind other than `kinds`
@@ -19,7 +19,7 @@ public final class PropertyBinding {
     init(
         exactly type: AnyClass, takes kinds: [PropertyValue.Kind],
         exchange: @escaping (AnyObject, UnsafePointer<PropertyValue?>) -> PropertyValue?,
-        assign: @escaping (AnyObject, PropertyValue) -> Void
+        assign: @escaping (AnyObject, consuming PropertyValue) -> Void
     ) {
         self.boundClass = ObjectIdentifier(type)
         self.kinds = kinds
@@ -43,7 +43,11 @@ public final class PropertyBinding {
 
     /// Puts back a value ``exchange(_:_:)`` replaced: how an undo sets the property. One write,
     /// where an exchange is a read and a write, each an access the runtime checks for exclusivity.
-    func assign(_ object: AnyObject, _ value: PropertyValue) {
+    ///
+    /// The value is consumed: the closure, which knows its case, ends its life, where a caller
+    /// that kept it would destroy it through `PropertyValue`'s outlined destroy (a switch over
+    /// every case, because of the text case) on every undo.
+    func assign(_ object: AnyObject, _ value: consuming PropertyValue) {
         guard ObjectIdentifier(type(of: object)) == boundClass else { return }
         assignValue(object, value)
     }

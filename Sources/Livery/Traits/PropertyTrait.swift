@@ -14,7 +14,10 @@
 ///     public var radius: Double
 ///     public static let properties = [
 ///         TraitProperty("radius", \Self.radius, check: .atLeast(0)) {
-///             ($0 as? any HasCornerRadius.Type)?.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
+///             func binding(_ target: (some HasCornerRadius).Type) -> PropertyBinding {
+///                 target.binding { swap(&$0.cornerRadius, &$1) } assign: { $0.cornerRadius = $1 }
+///             }
+///             return ($0 as? any HasCornerRadius.Type).map { binding($0) }
 ///         }
 ///     ]
 /// }

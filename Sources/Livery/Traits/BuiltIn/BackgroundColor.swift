@@ -14,11 +14,14 @@ public struct BackgroundColor: PropertyTrait {
     /// In CSS, `background-color`.
     public static let properties = [
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("background-color", .color($0))] }) {
-            ($0 as? any HasBackgroundColor.Type)?.binding {
-                swap(&$0.backgroundColor, &$1)
-            } assign: {
-                $0.backgroundColor = $1
+            func binding(_ target: (some HasBackgroundColor).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.backgroundColor, &$1)
+                } assign: {
+                    $0.backgroundColor = $1
+                }
             }
+            return ($0 as? any HasBackgroundColor.Type).map { binding($0) }
         }
     ]
 }

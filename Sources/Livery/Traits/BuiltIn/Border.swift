@@ -21,21 +21,27 @@ public struct Border: PropertyTrait {
     /// style is left alone: CSS's default width is 3px once a style is set, where a target's is 0.
     public static let properties = [
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("border-color", .color($0))] }) {
-            ($0 as? any HasBorder.Type)?.binding {
-                swap(&$0.borderColor, &$1)
-            } assign: {
-                $0.borderColor = $1
+            func binding(_ target: (some HasBorder).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.borderColor, &$1)
+                } assign: {
+                    $0.borderColor = $1
+                }
             }
+            return ($0 as? any HasBorder.Type).map { binding($0) }
         },
         TraitProperty(
             "width", \Self.width, check: .atLeast(0),
             css: { [CSSDeclaration("border-width", .pixels($0)), CSSDeclaration("border-style", .keyword("solid"))] }
         ) {
-            ($0 as? any HasBorder.Type)?.binding {
-                swap(&$0.borderWidth, &$1)
-            } assign: {
-                $0.borderWidth = $1
+            func binding(_ target: (some HasBorder).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.borderWidth, &$1)
+                } assign: {
+                    $0.borderWidth = $1
+                }
             }
+            return ($0 as? any HasBorder.Type).map { binding($0) }
         },
     ]
 }

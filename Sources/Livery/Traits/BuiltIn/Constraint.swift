@@ -15,11 +15,14 @@ public struct Constraint: PropertyTrait {
     /// `var(--constant)`).
     public static let properties = [
         TraitProperty("constant", \Self.constant, css: { [.custom("constant", .number($0))] }) {
-            ($0 as? any HasConstant.Type)?.binding {
-                swap(&$0.constant, &$1)
-            } assign: {
-                $0.constant = $1
+            func binding(_ target: (some HasConstant).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.constant, &$1)
+                } assign: {
+                    $0.constant = $1
+                }
             }
+            return ($0 as? any HasConstant.Type).map { binding($0) }
         }
     ]
 }

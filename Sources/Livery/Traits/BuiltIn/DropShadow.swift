@@ -27,32 +27,44 @@ public struct DropShadow: PropertyTrait {
     /// In CSS, the four make one `box-shadow` (see ``boxShadow``), declared with `color`.
     public static let properties = [
         TraitProperty("color", \Self.color, cssOfTrait: { [$0.boxShadow] }) {
-            ($0 as? any HasDropShadow.Type)?.binding {
-                swap(&$0.shadowColor, &$1)
-            } assign: {
-                $0.shadowColor = $1
+            func binding(_ target: (some HasDropShadow).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.shadowColor, &$1)
+                } assign: {
+                    $0.shadowColor = $1
+                }
             }
+            return ($0 as? any HasDropShadow.Type).map { binding($0) }
         },
         TraitProperty("offset", \Self.offset, css: { _ in [] }) {
-            ($0 as? any HasDropShadow.Type)?.binding {
-                swap(&$0.shadowOffset, &$1)
-            } assign: {
-                $0.shadowOffset = $1
+            func binding(_ target: (some HasDropShadow).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.shadowOffset, &$1)
+                } assign: {
+                    $0.shadowOffset = $1
+                }
             }
+            return ($0 as? any HasDropShadow.Type).map { binding($0) }
         },
         TraitProperty("opacity", \Self.opacity, check: .within(0...1), css: { _ in [] }) {
-            ($0 as? any HasDropShadow.Type)?.binding {
-                swap(&$0.shadowOpacity, &$1)
-            } assign: {
-                $0.shadowOpacity = $1
+            func binding(_ target: (some HasDropShadow).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.shadowOpacity, &$1)
+                } assign: {
+                    $0.shadowOpacity = $1
+                }
             }
+            return ($0 as? any HasDropShadow.Type).map { binding($0) }
         },
         TraitProperty("radius", \Self.radius, check: .atLeast(0), css: { _ in [] }) {
-            ($0 as? any HasDropShadow.Type)?.binding {
-                swap(&$0.shadowRadius, &$1)
-            } assign: {
-                $0.shadowRadius = $1
+            func binding(_ target: (some HasDropShadow).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.shadowRadius, &$1)
+                } assign: {
+                    $0.shadowRadius = $1
+                }
             }
+            return ($0 as? any HasDropShadow.Type).map { binding($0) }
         },
     ]
 }

@@ -32,36 +32,48 @@ public struct FontTrait: PropertyTrait {
     /// font), `font-size` in pixels, `font-weight` as its number, and `color`.
     public static let properties = [
         TraitProperty("name", \Self.name, css: { [CSSDeclaration("font-family", fontFamily($0))] }) {
-            ($0 as? any HasFont.Type)?.binding {
-                swap(&$0.font.name, &$1)
-            } assign: {
-                $0.font.name = $1
+            func binding(_ target: (some HasFont).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.font.name, &$1)
+                } assign: {
+                    $0.font.name = $1
+                }
             }
+            return ($0 as? any HasFont.Type).map { binding($0) }
         },
         TraitProperty(
             "size", \Self.size, check: .greaterThan(0), css: { [CSSDeclaration("font-size", .pixels($0))] }
         ) {
-            ($0 as? any HasFont.Type)?.binding {
-                swap(&$0.font.size, &$1)
-            } assign: {
-                $0.font.size = $1
+            func binding(_ target: (some HasFont).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.font.size, &$1)
+                } assign: {
+                    $0.font.size = $1
+                }
             }
+            return ($0 as? any HasFont.Type).map { binding($0) }
         },
         TraitProperty(
             "weight", \Self.weight, css: { [CSSDeclaration("font-weight", .number(Double($0.numericValue)))] }
         ) {
-            ($0 as? any HasFont.Type)?.binding {
-                swap(&$0.font.weight, &$1)
-            } assign: {
-                $0.font.weight = $1
+            func binding(_ target: (some HasFont).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.font.weight, &$1)
+                } assign: {
+                    $0.font.weight = $1
+                }
             }
+            return ($0 as? any HasFont.Type).map { binding($0) }
         },
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("color", .color($0))] }) {
-            ($0 as? any HasFont.Type)?.binding {
-                swap(&$0.textColor, &$1)
-            } assign: {
-                $0.textColor = $1
+            func binding(_ target: (some HasFont).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.textColor, &$1)
+                } assign: {
+                    $0.textColor = $1
+                }
             }
+            return ($0 as? any HasFont.Type).map { binding($0) }
         },
     ]
 }

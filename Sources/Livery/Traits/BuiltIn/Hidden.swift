@@ -15,11 +15,14 @@ public struct Hidden: PropertyTrait {
     /// gives it.
     public static let properties = [
         TraitProperty("hidden", \Self.hidden, css: { $0 ? [CSSDeclaration("display", .keyword("none"))] : [] }) {
-            ($0 as? any HasHidden.Type)?.binding {
-                swap(&$0.isHidden, &$1)
-            } assign: {
-                $0.isHidden = $1
+            func binding(_ target: (some HasHidden).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.isHidden, &$1)
+                } assign: {
+                    $0.isHidden = $1
+                }
             }
+            return ($0 as? any HasHidden.Type).map { binding($0) }
         }
     ]
 }

@@ -16,11 +16,14 @@ public struct Opacity: PropertyTrait {
         TraitProperty(
             "opacity", \Self.opacity, check: .within(0...1), css: { [CSSDeclaration("opacity", .number($0))] }
         ) {
-            ($0 as? any HasOpacity.Type)?.binding {
-                swap(&$0.opacity, &$1)
-            } assign: {
-                $0.opacity = $1
+            func binding(_ target: (some HasOpacity).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.opacity, &$1)
+                } assign: {
+                    $0.opacity = $1
+                }
             }
+            return ($0 as? any HasOpacity.Type).map { binding($0) }
         }
     ]
 }

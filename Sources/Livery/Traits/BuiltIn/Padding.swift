@@ -24,11 +24,14 @@ public struct Padding: PropertyTrait {
                 ]
             }
         ) {
-            ($0 as? any HasPadding.Type)?.binding {
-                swap(&$0.padding, &$1)
-            } assign: {
-                $0.padding = $1
+            func binding(_ target: (some HasPadding).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.padding, &$1)
+                } assign: {
+                    $0.padding = $1
+                }
             }
+            return ($0 as? any HasPadding.Type).map { binding($0) }
         }
     ]
 }

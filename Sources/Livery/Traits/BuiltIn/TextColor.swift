@@ -14,11 +14,14 @@ public struct TextColor: PropertyTrait {
     /// In CSS, `color`.
     public static let properties = [
         TraitProperty("color", \Self.color, css: { [CSSDeclaration("color", .color($0))] }) {
-            ($0 as? any HasTextColor.Type)?.binding {
-                swap(&$0.textColor, &$1)
-            } assign: {
-                $0.textColor = $1
+            func binding(_ target: (some HasTextColor).Type) -> PropertyBinding {
+                target.binding {
+                    swap(&$0.textColor, &$1)
+                } assign: {
+                    $0.textColor = $1
+                }
             }
+            return ($0 as? any HasTextColor.Type).map { binding($0) }
         }
     ]
 }
