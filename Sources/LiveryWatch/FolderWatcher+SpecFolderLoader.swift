@@ -32,23 +32,7 @@ extension FolderWatcher {
         around: @escaping @Sendable (_ read: () throws -> SpecFolderLoader.Stage) throws -> Value
     ) {
         self.init(
-            directory: directory, loader: loader, configuration: configuration, logger: logger, engineIsolation: nil,
-            around: around)
-    }
-
-    /// The same, its scans and reads run in `engineIsolation` (see
-    /// ``init(directory:configuration:logger:entersLinkedFolders:engineIsolation:contentLoader:)``).
-    convenience init(
-        directory: URL,
-        loader: SpecFolderLoader,
-        configuration: WatchConfiguration,
-        logger: Logger,
-        engineIsolation: (any Actor)?,
-        around: @escaping @Sendable (_ read: () throws -> SpecFolderLoader.Stage) throws -> Value
-    ) {
-        self.init(
             directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false,
-            engineIsolation: engineIsolation,
             contentLoader: { content in
                 try around { try loader.read(content.specSources(limits: loader.limits)) }
             })

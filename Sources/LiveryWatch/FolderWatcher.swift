@@ -61,21 +61,16 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
     ) {
         self.init(
             directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: true,
-            engineIsolation: nil, contentLoader: { _ in try loader(directory) })
+            contentLoader: { _ in try loader(directory) })
     }
 
     /// Starts watching `directory`, building each value from the bytes the scan read; with
     /// `entersLinkedFolders` false, links to folders are noted but neither walked nor watched.
-    ///
-    /// The watcher's decisions, scans and loads run in `engineIsolation` (nil: the global
-    /// executor). A consumer that iterates on an actor and passes that actor gets each update
-    /// without a hop: the engine's job ends and the consumer's follows on the same thread.
     init(
         directory: URL,
         configuration: WatchConfiguration,
         logger: Logger,
         entersLinkedFolders: Bool,
-        engineIsolation: (any Actor)?,
         contentLoader loader: @escaping @Sendable (FolderContent) throws -> Value
     ) {
         let (updates, output) = AsyncStream.makeStream(of: Update<Value>.self)
@@ -97,7 +92,7 @@ public final class FolderWatcher<Value: Sendable>: AsyncSequence, Sendable {
                     loader: loader,
                     output: output
                 )
-                await engine.run(inputs, isolation: engineIsolation)
+                await engine.run(inputs)
             }
         )
     }

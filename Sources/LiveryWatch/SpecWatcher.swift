@@ -32,7 +32,6 @@ extension FolderWatcher where Value == Spec {
     ) {
         self.init(
             directory: directory, configuration: configuration, logger: logger, entersLinkedFolders: false,
-            engineIsolation: nil,
             contentLoader: { content in
                 try Spec(sources: content.specSources(limits: .default), registry: registry)
             })

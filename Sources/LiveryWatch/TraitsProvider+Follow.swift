@@ -6,10 +6,8 @@ extension TraitsProvider {
     /// Follows a specs folder: loads every new spec the folder's content turns into, and keeps
     /// the last good one when a change is bad (the error is logged and passed to `onUpdate`).
     ///
-    /// It runs in the caller's isolation domain until the calling task is cancelled, and so does
-    /// the folder's watcher: its scans, and the reading and resolving of each spec, run there
-    /// too, right before the load, with no hop to another thread in between. A host starts it in
-    /// a task it can cancel:
+    /// It runs in the caller's isolation domain until the calling task is cancelled, so a host
+    /// starts it in a task it can cancel:
     ///
     /// ```swift
     /// let following = Task { await provider.follow(directory: specsFolder) }
@@ -34,10 +32,7 @@ extension TraitsProvider {
     ) async {
         var loader = loader
         loader.registry = registry
-        let watcher = FolderWatcher(
-            directory: directory, loader: loader, configuration: configuration, logger: logger,
-            engineIsolation: isolation
-        ) { try $0() }
+        let watcher = FolderWatcher(directory: directory, loader: loader, configuration: configuration, logger: logger)
         for await update in watcher {
             if Task.isCancelled { break }
             switch await update.completed(by: loader) {

@@ -9,7 +9,7 @@ extension WatchEngine {
     /// Scans, places the missing watches, and scans again as long as new watches were placed:
     /// entries created in a new folder before its watch existed produced no event, so only a
     /// scan after the watch is in place is sure to see them.
-    nonisolated(nonsending) func scanAndWatch() async -> FolderSnapshot {
+    func scanAndWatch() async -> FolderSnapshot {
         var snapshot = scanner.scan()
         for _ in 0..<Self.maximumRounds {
             guard await reconcile(with: snapshot.folders), !Task.isCancelled else { return snapshot }
@@ -23,7 +23,7 @@ extension WatchEngine {
     /// Removes watches that are no longer wanted (or whose folder was replaced by another with the
     /// same path), places the missing ones, and switches periodic rescans on while any folder is
     /// left unwatched. Returns whether a watch was placed.
-    private nonisolated(nonsending) func reconcile(with wanted: [String: FileID]) async -> Bool {
+    private func reconcile(with wanted: [String: FileID]) async -> Bool {
         for (path, placed) in watched where wanted[path] != placed.folder {
             session.owner.removeWatch(placed.descriptor, for: session.id)
             watched[path] = nil

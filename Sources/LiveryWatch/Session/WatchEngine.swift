@@ -73,10 +73,8 @@ final class WatchEngine<Value: Sendable> {
             window: configuration.settleWindow, maximumWindows: configuration.maximumSettleWindows)
     }
 
-    /// Scans at once, then reacts to input until the session stops, in `isolation` (nil: on the
-    /// global executor): a follower whose updates are applied on an actor runs its engine there,
-    /// so that an update reaches it without a hop to another thread.
-    func run(_ inputs: AsyncStream<EngineInput>, isolation: isolated (any Actor)?) async {
+    /// Scans at once, then reacts to input until the session stops.
+    func run(_ inputs: AsyncStream<EngineInput>) async {
         await scan(.initial)
         for await input in inputs {
             await handle(input)
@@ -86,7 +84,7 @@ final class WatchEngine<Value: Sendable> {
         rescanTimer?.cancel()
     }
 
-    private nonisolated(nonsending) func handle(_ input: EngineInput) async {
+    private func handle(_ input: EngineInput) async {
         switch input {
         case .inotify(let delivery):
             consumedDeliveries += 1
@@ -141,7 +139,7 @@ final class WatchEngine<Value: Sendable> {
     /// completed: see ``WatchConfiguration/completionGrace``. A completion that is the last event
     /// of its delivery, with nothing behind it (``everythingDelivered``), skips the grace: the
     /// writer looks done, and the fast path checks again before it publishes.
-    private nonisolated(nonsending) func noteCompletions(in records: [InotifyRecord]) async {
+    private func noteCompletions(in records: [InotifyRecord]) async {
         guard configuration.completionGrace != nil else { return }
         guard records.contains(where: completesSpecFile) || graceTimer != nil else { return }
         graceTimer?.cancel()
@@ -185,7 +183,7 @@ final class WatchEngine<Value: Sendable> {
     /// a missing folder) is left to the settled scan, which stays armed. Returns `false` if the
     /// folder changed again while it scanned and loaded (the caller restarts the grace, so the
     /// writer's next step is coalesced), `true` when it is done.
-    private nonisolated(nonsending) func scanEagerly() async -> Bool {
+    private func scanEagerly() async -> Bool {
         let known = listing?.snapshot
         session.statistics.withLock {
             $0.fastScans += 1
@@ -220,7 +218,7 @@ final class WatchEngine<Value: Sendable> {
     }
 
     /// Scans the folder and publishes what changed.
-    private nonisolated(nonsending) func scan(_ reason: Reason) async {
+    private func scan(_ reason: Reason) async {
         settle.reset()
         settleTimer?.cancel()
         settleTimer = nil
@@ -259,7 +257,7 @@ final class WatchEngine<Value: Sendable> {
 
     /// Lists the folder (placing the watches it needs) and remembers the listing, unless a folder
     /// is left unwatched: changes there would send no event to drop it.
-    private nonisolated(nonsending) func list() async -> FolderSnapshot {
+    private func list() async -> FolderSnapshot {
         let snapshot = await scanAndWatch()
         listing =
             coverage != .complete
