@@ -5,7 +5,8 @@ import Foundation
 /// only serves figure 3's bundle, for a profiler (``ProfiledDaemon``); `LiveryBench --switches
 /// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``); `LiveryBench
 /// --stylesheets SIDE COUNT` only renders figure 10's stylesheet, for callgrind (``StyleSheetRun``);
-/// `LiveryBench --tokens SIDE COUNT` only reads figure 11's documents, for callgrind (``TokensRun``).
+/// `LiveryBench --tokens SIDE COUNT` only reads figure 11's documents, for callgrind (``TokensRun``);
+/// `LiveryBench --reloads MIX COUNT` only makes figure 1's saves, for callgrind (``ReloadRun``).
 @main
 struct LiveryBench {
     static func main() {
@@ -52,6 +53,14 @@ struct LiveryBench {
                     FileHandle.standardError.write(Data("could not read: \(error)\n".utf8))
                     exit(1)
                 }
+            case "--reloads" where arguments.count == 2 && Int(arguments[1]) != nil:
+                do {
+                    try ReloadRun.run(mix: arguments[0], count: Int(arguments[1]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not reload: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--only" where !arguments.isEmpty:
                 only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
             default:
@@ -59,7 +68,7 @@ struct LiveryBench {
                     Data(
                         ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
                             + " | --switches MIX engine|hand COUNT | --stylesheets css|json COUNT"
-                            + " | --tokens tokens|yaml COUNT\n").utf8))
+                            + " | --tokens tokens|yaml COUNT | --reloads two|demo COUNT\n").utf8))
                 exit(2)
             }
         }

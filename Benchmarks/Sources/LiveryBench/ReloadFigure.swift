@@ -81,12 +81,12 @@ enum ReloadFigure {
 
     /// The demo card's mix (Font, DropShadow, Border, TextColor, BackgroundColor), every value
     /// changed at each step.
-    private static func demoSpec(step: Int) -> Data {
+    static func demoSpec(step: Int) -> Data {
         let values = DemoCardMix.values(index: step, variant: step & 1)
         return Data(("specs:\n  card: " + DemoCardMix.specJSON(values) + "\n").utf8)
     }
 
-    private static func spec(step: Int) -> Data {
+    static func spec(step: Int) -> Data {
         let blue = String(step % 256, radix: 16)
         let colour = "#0000" + (blue.count == 1 ? "0" + blue : blue)
         return Data(

@@ -19,9 +19,10 @@ final class InotifyThread {
     private var draining = true
     /// Duplicates of closed library instances, closed when the thread exits.
     private var retired: [Int32] = []
-    /// Large enough for hundreds of events per `read()`; the kernel needs 16 + NAME_MAX + 1 bytes
-    /// for the longest single event.
+    /// Large enough for hundreds of events per `read()`.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+    /// The bytes the longest single event takes: its header, a name of NAME_MAX bytes and the NUL.
+    private static let longestEvent = InotifyRecord.headerSize + Int(NAME_MAX) + 1
 
     init(owner: InotifyOwner) { self.owner = owner }
 
@@ -188,6 +189,10 @@ extension InotifyThread {
                 for record in InotifyRecord.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
                     route(record, into: &deliveries, overflowed: &overflowed)
                 }
+                // The kernel fills the buffer while the next event fits: with room left for the
+                // longest one, the queue was empty. Anything queued since makes `poll` return at
+                // once, so a read to see EAGAIN would only delay this delivery.
+                if count <= buffer.count - Self.longestEvent { break reading }
             case .success:
                 break reading
             case .failure(let error) where error.rawValue == EAGAIN:
@@ -273,6 +278,7 @@ extension InotifyThread {
             // poll only fails for lack of kernel memory here; back off instead of spinning.
             usleep(10_000)
         }
-        if case .success(let wake) = owner.wake { wake.drain() }
+        // Only a signalled eventfd needs resetting: an inotify event alone is not worth a syscall.
+        if case .success(let wake) = owner.wake, descriptors[0].revents & Int16(POLLIN) != 0 { wake.drain() }
     }
 }
