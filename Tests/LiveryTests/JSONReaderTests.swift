@@ -30,14 +30,13 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         #expect(try read(text).canonicalJSON == text)
     }
 
-    /// A duplicate key in an object nested after many members of its parent names the first
-    /// key of that object, not a key of the parent at the same position.
+    /// An object nested after many members of its parent may use the parent's keys, and its
+    /// own duplicate names the first such key of that object, not of the parent.
     @Test func duplicateKeysInALargeNestedObject() {
-        let outer = (0..<20).map { #""o\#($0)": \#($0)"# }.joined(separator: ", ")
-        let inner = (0..<20).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
-        let text = "{\(outer),\n\"inner\": {\(inner), \"k3\": 0}}"
+        let members = (0..<20).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let text = "{\(members),\n\"inner\": {\(members), \"k3\": 0}}"
         // Line 2 is `"inner": {` (10 columns), then "k0" … "k9" of 9 columns each with their ", ".
-        let duplicate = 11 + inner.utf8.count + 2
+        let duplicate = 11 + members.utf8.count + 2
         let message = "duplicate key 'k3' (first at t.json:2:\(11 + 9 * 3))"
         #expect(readerError(text, .json) == "t.json:2:\(duplicate): error: \(message)")
     }
