@@ -1,6 +1,7 @@
 import Foundation
-import Livery
 import Testing
+
+@testable import Livery
 
 /// A design token is a value: changing a copy leaves the token it was copied from alone, and
 /// a new path renames it.
@@ -24,5 +25,20 @@ import Testing
         #expect(copy.path == ["palette", "red"] && copy.name == "palette.red")
         #expect(copy.type == .number)
         #expect(spec.token(named: "color.brand")?.description == "Brand red")
+    }
+
+    /// Whether a token's value holds a reference is kept with the token (the alias checks read
+    /// it instead of walking every value), so a changed value says so anew.
+    @Test func aChangedValueSaysWhetherItRefers() throws {
+        let spec = try Spec(data: Data(Self.document.utf8), format: .json, source: "t.tokens.json")
+        var token = try #require(spec.token(named: "color.brand"))
+        #expect(!token.holdsReference)
+        token.value = SpecNode(.sequence([SpecNode(.string("{color.base}"), at: token.location)]), at: token.location)
+        #expect(token.holdsReference)
+        token.value = SpecNode(.string("{color}x"), at: token.location)
+        #expect(!token.holdsReference)
+        #expect(token.path == ["color", "brand"])
+        token.path = ["a", "b", "c"]
+        #expect(token.name == "a.b.c" && token.path == ["a", "b", "c"])
     }
 }

@@ -23,6 +23,24 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         try SpecReader.read(Data(text.utf8), format: .json, source: "t.json")
     }
 
+    /// Containers nested in every order come out whole, each with its own values: the reader
+    /// keeps the values of all open containers in one list until each closes.
+    @Test func nestedContainersKeepTheirOwnValues() throws {
+        let text = #"{"a":[1,{"b":[2,3],"c":{}},[]],"d":{"e":[[4],{"f":null}],"g":"h"},"i":[]}"#
+        #expect(try read(text).canonicalJSON == text)
+    }
+
+    /// An object nested after many members of its parent may use the parent's keys, and its
+    /// own duplicate names the first such key of that object, not of the parent.
+    @Test func duplicateKeysInALargeNestedObject() {
+        let members = (0..<20).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let text = "{\(members),\n\"inner\": {\(members), \"k3\": 0}}"
+        // Line 2 is `"inner": {` (10 columns), then "k0" … "k9" of 9 columns each with their ", ".
+        let duplicate = 11 + members.utf8.count + 2
+        let message = "duplicate key 'k3' (first at t.json:2:\(11 + 9 * 3))"
+        #expect(readerError(text, .json) == "t.json:2:\(duplicate): error: \(message)")
+    }
+
     static let badInputs: [(String, String)] = [
         ("", "1:1: error: empty document: expected a JSON value"),
         (" \n\t ", "1:1: error: empty document: expected a JSON value"),

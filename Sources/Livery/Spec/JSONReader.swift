@@ -9,12 +9,13 @@
 /// It never recurses: open arrays and objects live on an explicit stack bounded by
 /// ``ReaderLimits/maxDepth``, so no input can overflow the thread's stack.
 struct JSONReader {
-    /// An array or object still open, with what has been read of it.
+    /// An array or object still open. Its values so far are at the end of the reader's `items`
+    /// or `members`, from `start` on: one list for all open containers, so a container is
+    /// allocated once, at its exact size, when it closes.
     struct Frame {
         var isObject: Bool
         var location: SourceLocation
-        var items: [SpecNode]
-        var members: [SpecNode.Member]
+        var start: Int
         /// The key whose value is being read.
         var key = ""
         var keyLocation: SourceLocation
@@ -22,15 +23,11 @@ struct JSONReader {
         /// search to cost more than hashing.
         var keyIndex = MemberIndex()
 
-        /// A container just opened. Room for a few values at once: most containers hold a
-        /// handful, and growing one value at a time would allocate for each of the first few.
-        init(isObject: Bool, location: SourceLocation) {
+        init(isObject: Bool, location: SourceLocation, start: Int) {
             self.isObject = isObject
             self.location = location
+            self.start = start
             self.keyLocation = location
-            items = []
-            members = []
-            if isObject { members.reserveCapacity(4) } else { items.reserveCapacity(4) }
         }
     }
 
@@ -46,6 +43,9 @@ struct JSONReader {
     var columnOffset = 0
     var column = 1
     var nodeCount = 0
+    /// The values of the open arrays and the members of the open objects, innermost last.
+    var items: [SpecNode] = []
+    var members: [SpecNode.Member] = []
 
     var bytes: UnsafeBufferPointer<UInt8> { text.bytes }
 
@@ -82,14 +82,14 @@ struct JSONReader {
                         position += 1
                         value = SpecNode(.sequence([]), at: location)
                     } else {
-                        stack.append(Frame(isObject: false, location: location))
+                        stack.append(Frame(isObject: false, location: location, start: items.count))
                         continue reading
                     }
                 } else if peek() == UInt8(ascii: "}") {
                     position += 1
                     value = SpecNode(.mapping([]), at: location)
                 } else {
-                    stack.append(Frame(isObject: true, location: location))
+                    stack.append(Frame(isObject: true, location: location, start: members.count))
                     try readKey(into: &stack[stack.count - 1])
                     continue reading
                 }
@@ -100,11 +100,11 @@ struct JSONReader {
             while !stack.isEmpty {
                 let top = stack.count - 1
                 if stack[top].isObject {
-                    let member = SpecNode.Member(
-                        key: stack[top].key, keyLocation: stack[top].keyLocation, value: value)
-                    stack[top].members.append(member)
+                    // Moved, not copied: a closing container gives `value` a new one.
+                    members.append(
+                        SpecNode.Member(key: stack[top].key, keyLocation: stack[top].keyLocation, value: consume value))
                 } else {
-                    stack[top].items.append(value)
+                    items.append(consume value)
                 }
                 skipWhitespace()
                 let closer = stack[top].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -125,7 +125,10 @@ struct JSONReader {
                     position += 1
                     let frame = stack.removeLast()
                     value = SpecNode(
-                        frame.isObject ? .mapping(frame.members) : .sequence(frame.items), at: frame.location)
+                        frame.isObject
+                            ? .mapping(Self.takeLast(members.count - frame.start, of: &members))
+                            : .sequence(Self.takeLast(items.count - frame.start, of: &items)),
+                        at: frame.location)
                 default:
                     let what = stack[top].isObject ? "after an object member" : "after an array element"
                     throw unexpected("',' or '\(Character(Unicode.Scalar(closer)))' \(what)")
@@ -160,7 +163,17 @@ struct JSONReader {
     }
 
     private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
-        frame.keyIndex.firstLocation(of: key, in: frame.members)
+        frame.keyIndex.firstLocation(of: key, in: members[frame.start...])
+    }
+
+    /// The last `count` elements of `list`, moved out of it into an array of exactly their number.
+    private static func takeLast<Element>(_ count: Int, of list: inout [Element]) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: list.removeLast())
+            }
+            initialized = count
+        }
     }
 
     /// Counts one more value against ``ReaderLimits/maxNodes``.
@@ -226,6 +239,6 @@ struct JSONReader {
         }
         columnOffset = offset
         column = scalars
-        return SourceLocation(file: text.source, line: line, column: scalars)
+        return SourceLocation(name: text.name, line: line, column: scalars)
     }
 }

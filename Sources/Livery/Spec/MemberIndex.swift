@@ -8,16 +8,19 @@
 struct MemberIndex {
     private var positions: [String: Int] = [:]
 
-    /// Where `key` already appears in `members`, if it does; `key`'s member comes next.
-    mutating func firstLocation(of key: String, in members: [SpecNode.Member]) -> SourceLocation? {
+    /// Where `key` already appears in `members`, if it does; `key`'s member comes next. A
+    /// reader passes the members read so far of one mapping, indexed as they are in its list.
+    mutating func firstLocation<Members: RandomAccessCollection<SpecNode.Member>>(
+        of key: String, in members: Members
+    ) -> SourceLocation? where Members.Index == Int {
         if members.count < 16 {
             return members.first { $0.key == key }?.keyLocation
         }
         if positions.isEmpty {
             // Room for a mapping four times this size, so growing it rarely rehashes.
             positions.reserveCapacity(members.count * 4)
-            for (index, member) in members.enumerated() { positions[member.key] = index }
+            for index in members.indices { positions[members[index].key] = index }
         }
-        return positions.updateValue(members.count, forKey: key).map { members[$0].keyLocation }
+        return positions.updateValue(members.endIndex, forKey: key).map { members[$0].keyLocation }
     }
 }

@@ -7,6 +7,8 @@ struct SpecText {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The name shown in locations.
     let source: String
+    /// The name as every location in the text holds it.
+    let name: SourceName
 
     /// Wraps `buffer`, dropping a leading UTF-8 byte order mark.
     ///
@@ -16,6 +18,7 @@ struct SpecText {
         let hasBOM = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
         bytes = hasBOM ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
         self.source = source
+        name = SourceName(source)
     }
 
     /// Throws a syntax error at the first byte that is not part of well-formed UTF-8 text: an
@@ -75,7 +78,7 @@ struct SpecText {
             }
             index += 1
         }
-        return SourceLocation(file: source, line: line, column: column)
+        return SourceLocation(name: name, line: line, column: column)
     }
 
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence

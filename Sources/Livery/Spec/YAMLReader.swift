@@ -36,7 +36,7 @@ struct YAMLReader: ~Copyable {
     }
 
     private var parser: YAMLEventParser
-    private let source: String
+    private let source: SourceName
     private let limits: ReaderLimits
     private var stack: [Frame] = []
     private var anchors: [String: Anchored] = [:]
@@ -44,11 +44,11 @@ struct YAMLReader: ~Copyable {
 
     /// Parses `text` (already checked to be UTF-8) as one YAML document.
     static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
-        var reader = YAMLReader(parser: YAMLEventParser(text), source: text.source, limits: limits)
+        var reader = YAMLReader(parser: YAMLEventParser(text), source: text.name, limits: limits)
         return try reader.readDocument()
     }
 
-    private init(parser: consuming YAMLEventParser, source: String, limits: ReaderLimits) {
+    private init(parser: consuming YAMLEventParser, source: SourceName, limits: ReaderLimits) {
         self.parser = parser
         self.source = source
         self.limits = limits
@@ -56,7 +56,8 @@ struct YAMLReader: ~Copyable {
 
     private mutating func readDocument() throws(SpecError) -> SpecNode {
         guard let root = try readRoot() else {
-            throw SpecError(.syntax, at: .start(of: source), "empty document: expected a YAML value")
+            throw SpecError(
+                .syntax, at: SourceLocation(name: source, line: 1, column: 1), "empty document: expected a YAML value")
         }
         switch try parser.next() {
         case .documentStart(let line, let column):
@@ -174,6 +175,6 @@ struct YAMLReader: ~Copyable {
     }
 
     private func sourceLocation(_ line: Int, _ column: Int) -> SourceLocation {
-        SourceLocation(file: source, line: line, column: column)
+        SourceLocation(name: source, line: line, column: column)
     }
 }

@@ -8,7 +8,6 @@ public struct DesignToken: Sendable {
     /// and checks, so a token is one reference to these, shared by its copies; changing a
     /// property makes the copy its own.
     private struct Fields {
-        var path: [String]
         var name: String
         var type: TokenType?
         var value: SpecNode
@@ -16,37 +15,39 @@ public struct DesignToken: Sendable {
         var deprecation: String?
         var extensions: SpecNode?
         var keyLocation: SourceLocation
+        /// Whether `value` holds a reference `{…}`: kept, so that the checks of a document's
+        /// aliases (``TokenChecks``) need not walk every token's value again.
+        var holdsReference = false
     }
 
     private final class Storage: Sendable {
         let fields: Fields
 
         init(_ fields: Fields) {
+            var fields = fields
+            fields.holdsReference = TokenChecks.hasReference(fields.value)
             self.fields = fields
         }
     }
 
     private var storage: Storage
 
+    /// A token named `name`, its path dotted (names hold no dots).
     init(
-        path: [String], name: String, type: TokenType?, value: SpecNode, description: String?, deprecation: String?,
+        name: String, type: TokenType?, value: SpecNode, description: String?, deprecation: String?,
         extensions: SpecNode?, keyLocation: SourceLocation
     ) {
         storage = Storage(
             Fields(
-                path: path, name: name, type: type, value: value, description: description, deprecation: deprecation,
+                name: name, type: type, value: value, description: description, deprecation: deprecation,
                 extensions: extensions, keyLocation: keyLocation))
     }
 
     /// The group names and the token's name: `["color", "brand", "primary"]`.
     public var path: [String] {
-        get { storage.fields.path }
-        set {
-            change {
-                $0.path = newValue
-                $0.name = newValue.joined(separator: ".")
-            }
-        }
+        // Kept as the dotted name only, one string rather than an array a token.
+        get { storage.fields.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        set { change { $0.name = newValue.joined(separator: ".") } }
     }
     /// The declared or inherited type; nil for an alias that takes its target's type.
     public var type: TokenType? {
@@ -81,6 +82,9 @@ public struct DesignToken: Sendable {
 
     /// The dotted name a spec references it by: `color.brand.primary`.
     public var name: String { storage.fields.name }
+
+    /// Whether the value holds a reference `{…}` anywhere.
+    var holdsReference: Bool { storage.fields.holdsReference }
 
     /// Where the value is: the place every diagnostic about the token names.
     public var location: SourceLocation { storage.fields.value.location }

@@ -6,7 +6,7 @@ enum TokenChecks {
         guard !document.tokens.isEmpty else { return [] }
         // A token whose value names no other resolves to itself and has no type to match:
         // only the others can fail. Sorted by place, so errors come in document order.
-        let referring = inDocumentOrder(document.tokens.values.filter { hasReference($0.value) })
+        let referring = inDocumentOrder(document.tokens.values.filter(\.holdsReference))
         var errors: [SpecError] = []
         var seen: Set<String> = []
         func record(_ error: SpecError) {
@@ -49,7 +49,9 @@ enum TokenChecks {
     private static func inDocumentOrder(_ tokens: [DesignToken]) -> [DesignToken] {
         let places = tokens.map(\.location)
         let order = places.indices.sorted { a, b in
-            (places[a].file, places[a].line, places[a].column) < (places[b].file, places[b].line, places[b].column)
+            // Most tokens share a file: compare its name only where the names differ.
+            guard places[a].name == places[b].name else { return places[a].file < places[b].file }
+            return (places[a].line, places[a].column) < (places[b].line, places[b].column)
         }
         return order.map { tokens[$0] }
     }
@@ -91,7 +93,7 @@ enum TokenChecks {
     }
 
     /// Whether a value holds a reference `{…}` anywhere.
-    private static func hasReference(_ node: SpecNode) -> Bool {
+    static func hasReference(_ node: SpecNode) -> Bool {
         switch node.value {
         case .string: TokenValue.referencePath(node) != nil
         case .sequence(let items): items.contains(where: hasReference)

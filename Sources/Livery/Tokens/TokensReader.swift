@@ -31,18 +31,19 @@ struct TokensReader {
                 ))
             return
         }
-        variables = walkGroup(root, path: [], name: "", type: nil, deprecation: nil, extending: [])
+        variables = walkGroup(root, name: "", type: nil, deprecation: nil, extending: [])
     }
 
-    /// Reads a group's tokens and subgroups; returns their variables. `name` is `path` dotted.
+    /// Reads a group's tokens and subgroups; returns their variables. `name` is the group's
+    /// path dotted, empty for the document.
     private mutating func walkGroup(
-        _ group: SpecNode, path: [String], name: String, type: TokenType?, deprecation: String?, extending: [String]
+        _ group: SpecNode, name: String, type: TokenType?, deprecation: String?, extending: [String]
     ) -> [SpecNode.Member] {
         var members = group.members ?? []
         var type = type, deprecation = deprecation
         if let extends = members.first(where: { $0.key == "$extends" }) {
             members = Self.merged(
-                inherited: extendedMembers(extends.value, from: path, extending: extending), local: members)
+                inherited: extendedMembers(extends.value, from: name, extending: extending), local: members)
         }
         for member in members where Self.isProperty(member.key) {
             switch member.key {
@@ -59,6 +60,7 @@ struct TokensReader {
             }
         }
         var variables: [SpecNode.Member] = []
+        variables.reserveCapacity(members.count)
         for member in members where !Self.isProperty(member.key) {
             guard checkName(member) else { continue }
             var node = member.value
@@ -75,20 +77,16 @@ struct TokensReader {
                         "expected a token (an object with '$value') or a group, found \(node.foundDescription)"))
                 continue
             }
-            var childPath = path
-            childPath.append(member.key)
             let childName = name.isEmpty ? member.key : name + "." + member.key
             if childMembers.contains(where: { $0.key == "$value" }) {
-                if let variable = readToken(
-                    node, key: member, path: childPath, name: childName, type: type, deprecation: deprecation)
-                {
+                if let variable = readToken(node, key: member, name: childName, type: type, deprecation: deprecation) {
                     variables.append(variable)
                 }
             } else if member.key == "$root" {
                 errors.append(SpecError(.missingKey, at: node.location, "'$root' must be a token: it has no '$value'"))
             } else {
                 let nested = walkGroup(
-                    node, path: childPath, name: childName, type: type, deprecation: deprecation, extending: extending)
+                    node, name: childName, type: type, deprecation: deprecation, extending: extending)
                 if !nested.isEmpty {
                     variables.append(
                         SpecNode.Member(
@@ -102,8 +100,7 @@ struct TokensReader {
 
     /// Reads a token and converts it; returns its variable, or nil after recording why it has none.
     private mutating func readToken(
-        _ node: SpecNode, key: SpecNode.Member, path: [String], name: String, type inherited: TokenType?,
-        deprecation: String?
+        _ node: SpecNode, key: SpecNode.Member, name: String, type inherited: TokenType?, deprecation: String?
     ) -> SpecNode.Member? {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
@@ -139,7 +136,7 @@ struct TokensReader {
             return nil
         }
         let token = DesignToken(
-            path: path, name: name, type: type, value: value, description: description, deprecation: deprecation,
+            name: name, type: type, value: value, description: description, deprecation: deprecation,
             extensions: extensions, keyLocation: key.keyLocation)
         do throws(SpecError) {
             let variable = try TokenValue.variable(of: token)
@@ -170,8 +167,9 @@ struct TokensReader {
     }
 
     /// The members of the group `$extends` names, themselves extended; a cycle is an error.
+    /// `here` is the extending group's dotted path.
     private mutating func extendedMembers(
-        _ node: SpecNode, from path: [String], extending: [String]
+        _ node: SpecNode, from here: String, extending: [String]
     ) -> [SpecNode.Member] {
         guard let targetPath = TokenValue.referencePath(node) else {
             errors.append(
@@ -180,7 +178,6 @@ struct TokensReader {
                     "expected '$extends' as a group reference {group}, found \(node.foundDescription)"))
             return []
         }
-        let here = path.joined(separator: ".")
         if extending.contains(targetPath) || targetPath == here || here.hasPrefix(targetPath + ".") {
             errors.append(
                 SpecError(
@@ -205,7 +202,7 @@ struct TokensReader {
         }
         if let further = members.first(where: { $0.key == "$extends" }) {
             let inherited = extendedMembers(
-                further.value, from: targetPath.split(separator: ".").map(String.init), extending: extending + [here])
+                further.value, from: targetPath, extending: extending + [here])
             return Self.merged(inherited: inherited, local: members.filter { $0.key != "$extends" })
         }
         return members
