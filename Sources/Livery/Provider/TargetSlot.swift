@@ -49,6 +49,43 @@ struct TargetSlot {
     }
 }
 
+extension TargetSlot {
+    /// Sets the properties the applied traits set to `settings` in place, when `plan` binds the
+    /// same properties in the same order as the undo records (every step a property binding,
+    /// a setting where a record is): the usual edit, new values for the same traits. Returns
+    /// whether it did; otherwise nothing is touched, and the load reverts and applies.
+    ///
+    /// The end state is the one reverting and applying gives: each property holds its new value,
+    /// and each record still holds the value from before any trait, which is what the apply
+    /// would have recorded again. The property is written once instead of twice (a revert and an
+    /// exchange, each an access the runtime checks for exclusivity, and a record popped and
+    /// pushed): a setter sees the old value change to the new one, not back to its original
+    /// first.
+    mutating func reassign(
+        _ plan: UnsafeBufferPointer<ClassCapabilities.Step>, _ settings: UnsafeBufferPointer<PropertyValue?>,
+        on object: AnyObject
+    ) -> Bool {
+        let matches = undos.withUnsafeBufferPointer { records in
+            var record = 0
+            for index in plan.indices {
+                guard case .bound(let binding) = plan[index] else { return false }
+                guard settings[index] != nil else { continue }
+                guard record < records.count, case .restore(let recorded, _) = records[record],
+                    recorded.toOpaque() == binding.toOpaque()
+                else { return false }
+                record += 1
+            }
+            return record == records.count
+        }
+        guard matches else { return false }
+        for index in plan.indices {
+            guard case .bound(let binding) = plan[index], let value = settings[index] else { continue }
+            binding._withUnsafeGuaranteedRef { $0.assign(object, value) }
+        }
+        return true
+    }
+}
+
 extension UnsafeMutablePointer<TargetSlot> {
     /// Starts fetching what applying to this slot touches first: its object, the side table its
     /// weak reference goes through, and its undo records.

@@ -328,6 +328,11 @@ extension TraitsProvider {
         _ plan: UnsafeBufferPointer<ClassCapabilities.Step>, to slot: UnsafeMutablePointer<TargetSlot>,
         object: AnyObject, revertingFirst: Bool
     ) throws(SpecError) -> Int {
+        if revertingFirst, slot.pointee.reassign(plan, settings, on: object) {
+            // The same properties in the same order: set in place, the records kept.
+            defer { slot.pointee.appliedTraits = list.pointee.traits.count }
+            return slot.pointee.appliedTraits
+        }
         let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
         slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)
         // Counted first, so that undoing a partial apply reports what it undid.
