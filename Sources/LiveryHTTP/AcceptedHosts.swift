@@ -47,29 +47,50 @@ struct AcceptedHosts: Sendable {
     }
 
     /// Whether `host` (not empty) names one of the names: the first name it starts with
-    /// decides (no two names can both be followed by the `:` of a port).
-    func admit(_ host: UnsafeRawBufferPointer) -> Bool {
-        for name in names {
+    /// decides (no two names can both be followed by the `:` of a port). Written for the common
+    /// case, a name of 4 to 16 bytes in lowercase and a port of up to 8 digits: the rest is left
+    /// to ``admitsSlowly(_:_:)`` and ``isPort(_:from:)``.
+    @inline(__always) func admit(_ host: UnsafeRawBufferPointer) -> Bool {
+        let first = host[0]
+        var index = 0
+        while index < names.count {
+            let name = names[index]
+            index += 1
             let count = name.count
             guard
-                host[0] == name.first || host[0] | 0x20 == name.first,
+                first == name.first || first | 0x20 == name.first,
                 host.count == count
                     || (name.takesPort && host.count > count && host[count] == UInt8(ascii: ":"))
             else { continue }
-            let (head, tail) = Self.words(of: host, count: count)
-            guard
-                (head, tail) == (name.head, name.tail)
-                    || (Self.lowercased(head), Self.lowercased(tail)) == (name.head, name.tail),
-                count <= 16 || sameIgnoringCase(host, name)
-            else { continue }
-            return Self.isPort(host, from: count + 1)
+            guard count >= 4, count <= 16, Self.words(of: host, count: count) == (name.head, name.tail) else {
+                guard admitsSlowly(host, name) else { continue }
+                return Self.isPort(host, from: count + 1)
+            }
+            let digits = host.count - count - 1
+            guard digits > 0 else { return true }
+            guard digits <= 8, host.count >= 8 else { return Self.isPort(host, from: count + 1) }
+            // The word's last `digits` bytes are the port's: each, less `0`, is below 10 exactly
+            // when adding 0x76 leaves its top bit clear (the other bytes are masked to 0 first,
+            // so no carry reaches them).
+            let lanes = ~UInt64(0) &<< (64 &- 8 &* digits)
+            let word =
+                (host.loadUnaligned(fromByteOffset: host.count - 8, as: UInt64.self) ^ 0x3030_3030_3030_3030) & lanes
+            return (word &+ 0x7676_7676_7676_7676 | word) & 0x8080_8080_8080_8080 == 0
         }
         return false
     }
 
+    /// Whether `host` starts with `name` in any ASCII case, for what ``admit(_:)`` leaves: a
+    /// name under 8 bytes or over 16, a value under 8, a name in another case.
+    @inline(never) private func admitsSlowly(_ host: UnsafeRawBufferPointer, _ name: Name) -> Bool {
+        let (head, tail) = Self.words(of: host, count: name.count)
+        guard (Self.lowercased(head), Self.lowercased(tail)) == (name.head, name.tail) else { return false }
+        return name.count <= 16 || sameIgnoringCase(host, name)
+    }
+
     /// The first and last `min(count, 8)` bytes of `bytes` (at least `count` long) as words:
     /// 8 bytes each from 8 on, 4 each from 4 to 7, the bytes themselves below.
-    private static func words(of bytes: UnsafeRawBufferPointer, count: Int) -> (UInt64, UInt64) {
+    @inline(__always) private static func words(of bytes: UnsafeRawBufferPointer, count: Int) -> (UInt64, UInt64) {
         if count >= 8 {
             return (
                 bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
@@ -87,19 +108,9 @@ struct AcceptedHosts: Sendable {
         return (head, 0)
     }
 
-    /// Whether the bytes of `host` from `start` on are all digits (none is a port too). A port
-    /// of up to 8 digits in a value of 8 bytes or more is checked as one word: the word's last
-    /// bytes are the port; each, less `0`, is below 10 exactly when adding 0x76 leaves its top
-    /// bit clear (the bytes before the port are masked to 0 first, so no carry reaches them).
+    /// Whether the bytes of `host` from `start` on (if any) are all digits: none is a port too.
     private static func isPort(_ host: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        let digits = host.count - start
-        guard digits > 0 else { return true }
-        guard digits <= 8, host.count >= 8 else {
-            return host[start...].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
-        }
-        let lanes = ~UInt64(0) &<< (64 &- 8 &* digits)
-        let word = (host.loadUnaligned(fromByteOffset: host.count - 8, as: UInt64.self) ^ 0x3030_3030_3030_3030) & lanes
-        return (word &+ 0x7676_7676_7676_7676 | word) & 0x8080_8080_8080_8080 == 0
+        start >= host.count || host[start...].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
     }
 
     /// `word` with each byte that is an ASCII capital letter in lowercase: a byte's lower seven
