@@ -81,7 +81,7 @@ struct AcceptedHosts: Sendable {
     }
 
     /// Whether `host` starts with `name` in any ASCII case, for what ``admit(_:)`` leaves: a
-    /// name under 8 bytes or over 16, a value under 8, a name in another case.
+    /// name under 4 bytes or over 16, or a `Host` that writes it in another case.
     @inline(never) private func admitsSlowly(_ host: UnsafeRawBufferPointer, _ name: Name) -> Bool {
         let (head, tail) = Self.words(of: host, count: name.count)
         guard (Self.lowercased(head), Self.lowercased(tail)) == (name.head, name.tail) else { return false }
