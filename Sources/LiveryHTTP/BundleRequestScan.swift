@@ -160,7 +160,10 @@
         case 17: return named("transfer-encoding") ? .transferEncoding : .ignored
         case 6: return named("expect") ? .expect : .ignored
         case 7: return named("upgrade") ? .upgrade : .ignored
-        case 4: return named("host") ? .host : .ignored
+        // `Host`, in every request: one word compared in place, as `named` does, without its call.
+        case 4:
+            return bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt32.self) | 0x2020_2020
+                == UInt32(littleEndian: 0x7473_6F68) ? .host : .ignored
         case 13:
             return named("if-none-match")
                 ? .ifNoneMatch

@@ -64,7 +64,6 @@ import Testing
 
     @Test(arguments: [names, names.reversed()])
     func everyShortHostIsReadAsThePlainRuleReadsIt(names: [String]) {
-        let admission = RequestAdmission(hosts: names, tokens: [])
         var hosts: [[UInt8]] = [[]]
         var frontier: [[UInt8]] = [[]]
         for _ in 1...5 {
@@ -72,16 +71,49 @@ import Testing
             hosts += frontier
         }
         hosts += [Array("aaaaaaaaab:7".utf8), Array("AAAAAAAAAB".utf8), Array("aaaaaaaaa:1".utf8)]
-        var mismatches: [String] = []
-        for host in hosts where !host.isEmpty {
+        let misread = Self.misread(hosts.filter { !$0.isEmpty }, names: names)
+        #expect(misread.isEmpty, "read differently: \(misread.prefix(20))")
+    }
+
+    /// The longer values the words are read from: names from 1 to 17 bytes (past the two words
+    /// a name is kept as) in three cases, each with every port of up to 10 bytes of digits and
+    /// of the bytes next to them (`/` and `:` just outside `0`…`9`, DEL, a byte past ASCII), so
+    /// a port checked as a word meets every lane and both ends of the range.
+    @Test func everyLongerHostAndPortIsReadAsThePlainRuleReadsIt() {
+        let names = (1...17).map { String("abcdefghijklmnopq".prefix($0)) } + ["127.0.0.1", "[::1]"]
+        let portBytes: [UInt8] = [0x30, 0x39, 0x2F, 0x3A, 0x7F, 0xB0]
+        var ports: [[UInt8]] = [[]]
+        for length in 1...10 {
+            // Every port of digits alone, and each odd byte in each place of one.
+            ports.append(Array(repeating: 0x35, count: length))
+            for place in 0..<length {
+                for byte in portBytes {
+                    var port = Array(repeating: UInt8(0x37), count: length)
+                    port[place] = byte
+                    ports.append(port)
+                }
+            }
+        }
+        let tried = names + ["ABCDEFGHIJKLMNOPQ", "aBcDeFgHiJkLmNoP", "abcdefghijklmnopr", "127.0.0.2", "[::2]"]
+        let hosts: [[UInt8]] = tried.flatMap { name -> [[UInt8]] in
+            let name = Array(name.utf8)
+            return ports.flatMap { port -> [[UInt8]] in [name + port, name + [0x3A] + port] }
+        }
+        let misread = Self.misread(hosts, names: names)
+        #expect(misread.isEmpty, "read differently: \(misread.prefix(20))")
+    }
+
+    /// The `hosts` that a daemon accepting `names` reads otherwise than the plain rule.
+    private static func misread(_ hosts: [[UInt8]], names: [String]) -> [String] {
+        let admission = RequestAdmission(hosts: names, tokens: [])
+        return hosts.compactMap { host in
             let verdict = host.withUnsafeBytes {
                 admission.decide(rawHost: $0, rawAuthorization: nil, needsToken: false)
             }
             let expected: RequestAdmission.Verdict =
-                Self.plainlyNames(host, oneOf: names) ? .admitted(authenticated: false) : .misdirected
-            if verdict != expected { mismatches.append(String(decoding: host, as: UTF8.self)) }
+                plainlyNames(host, oneOf: names) ? .admitted(authenticated: false) : .misdirected
+            return verdict == expected ? nil : String(decoding: host, as: UTF8.self)
         }
-        #expect(mismatches.isEmpty, "read differently: \(mismatches.prefix(20))")
     }
 
     /// The rule as written in RFC 9110 §7.2's terms, without regard for cost.
