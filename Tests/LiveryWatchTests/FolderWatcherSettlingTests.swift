@@ -52,15 +52,7 @@ extension WatchIOTests {
             // (a loaded machine does this): the empty file must not be published, the bytes that
             // follow must. 100 ms is five windows and half the cap.
             try await withWatchedFolder { folder, recorder in
-                let descriptor = open(folder.at("card.yaml"), O_WRONLY | O_TRUNC)
-                try #require(descriptor >= 0)
-                try await Task.sleep(for: .milliseconds(100))
-                let bytes = Array("card: 2\n".utf8)
-                #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
-                close(descriptor)
-                try await recorder.waitForValue(["card.yaml": "card: 2\n"])
-                #expect(!recorder.all.contains { $0.value == ["card.yaml": ""] })
-                #expect(recorder.count == 2)
+                try await Self.writeInPlacePausing(folder, recorder, "card: 2\n")
             }
         }
 
@@ -74,16 +66,26 @@ extension WatchIOTests {
                     try folder.write(".scratch", "x")
                     try await Task.sleep(for: .milliseconds(10))
                 }
-                let descriptor = open(folder.at("card.yaml"), O_WRONLY | O_TRUNC)
-                try #require(descriptor >= 0)
-                try await Task.sleep(for: .milliseconds(100))
-                let bytes = Array("card: 3\n".utf8)
-                #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
-                close(descriptor)
-                try await recorder.waitForValue(["card.yaml": "card: 3\n"])
-                #expect(!recorder.all.contains { $0.value == ["card.yaml": ""] })
-                #expect(recorder.count == 2)
+                try await Self.writeInPlacePausing(folder, recorder, "card: 3\n")
             }
+        }
+
+        /// Truncates `card.yaml`, waits 100 ms, writes `text` and closes the file; then only
+        /// `text` may have been published after the initial value, never the empty file.
+        static func writeInPlacePausing(
+            _ folder: TemporaryFolder, _ recorder: UpdateRecorder, _ text: String
+        )
+            async throws
+        {
+            let descriptor = open(folder.at("card.yaml"), O_WRONLY | O_TRUNC)
+            try #require(descriptor >= 0)
+            try await Task.sleep(for: .milliseconds(100))
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+            close(descriptor)
+            try await recorder.waitForValue(["card.yaml": text])
+            #expect(!recorder.all.contains { $0.value == ["card.yaml": ""] })
+            #expect(recorder.count == 2)
         }
 
         @Test func aFinalBadFileIsReportedOnceAndTheGoodValueStays() async throws {
