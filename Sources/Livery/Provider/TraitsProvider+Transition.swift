@@ -330,8 +330,9 @@ extension TraitsProvider {
     ) throws(SpecError) -> Int {
         if revertingFirst, slot.pointee.reassign(plan, settings, on: object) {
             // The same properties in the same order: set in place, the records kept.
-            defer { slot.pointee.appliedTraits = list.pointee.traits.count }
-            return slot.pointee.appliedTraits
+            let reverted = slot.pointee.appliedTraits
+            slot.pointee.appliedTraits = list.pointee.traits.count
+            return reverted
         }
         let reverted = revertingFirst ? slot.pointee.revertAll(on: object) : 0
         slot.pointee.undos.reserveCapacity(slot.pointee.undos.count + plan.count)

@@ -5,10 +5,10 @@
 struct SpecText {
     /// The file's bytes after the byte order mark, if there was one.
     let bytes: UnsafeBufferPointer<UInt8>
-    /// The name shown in locations.
-    let source: String
     /// The name as every location in the text holds it.
     let name: SourceName
+    /// The name shown in locations.
+    var source: String { name.string }
 
     /// Wraps `buffer`, dropping a leading UTF-8 byte order mark.
     ///
@@ -17,7 +17,6 @@ struct SpecText {
     init(_ buffer: UnsafeBufferPointer<UInt8>, source: String) {
         let hasBOM = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
         bytes = hasBOM ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer
-        self.source = source
         name = SourceName(source)
     }
 

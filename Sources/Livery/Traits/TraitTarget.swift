@@ -21,10 +21,11 @@ extension TraitTarget {
     ///
     /// An apply `exchange`s: one access that reads the old value and writes the new one. An undo
     /// `assign`s the old value back: one plain write, which the runtime's exclusivity check passes
-    /// for less than an exchange, whose access spans a read and a write. (`assign` is given its value `inout` only so that the closure, written
-    /// for the concrete property type, is called without a conversion to the generic one. A key
-    /// path does the same work through the runtime's key path projection, about ten times the
-    /// cost: see Benchmarks/README.md, figure 4.)
+    /// for less than an exchange, whose access spans a read and a write. (`assign` is given its
+    /// value `inout` only so that the closure, written for the concrete property type, is called
+    /// without a conversion to the generic one. A key path does the same work through the
+    /// runtime's key path projection, about ten times the cost: see Benchmarks/README.md,
+    /// figure 4.)
     public static func binding<Value: PropertyValueConvertible>(
         _ exchange: @escaping (Self, inout Value) -> Void, assign: @escaping (Self, inout Value) -> Void
     ) -> PropertyBinding {

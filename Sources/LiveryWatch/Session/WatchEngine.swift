@@ -33,7 +33,7 @@ final class WatchEngine<Value: Sendable> {
     private var settle: SettleWindow
     private var settleTimer: Task<Void, Never>?
     private var settleGeneration: UInt64 = 0
-    /// When the armed settle timer fires.
+    /// When the armed settle timer fires; nil exactly when none is armed.
     private var settleDeadline: ContinuousClock.Instant?
     /// Spec files written in place and not closed yet, by watch descriptor and name, with the
     /// time of their first write: their writer is not done, so the burst does not settle before
@@ -152,7 +152,7 @@ final class WatchEngine<Value: Sendable> {
     func noteActivity() {
         settle.record(at: .now)
         guard let deadline = settle.deadline(writingSince: writingSince) else { return }
-        if settleTimer == nil || settleDeadline.map({ deadline < $0 }) == true { armSettleTimer(at: deadline) }
+        if settleDeadline.map({ deadline < $0 }) ?? true { armSettleTimer(at: deadline) }
     }
 
     /// Keeps ``openWrites``: a spec file's bytes changed in place (`IN_MODIFY`, a truncation
