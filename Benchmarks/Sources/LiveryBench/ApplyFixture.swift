@@ -106,6 +106,25 @@ final class ApplyFixture {
     }
 }
 
+extension ApplyFixture {
+    /// Times switches A→B→A… by a loop that only assigns (``HandStyler/assignOnly(_:)``), on
+    /// boxes of its own: the property writes alone, the second baseline of figure 4's rows.
+    func timeAssignOnly(_ plan: TimingPlan) throws -> Samples {
+        let assigner = HandStyler(boxes: (0..<count).map { _ in BenchBox() })
+        let values = self.values
+        var next = 0
+        let samples = Measure.single(plan) {
+            assigner.assignOnly(values[next])
+            next ^= 1
+        }
+        assigner.assignOnly(values[0])
+        for (index, box) in assigner.boxes.enumerated() where box.values != values[0][index] {
+            throw BenchError("assign-only loop: box \(index) holds \(box.values), expected \(values[0][index])")
+        }
+        return samples
+    }
+}
+
 /// A failed check inside a benchmark: the numbers would mean nothing.
 struct BenchError: Error, CustomStringConvertible {
     var description: String

@@ -107,4 +107,19 @@ struct HandStyler {
             saved[index] = old
         }
     }
+
+    /// Assigns `values[i]` to box `i` and nothing else: what a program switching between two
+    /// looks by hand writes, and what the engine writes when an edit keeps every target's traits
+    /// (new values set in place). It keeps nothing to undo with.
+    func assignOnly(_ values: [BoxValues]) {
+        for index in boxes.indices {
+            let box = boxes[index]
+            let new = values[index]
+            box.backgroundColor = new.backgroundColor
+            box.cornerRadius = new.cornerRadius
+            box.opacity = new.opacity
+            box.padding = new.padding
+            box.constant = new.constant
+        }
+    }
 }

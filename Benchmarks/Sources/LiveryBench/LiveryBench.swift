@@ -67,7 +67,7 @@ struct LiveryBench {
                 FileHandle.standardError.write(
                     Data(
                         ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
-                            + " | --switches MIX engine|hand COUNT | --stylesheets css|json COUNT"
+                            + " | --switches MIX engine|hand|assign COUNT | --stylesheets css|json COUNT"
                             + " | --tokens tokens|yaml COUNT | --reloads two|demo COUNT\n").utf8))
                 exit(2)
             }

@@ -55,6 +55,13 @@ final class MixFixture<Mix: ApplyMix> {
         }
     }
 
+    /// Assigns `variant`'s values to the hand-written loop's boxes and keeps nothing to undo
+    /// with (`LiveryBench --switches MIX assign`; the hand-written loop's saved values go stale).
+    func assignOnly(to variant: Int) {
+        let values = self.values[variant]
+        for index in handBoxes.indices { Mix.assign(values[index], to: handBoxes[index]) }
+    }
+
     /// Checks that the engine's boxes hold what the hand-written loop's do, box by box (where a
     /// mix sets a property twice, as the demo card's text colour, both hold the last).
     func checkAgree() throws {
@@ -87,5 +94,27 @@ final class MixFixture<Mix: ApplyMix> {
         handSwitch(to: engineNext ^ 1)
         try checkAgree()
         return pair
+    }
+
+    /// Times switches A→B→A… by a loop that only assigns each box its values, on boxes of its
+    /// own: the property writes alone, the second baseline of figure 4's rows.
+    func timeAssignOnly(_ plan: TimingPlan) throws -> Samples {
+        let boxes = (0..<count).map { _ in MixBox() }
+        let values = self.values
+        var next = 0
+        let samples = Measure.single(plan) {
+            let current = values[next]
+            for index in boxes.indices { Mix.assign(current[index], to: boxes[index]) }
+            next ^= 1
+        }
+        for index in boxes.indices { Mix.assign(values[0][index], to: boxes[index]) }
+        for index in boxes.indices {
+            let expected = MixBox()
+            Mix.assign(values[0][index], to: expected)
+            guard Mix.read(boxes[index]) == Mix.read(expected) else {
+                throw BenchError("\(Mix.title), assign-only loop: box \(index) holds \(Mix.read(boxes[index]))")
+            }
+        }
+        return samples
     }
 }
