@@ -219,7 +219,8 @@ struct JSONReader {
         var taken: [Element] = []
         taken.reserveCapacity(count)
         for _ in 0..<count { taken.append(list.removeLast()) }
-        taken.reverse()
+        // Through the buffer, whose swaps move elements; the array's own swaps copy them.
+        taken.withUnsafeMutableBufferPointer { $0.reverse() }
         return taken
     }
 

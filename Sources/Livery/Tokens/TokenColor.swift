@@ -36,16 +36,17 @@ enum TokenColor {
                 "expected a colour object {colorSpace, components, alpha, hex}, found \(node.foundDescription)")
         }
         var spaceNode: SpecNode?, componentsNode: SpecNode?, alphaNode: SpecNode?, hexNode: SpecNode?
-        for member in members {
-            switch member.key {
-            case "colorSpace": spaceNode = member.value
-            case "components": componentsNode = member.value
-            case "alpha": alphaNode = member.value
-            case "hex": hexNode = member.value
+        // By index, each field read in place: a loop over the members copies each whole.
+        for index in members.indices {
+            switch members[index].key {
+            case "colorSpace": spaceNode = members[index].value
+            case "components": componentsNode = members[index].value
+            case "alpha": alphaNode = members[index].value
+            case "hex": hexNode = members[index].value
             default:
                 throw SpecError(
-                    .unknownKey, at: member.keyLocation,
-                    "unknown colour property '\(member.key)'; expected colorSpace, components, alpha or hex")
+                    .unknownKey, at: members[index].keyLocation,
+                    "unknown colour property '\(members[index].key)'; expected colorSpace, components, alpha or hex")
             }
         }
         guard let spaceNode else {
