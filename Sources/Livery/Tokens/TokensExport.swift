@@ -103,9 +103,11 @@ enum TokensExport {
     /// Whether `key` can name a token or a group.
     static func isName(_ key: String) -> Bool {
         // On the UTF-8 bytes: the characters a name cannot hold are ASCII.
-        !key.isEmpty && key.utf8.first != UInt8(ascii: "$")
-            && !key.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
-            || key == "$root"
+        guard let first = key.utf8.first, first != UInt8(ascii: "$") else { return key == "$root" }
+        for byte in key.utf8 where byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ".") {
+            return false
+        }
+        return true
     }
 
     private static func string(_ text: String) -> SpecNode { .text(text) }

@@ -67,7 +67,7 @@ struct TokensReader {
             let key = members[index].key, keyLocation = members[index].keyLocation
             guard checkName(key, at: keyLocation) else { continue }
             var node = members[index].value
-            if node.members?.contains(where: { $0.key == "$ref" }) == true {
+            if node.members?.contains(where: { JSONPointerResolver.isReference($0.key) }) == true {
                 // A reference that cannot be read is its own error; what it stood for is not read.
                 let known = errors.count
                 node = expandTokenReference(node)
@@ -158,11 +158,13 @@ struct TokensReader {
     /// A `$ref` in a token's or group's place: the target, with the object's own members laid
     /// over it. A pointer into a value (through a `$value`) makes a token of that value.
     private mutating func expandTokenReference(_ node: SpecNode) -> SpecNode {
-        guard let members = node.members, let reference = members.first(where: { $0.key == "$ref" }) else {
+        guard let members = node.members,
+            let reference = members.first(where: { JSONPointerResolver.isReference($0.key) })
+        else {
             return node
         }
         guard let target = pointers.target(of: reference.value, in: root, errors: &errors) else { return node }
-        let local = members.filter { $0.key != "$ref" }
+        let local = members.filter { !JSONPointerResolver.isReference($0.key) }
         if pointers.pointsIntoValue(reference.value) {
             let value = SpecNode.Member(
                 key: "$value", keyLocation: reference.keyLocation,
