@@ -19,6 +19,9 @@ struct JSONReader {
         /// The key whose value is being read, and its hash (``hashing(_:_:)``).
         var key = ""
         var keyHash: UInt64 = 0
+        /// One bit for each key's hash, chosen by its low six bits (the ones the last byte
+        /// moves: `t1` and `t2` differ there): a key whose bit is clear is new, with no search.
+        var keyBits: UInt64 = 0
         var keyLocation: SourceLocation
         /// Member index by key, built once an object is too large for a linear duplicate search.
         var keyIndex = MemberIndex()
@@ -172,12 +175,16 @@ struct JSONReader {
     }
 
     /// Where the open object `frame` already has `key`, if it does. Up to
-    /// ``linearSearchLimit`` members, a search of their hashes, comparing keys only where the
-    /// hashes are equal; past it, their ``MemberIndex``.
+    /// ``linearSearchLimit`` members, a search of their hashes where the key's bit is set,
+    /// comparing keys only where the hashes are equal; past it, their ``MemberIndex``.
     private func firstLocation(of key: String, hash: UInt64, in frame: inout Frame) -> SourceLocation? {
         guard members.count - frame.start < Self.linearSearchLimit else {
+            // The index records every key it is asked about: asked about each, past the bits.
             return frame.keyIndex.firstLocation(of: key, in: members[frame.start...])
         }
+        let bit: UInt64 = 1 << (hash & 63)
+        defer { frame.keyBits |= bit }
+        guard frame.keyBits & bit != 0 else { return nil }
         var index = frame.start
         while let match = Self.index(of: hash, in: keyHashes, from: index) {
             if members[match].key == key { return members[match].keyLocation }

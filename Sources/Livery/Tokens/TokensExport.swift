@@ -103,11 +103,11 @@ enum TokensExport {
     /// Whether `key` can name a token or a group.
     static func isName(_ key: String) -> Bool {
         // On the UTF-8 bytes: the characters a name cannot hold are ASCII.
-        guard let first = key.utf8.first, first != UInt8(ascii: "$") else { return key == "$root" }
-        for byte in key.utf8 where byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ".") {
-            return false
+        var key = key
+        return key.withUTF8 { bytes in
+            guard let first = bytes.first, first != UInt8(ascii: "$") else { return bytes.elementsEqual("$root".utf8) }
+            return !bytes.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
         }
-        return true
     }
 
     private static func string(_ text: String) -> SpecNode { .text(text) }

@@ -63,6 +63,8 @@ struct TokensReader {
         }
         var variables: [SpecNode.Member] = []
         variables.reserveCapacity(members.count)
+        // Made once a group: each child's name is then one append.
+        let prefix = name.isEmpty ? "" : name + "."
         for index in members.indices where !Self.isProperty(members[index].key) {
             let key = members[index].key, keyLocation = members[index].keyLocation
             guard checkName(key, at: keyLocation) else { continue }
@@ -80,7 +82,7 @@ struct TokensReader {
                         "expected a token (an object with '$value') or a group, found \(node.foundDescription)"))
                 continue
             }
-            let childName = name.isEmpty ? key : name + "." + key
+            let childName = prefix + key
             if childMembers.contains(where: { $0.key == "$value" }) {
                 if let variable = readToken(
                     node, key: key, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
