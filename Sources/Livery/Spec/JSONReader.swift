@@ -193,6 +193,7 @@ struct JSONReader {
         return nil
     }
 
+    /// The first index from `start` on where `hashes` holds `hash`.
     private static func index(of hash: UInt64, in hashes: [UInt64], from start: Int) -> Int? {
         hashes.withUnsafeBufferPointer { hashes in
             var index = start
