@@ -95,10 +95,18 @@ struct JSONPointerResolver {
 
     /// Whether `node` has a `$ref` member anywhere inside it.
     private static func holdsReference(_ node: SpecNode) -> Bool {
+        // By index: `contains(where:)` copies each element it passes.
         switch node.value {
-        case .mapping(let members): members.contains { isReference($0.key) || holdsReference($0.value) }
-        case .sequence(let items): items.contains(where: holdsReference)
-        case .null, .bool, .int, .double, .string: false
+        case .mapping(let members):
+            for index in members.indices
+            where isReference(members[index].key) || holdsReference(members[index].value) {
+                return true
+            }
+            return false
+        case .sequence(let items):
+            for index in items.indices where holdsReference(items[index]) { return true }
+            return false
+        case .null, .bool, .int, .double, .string: return false
         }
     }
 
