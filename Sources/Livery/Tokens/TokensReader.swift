@@ -85,7 +85,7 @@ struct TokensReader {
             let childName = prefix + key
             if childMembers.contains(where: { $0.key == "$value" }) {
                 if let variable = readToken(
-                    node, key: key, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
+                    node, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
                 {
                     variables.append(SpecNode.Member(key: key, keyLocation: keyLocation, value: variable))
                 }
@@ -106,8 +106,7 @@ struct TokensReader {
 
     /// Reads a token and converts it; returns its variable, or nil after recording why it has none.
     private mutating func readToken(
-        _ node: SpecNode, key: String, keyLocation: SourceLocation, name: String, type inherited: TokenType?,
-        deprecation: String?
+        _ node: SpecNode, keyLocation: SourceLocation, name: String, type inherited: TokenType?, deprecation: String?
     ) -> SpecNode? {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
