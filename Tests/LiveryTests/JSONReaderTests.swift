@@ -41,12 +41,30 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         #expect(readerError(text, .json) == "t.json:2:\(duplicate): error: \(message)")
     }
 
+    /// A duplicate is found in an object of any size (below, at and past the number of members
+    /// where the search turns from comparing key hashes to an index), whichever member it repeats.
+    @Test(arguments: [1, 15, 16, 63, 64, 65, 200])
+    func duplicateKeysInObjectsOfEverySize(size: Int) {
+        let members = (0..<size).map { #""k\#($0)": 0"# }
+        #expect(readerError("{" + members.joined(separator: ",\n") + "}", .json) == nil)
+        for repeated in Set([0, size / 2, size - 1]) {
+            let text = "{" + members.joined(separator: ",\n") + ",\n\"k\(repeated)\": 1}"
+            let first = "t.json:\(repeated + 1):\(repeated == 0 ? 2 : 1)"
+            #expect(
+                readerError(text, .json)
+                    == "t.json:\(size + 1):1: error: duplicate key 'k\(repeated)' (first at \(first))")
+        }
+    }
+
     static let badInputs: [(String, String)] = [
         ("", "1:1: error: empty document: expected a JSON value"),
         (" \n\t ", "1:1: error: empty document: expected a JSON value"),
         (#"{"a": 1, "a": 2}"#, "1:10: error: duplicate key 'a' (first at t.json:1:2)"),
         ("{\n  \"a\": 1,\n  \"b\": {},\n  \"a\": 2\n}", "4:3: error: duplicate key 'a' (first at t.json:2:3)"),
         (#"{"é": 1, "é": 2}"#, "1:10: error: duplicate key 'é' (first at t.json:1:2)"),
+        // The same key written with an escape; an inner object's keys are its own.
+        (#"{"a": 1, "\u0061": 2}"#, "1:10: error: duplicate key 'a' (first at t.json:1:2)"),
+        (#"{"a": {"b": 1, "c": {"a": 0}}, "b": 2, "a": 3}"#, "1:40: error: duplicate key 'a' (first at t.json:1:2)"),
         ("[1, 2,]", "1:6: error: trailing comma before ']'"),
         (#"{"a": 1,}"#, "1:8: error: trailing comma before '}'"),
         ("// note\n{}", "1:1: error: comments are not allowed in JSON"),

@@ -76,9 +76,17 @@ extension JSONReader {
 
     /// Reads a string at `position`, which holds its opening quote.
     mutating func readString() throws(SpecError) -> String {
+        var hash: UInt64 = 0
+        return try readString(hash: &hash)
+    }
+
+    /// Reads a string at `position`, which holds its opening quote; `hash` becomes the hash of
+    /// its UTF-8 bytes that finds duplicate keys (``hashing(_:_:)``).
+    mutating func readString(hash: inout UInt64) throws(SpecError) -> String {
         let quote = position
         let count = bytes.count
         var index = quote + 1
+        hash = Self.hashBasis
         // Fast path: most strings have no escapes and become one slice of the input.
         while index < count {
             let byte = bytes[index]
@@ -87,6 +95,7 @@ extension JSONReader {
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<index]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            hash = Self.hashing(hash, byte)
             index += 1
         }
         var utf8: [UInt8] = []
@@ -97,6 +106,7 @@ extension JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 position = index + 1
+                hash = utf8.reduce(Self.hashBasis, Self.hashing)
                 return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index = try readEscape(at: index, into: &utf8)

@@ -16,11 +16,14 @@ struct JSONReader {
         var isObject: Bool
         var location: SourceLocation
         var start: Int
-        /// The key whose value is being read.
+        /// The key whose value is being read, and its hash (``hashing(_:_:)``).
         var key = ""
+        var keyHash: UInt64 = 0
+        /// One bit for each key's hash, chosen by its low six bits (the ones the last byte
+        /// moves: `t1` and `t2` differ there): a key whose bit is clear is new, with no search.
+        var keyBits: UInt64 = 0
         var keyLocation: SourceLocation
-        /// Member index by key, built once an object is large enough for a linear duplicate
-        /// search to cost more than hashing.
+        /// Member index by key, built once an object is too large for a linear duplicate search.
         var keyIndex = MemberIndex()
 
         init(isObject: Bool, location: SourceLocation, start: Int) {
@@ -46,6 +49,9 @@ struct JSONReader {
     /// The values of the open arrays and the members of the open objects, innermost last.
     var items: [SpecNode] = []
     var members: [SpecNode.Member] = []
+    /// The hash (``hashing(_:_:)``) of each of `members`' keys, at the same index: a duplicate search
+    /// compares these and only compares keys whose hashes are equal.
+    var keyHashes: [UInt64] = []
 
     var bytes: UnsafeBufferPointer<UInt8> { text.bytes }
 
@@ -103,6 +109,7 @@ struct JSONReader {
                     // Moved, not copied: a closing container gives `value` a new one.
                     members.append(
                         SpecNode.Member(key: stack[top].key, keyLocation: stack[top].keyLocation, value: consume value))
+                    keyHashes.append(stack[top].keyHash)
                 } else {
                     items.append(consume value)
                 }
@@ -124,6 +131,9 @@ struct JSONReader {
                 case closer:
                     position += 1
                     let frame = stack.removeLast()
+                    if frame.isObject {
+                        while keyHashes.count > frame.start { keyHashes.removeLast() }
+                    }
                     value = SpecNode(
                         frame.isObject
                             ? .mapping(Self.takeLast(members.count - frame.start, of: &members))
@@ -148,8 +158,9 @@ struct JSONReader {
             throw unexpected("a string key")
         }
         let location = currentLocation()
-        let key = try readString()
-        if let first = firstLocation(of: key, in: &frame) {
+        var hash: UInt64 = 0
+        let key = try readString(hash: &hash)
+        if let first = firstLocation(of: key, hash: hash, in: &frame) {
             throw SpecError(.duplicateKey, at: location, "duplicate key '\(key)' (first at \(first))")
         }
         skipWhitespace()
@@ -159,21 +170,66 @@ struct JSONReader {
         position += 1
         skipWhitespace()
         frame.key = key
+        frame.keyHash = hash
         frame.keyLocation = location
     }
 
-    private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
-        frame.keyIndex.firstLocation(of: key, in: members[frame.start...])
+    /// Where the open object `frame` already has `key`, if it does. Up to
+    /// ``linearSearchLimit`` members, a search of their hashes where the key's bit is set,
+    /// comparing keys only where the hashes are equal; past it, their ``MemberIndex``.
+    private func firstLocation(of key: String, hash: UInt64, in frame: inout Frame) -> SourceLocation? {
+        guard members.count - frame.start < Self.linearSearchLimit else {
+            // The index records every key it is asked about: asked about each, past the bits.
+            return frame.keyIndex.firstLocation(of: key, in: members[frame.start...])
+        }
+        let bit: UInt64 = 1 << (hash & 63)
+        defer { frame.keyBits |= bit }
+        guard frame.keyBits & bit != 0 else { return nil }
+        var index = frame.start
+        while let match = Self.index(of: hash, in: keyHashes, from: index) {
+            if members[match].key == key { return members[match].keyLocation }
+            index = match + 1
+        }
+        return nil
     }
 
-    /// The last `count` elements of `list`, moved out of it into an array of exactly their number.
-    private static func takeLast<Element>(_ count: Int, of list: inout [Element]) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: list.removeLast())
+    /// The first index from `start` on where `hashes` holds `hash`.
+    private static func index(of hash: UInt64, in hashes: [UInt64], from start: Int) -> Int? {
+        hashes.withUnsafeBufferPointer { hashes in
+            var index = start
+            while index < hashes.count {
+                if hashes[index] == hash { return index }
+                index += 1
             }
-            initialized = count
+            return nil
         }
+    }
+
+    /// The number of members past which an object's duplicate search hashes its keys into a
+    /// dictionary: below it, a linear search of the hashes costs less than hashing every key
+    /// again with the dictionary's seeded hash.
+    static let linearSearchLimit = 64
+
+    /// The FNV-1a hash of a key's UTF-8 bytes, computed as the key is read: ``hashBasis``, then
+    /// ``hashing(_:_:)`` each byte. Not a defence against chosen collisions: two equal hashes
+    /// only mean the keys are compared.
+    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    static func hashing(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+
+    /// The last `count` elements of `list`, moved out of it into an array of exactly their number:
+    /// reserved, appended and reversed rather than built with `Array(unsafeUninitializedCapacity:)`,
+    /// which allocates through the standard library's unspecialized code (a generic metadata
+    /// lookup for every container), or copied from a slice, which costs more again.
+    private static func takeLast<Element>(_ count: Int, of list: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        taken.reserveCapacity(count)
+        for _ in 0..<count { taken.append(list.removeLast()) }
+        // Through the buffer, whose swaps move elements; the array's own swaps copy them.
+        taken.withUnsafeMutableBufferPointer { $0.reverse() }
+        return taken
     }
 
     /// Counts one more value against ``ReaderLimits/maxNodes``.

@@ -62,9 +62,9 @@ struct JSONPointerResolver {
         guard Self.holdsReference(node) else { return node }
         switch node.value {
         case .mapping(let members):
-            if let reference = members.first(where: { $0.key == "$ref" }) {
+            if let reference = members.first(where: { Self.isReference($0.key) }) {
                 guard let target = self.target(of: reference.value, in: root, errors: &errors) else { return node }
-                let local = members.filter { $0.key != "$ref" }
+                let local = members.filter { !Self.isReference($0.key) }
                 guard var merged = target.members, !local.isEmpty else {
                     return SpecNode(target.value, at: node.location)
                 }
@@ -95,11 +95,25 @@ struct JSONPointerResolver {
 
     /// Whether `node` has a `$ref` member anywhere inside it.
     private static func holdsReference(_ node: SpecNode) -> Bool {
+        // By index: `contains(where:)` copies each element it passes.
         switch node.value {
-        case .mapping(let members): members.contains { $0.key == "$ref" || holdsReference($0.value) }
-        case .sequence(let items): items.contains(where: holdsReference)
-        case .null, .bool, .int, .double, .string: false
+        case .mapping(let members):
+            for index in members.indices
+            where isReference(members[index].key) || holdsReference(members[index].value) {
+                return true
+            }
+            return false
+        case .sequence(let items):
+            for index in items.indices where holdsReference(items[index]) { return true }
+            return false
+        case .null, .bool, .int, .double, .string: return false
         }
+    }
+
+    /// Whether `key` is `$ref`. Its length first: every member of every value is asked, and
+    /// two strings that differ are told apart by a call into the standard library.
+    static func isReference(_ key: String) -> Bool {
+        key.utf8.count == 4 && key == "$ref"
     }
 
     /// Whether a pointer reaches into a token's value rather than naming a token or a group.

@@ -94,24 +94,34 @@ enum TokenChecks {
 
     /// Whether a value holds a reference `{…}` anywhere.
     static func hasReference(_ node: SpecNode) -> Bool {
+        // By index: `contains(where:)` copies each element it passes.
         switch node.value {
-        case .string: TokenValue.referencePath(node) != nil
-        case .sequence(let items): items.contains(where: hasReference)
-        case .mapping(let members): members.contains { hasReference($0.value) }
-        case .null, .bool, .int, .double: false
+        case .string: return TokenValue.referencePath(node) != nil
+        case .sequence(let items):
+            for index in items.indices where hasReference(items[index]) { return true }
+            return false
+        case .mapping(let members):
+            for index in members.indices where hasReference(members[index].value) { return true }
+            return false
+        case .null, .bool, .int, .double: return false
         }
     }
 
     /// Whether a value holds no string that is a reference `{…}` or starts as a variable's
     /// reference or function does (`@`, `~`).
     private static func isLiteral(_ node: SpecNode) -> Bool {
+        // By index: `allSatisfy` copies each element it passes.
         switch node.value {
         case .string(let text):
-            text.utf8.first != UInt8(ascii: "@") && text.utf8.first != UInt8(ascii: "~")
+            return text.utf8.first != UInt8(ascii: "@") && text.utf8.first != UInt8(ascii: "~")
                 && TokenValue.referencePath(node) == nil
-        case .sequence(let items): items.allSatisfy(isLiteral)
-        case .mapping(let members): members.allSatisfy { isLiteral($0.value) }
-        case .null, .bool, .int, .double: true
+        case .sequence(let items):
+            for index in items.indices where !isLiteral(items[index]) { return false }
+            return true
+        case .mapping(let members):
+            for index in members.indices where !isLiteral(members[index].value) { return false }
+            return true
+        case .null, .bool, .int, .double: return true
         }
     }
 }

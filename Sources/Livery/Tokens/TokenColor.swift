@@ -36,16 +36,17 @@ enum TokenColor {
                 "expected a colour object {colorSpace, components, alpha, hex}, found \(node.foundDescription)")
         }
         var spaceNode: SpecNode?, componentsNode: SpecNode?, alphaNode: SpecNode?, hexNode: SpecNode?
-        for member in members {
-            switch member.key {
-            case "colorSpace": spaceNode = member.value
-            case "components": componentsNode = member.value
-            case "alpha": alphaNode = member.value
-            case "hex": hexNode = member.value
+        // By index, each field read in place: a loop over the members copies each whole.
+        for index in members.indices {
+            switch members[index].key {
+            case "colorSpace": spaceNode = members[index].value
+            case "components": componentsNode = members[index].value
+            case "alpha": alphaNode = members[index].value
+            case "hex": hexNode = members[index].value
             default:
                 throw SpecError(
-                    .unknownKey, at: member.keyLocation,
-                    "unknown colour property '\(member.key)'; expected colorSpace, components, alpha or hex")
+                    .unknownKey, at: members[index].keyLocation,
+                    "unknown colour property '\(members[index].key)'; expected colorSpace, components, alpha or hex")
             }
         }
         guard let spaceNode else {
@@ -117,7 +118,7 @@ enum TokenColor {
     private static func readComponents(
         _ node: SpecNode?, ranges: [(name: String, range: ClosedRange<Double>, open: Bool)], space: String,
         at location: SourceLocation
-    ) throws(SpecError) -> [Double] {
+    ) throws(SpecError) -> SIMD3<Double> {
         guard let node else { throw SpecError(.missingKey, at: location, "colour has no 'components'") }
         guard case .sequence(let items) = node.value, items.count == ranges.count else {
             throw SpecError(
@@ -125,11 +126,11 @@ enum TokenColor {
                 "expected \(ranges.count) components [\(ranges.map(\.name).joined(separator: ", "))] for '\(space)', found \(node.foundDescription)"
             )
         }
-        var values: [Double] = []
-        values.reserveCapacity(ranges.count)
-        for (item, range) in zip(items, ranges) {
+        // Every space Livery converts has three components: held inline, not in an array.
+        var values = SIMD3<Double>()
+        for (index, (item, range)) in zip(items, ranges).enumerated() {
             if item.string == "none" {
-                values.append(0)
+                // 0, as CSS converts it.
                 continue
             }
             guard let value = TokenValue.number(item) else {
@@ -148,13 +149,13 @@ enum TokenColor {
                     "\(range.name) component \(ValueText.format(value)) is out of range for '\(space)': expected \(expected)"
                 )
             }
-            values.append(value)
+            values[index] = value
         }
         return values
     }
 
     /// Gamma-encoded sRGB 0…1 from a space of the sRGB family (CSS Color 4, sections 7, 8 and 10).
-    private static func sRGB(space: String, _ c: [Double]) -> (Double, Double, Double) {
+    private static func sRGB(space: String, _ c: SIMD3<Double>) -> (Double, Double, Double) {
         switch space {
         case "srgb":
             return (c[0], c[1], c[2])
@@ -187,7 +188,7 @@ enum TokenColor {
     }
 
     /// `[lightness, chroma, hue°]` as `(lightness, a, b)`.
-    private static func polar(_ c: [Double]) -> (Double, Double, Double) {
+    private static func polar(_ c: SIMD3<Double>) -> (Double, Double, Double) {
         let hue = c[2] * .pi / 180
         return (c[0], c[1] * cos(hue), c[1] * sin(hue))
     }

@@ -103,9 +103,11 @@ enum TokensExport {
     /// Whether `key` can name a token or a group.
     static func isName(_ key: String) -> Bool {
         // On the UTF-8 bytes: the characters a name cannot hold are ASCII.
-        !key.isEmpty && key.utf8.first != UInt8(ascii: "$")
-            && !key.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
-            || key == "$root"
+        var key = key
+        return key.withUTF8 { bytes in
+            guard let first = bytes.first, first != UInt8(ascii: "$") else { return bytes.elementsEqual("$root".utf8) }
+            return !bytes.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".") }
+        }
     }
 
     private static func string(_ text: String) -> SpecNode { .text(text) }

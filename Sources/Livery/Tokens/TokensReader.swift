@@ -45,26 +45,31 @@ struct TokensReader {
             members = Self.merged(
                 inherited: extendedMembers(extends.value, from: name, extending: extending), local: members)
         }
-        for member in members where Self.isProperty(member.key) {
-            switch member.key {
-            case "$type": type = readType(member.value) ?? type
-            case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
-            case "$description": requireString(member.value, "a description")
-            case "$extensions": requireMapping(member.value)
+        // By index, each field read in place: a loop over the members copies each whole.
+        for index in members.indices where Self.isProperty(members[index].key) {
+            let key = members[index].key
+            switch key {
+            case "$type": type = readType(members[index].value) ?? type
+            case "$deprecated": deprecation = readDeprecation(members[index].value, inherited: deprecation)
+            case "$description": requireString(members[index].value, "a description")
+            case "$extensions": requireMapping(members[index].value)
             case "$extends", "$schema", "$defs": break
             default:
                 errors.append(
                     SpecError(
-                        .unknownKey, at: member.keyLocation,
-                        "unknown group property '\(member.key)'; names starting with '$' are the format's own"))
+                        .unknownKey, at: members[index].keyLocation,
+                        "unknown group property '\(key)'; names starting with '$' are the format's own"))
             }
         }
         var variables: [SpecNode.Member] = []
         variables.reserveCapacity(members.count)
-        for member in members where !Self.isProperty(member.key) {
-            guard checkName(member) else { continue }
-            var node = member.value
-            if node.members?.contains(where: { $0.key == "$ref" }) == true {
+        // Made once a group: each child's name is then one append.
+        let prefix = name.isEmpty ? "" : name + "."
+        for index in members.indices where !Self.isProperty(members[index].key) {
+            let key = members[index].key, keyLocation = members[index].keyLocation
+            guard checkName(key, at: keyLocation) else { continue }
+            var node = members[index].value
+            if node.members?.contains(where: { JSONPointerResolver.isReference($0.key) }) == true {
                 // A reference that cannot be read is its own error; what it stood for is not read.
                 let known = errors.count
                 node = expandTokenReference(node)
@@ -77,12 +82,14 @@ struct TokensReader {
                         "expected a token (an object with '$value') or a group, found \(node.foundDescription)"))
                 continue
             }
-            let childName = name.isEmpty ? member.key : name + "." + member.key
+            let childName = prefix + key
             if childMembers.contains(where: { $0.key == "$value" }) {
-                if let variable = readToken(node, key: member, name: childName, type: type, deprecation: deprecation) {
-                    variables.append(variable)
+                if let variable = readToken(
+                    node, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
+                {
+                    variables.append(SpecNode.Member(key: key, keyLocation: keyLocation, value: variable))
                 }
-            } else if member.key == "$root" {
+            } else if key == "$root" {
                 errors.append(SpecError(.missingKey, at: node.location, "'$root' must be a token: it has no '$value'"))
             } else {
                 let nested = walkGroup(
@@ -90,8 +97,7 @@ struct TokensReader {
                 if !nested.isEmpty {
                     variables.append(
                         SpecNode.Member(
-                            key: member.key, keyLocation: member.keyLocation,
-                            value: SpecNode(.mapping(nested), at: member.keyLocation)))
+                            key: key, keyLocation: keyLocation, value: SpecNode(.mapping(nested), at: keyLocation)))
                 }
             }
         }
@@ -100,30 +106,32 @@ struct TokensReader {
 
     /// Reads a token and converts it; returns its variable, or nil after recording why it has none.
     private mutating func readToken(
-        _ node: SpecNode, key: SpecNode.Member, name: String, type inherited: TokenType?, deprecation: String?
-    ) -> SpecNode.Member? {
+        _ node: SpecNode, keyLocation: SourceLocation, name: String, type inherited: TokenType?, deprecation: String?
+    ) -> SpecNode? {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
         var value = node
-        for member in node.members ?? [] {
-            switch member.key {
+        let members = node.members ?? []
+        for index in members.indices {
+            let property = members[index].key
+            switch property {
             case "$value":
                 let known = errors.count
-                value = pointers.expandValues(member.value, in: root, errors: &errors)
+                value = pointers.expandValues(members[index].value, in: root, errors: &errors)
                 // A reference that cannot be read is its own error; the token is not read further.
                 guard errors.count == known else { return nil }
             case "$type":
                 // A bad type is its own error; the token is not read further.
-                guard let declared = readType(member.value) else { return nil }
+                guard let declared = readType(members[index].value) else { return nil }
                 type = declared
-            case "$deprecated": deprecation = readDeprecation(member.value, inherited: deprecation)
-            case "$description": description = requireString(member.value, "a description")
-            case "$extensions": extensions = requireMapping(member.value)
+            case "$deprecated": deprecation = readDeprecation(members[index].value, inherited: deprecation)
+            case "$description": description = requireString(members[index].value, "a description")
+            case "$extensions": extensions = requireMapping(members[index].value)
             case "$ref": break
             default:
                 let what =
-                    member.key.hasPrefix("$") ? "unknown token property" : "a token cannot hold groups or tokens:"
-                errors.append(SpecError(.unknownKey, at: member.keyLocation, "\(what) '\(member.key)'"))
+                    property.hasPrefix("$") ? "unknown token property" : "a token cannot hold groups or tokens:"
+                errors.append(SpecError(.unknownKey, at: members[index].keyLocation, "\(what) '\(property)'"))
             }
         }
         let liveryKind = extensions?[TokensExport.livery]?["type"]
@@ -137,11 +145,11 @@ struct TokensReader {
         }
         let token = DesignToken(
             name: name, type: type, value: value, description: description, deprecation: deprecation,
-            extensions: extensions, keyLocation: key.keyLocation)
+            extensions: extensions, keyLocation: keyLocation)
         do throws(SpecError) {
             let variable = try TokenValue.variable(of: token)
             tokens.append(token)
-            return SpecNode.Member(key: key.key, keyLocation: key.keyLocation, value: variable)
+            return variable
         } catch {
             errors.append(error)
             return nil
@@ -151,11 +159,13 @@ struct TokensReader {
     /// A `$ref` in a token's or group's place: the target, with the object's own members laid
     /// over it. A pointer into a value (through a `$value`) makes a token of that value.
     private mutating func expandTokenReference(_ node: SpecNode) -> SpecNode {
-        guard let members = node.members, let reference = members.first(where: { $0.key == "$ref" }) else {
+        guard let members = node.members,
+            let reference = members.first(where: { JSONPointerResolver.isReference($0.key) })
+        else {
             return node
         }
         guard let target = pointers.target(of: reference.value, in: root, errors: &errors) else { return node }
-        let local = members.filter { $0.key != "$ref" }
+        let local = members.filter { !JSONPointerResolver.isReference($0.key) }
         if pointers.pointsIntoValue(reference.value) {
             let value = SpecNode.Member(
                 key: "$value", keyLocation: reference.keyLocation,
@@ -235,12 +245,12 @@ struct TokensReader {
         key.utf8.first == UInt8(ascii: "$") && key != "$root"
     }
 
-    private mutating func checkName(_ member: SpecNode.Member) -> Bool {
-        guard !TokensExport.isName(member.key) else { return true }
+    private mutating func checkName(_ key: String, at keyLocation: SourceLocation) -> Bool {
+        guard !TokensExport.isName(key) else { return true }
         errors.append(
             SpecError(
-                .invalidValue, at: member.keyLocation,
-                "'\(member.key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
+                .invalidValue, at: keyLocation,
+                "'\(key)' is not a token or group name: names cannot be empty or hold '{', '}' or '.'"))
         return false
     }
 
