@@ -158,6 +158,29 @@ import Testing
         #expect(changed.changes == ["cornerRadius"])
     }
 
+    /// Traits that leave fields out, and a `Set` whose `Double` the spec writes as an integer,
+    /// are set in place too: one write per property they set, none to the ones they leave alone.
+    @Test func newValuesForTraitsWithFieldsLeftOutAreSetInPlace() throws {
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "card")
+        try provider.load(
+            spec(
+                "specs: { card: [{ type: DropShadow, radius: 2 }, { type: Set, values: { timeout: 1, retries: 4 } }] }")
+        )
+        box.clearChanges()
+        let report = try provider.load(
+            spec(
+                "specs: { card: [{ type: DropShadow, radius: 3 }, { type: Set, values: { timeout: 2, retries: 5 } }] }")
+        )
+        #expect(report.traitsReverted == 2)
+        #expect(report.traitsApplied == 2)
+        #expect(box.changes == ["shadowRadius", "timeout", "retries"])
+        #expect(box.shadowRadius == 3 && box.timeout == 2 && box.retries == 5)
+        try provider.load(spec("specs: {}"))
+        #expect(box.snapshot == StyledBox().snapshot)
+    }
+
     @Test func registeringAppliesAtOnceAndUnregisteringReverts() throws {
         let provider = TraitsProvider()
         try provider.load(spec("specs: { a: [{ type: Opacity, opacity: 0.5 }], b: [{ type: Hidden, hidden: true }] }"))

@@ -124,6 +124,41 @@ import Testing
         }
     }
 
+    /// Loads one after another that keep the names and forms of each `Set` and change its values
+    /// (the usual edit, which the provider sets in place), and some that change them: after each,
+    /// the target holds what reverting the previous traits and applying the new ones by hand
+    /// gives, an integer for a `Double` included; after the last, what it held before any.
+    @Test func consecutiveLoadsOfTheSameNamesAgreeWithRevertingAndApplying() async {
+        await propertyCheck(
+            count: 200, input: Gen.int(in: 0...255).array(of: 1...3), Gen.int(in: 0...1_000_000).array(of: 2...6)
+        ) { forms, values in
+            let engine = Tunable(values[0])
+            let hand = Tunable(values[0])
+            let original = hand.state
+            let provider = TraitsProvider()
+            provider.register(engine, as: "t")
+            var reversals: [Reversal<any Tweakable>] = []
+            do {
+                for (load, value) in values.enumerated() {
+                    // Every third load gives the first `Set` other forms, so the in-place path
+                    // meets records it does not match too.
+                    let entries = forms.enumerated().map { index, form in
+                        Self.entry((index == 0 && load % 3 == 2 ? form ^ 0x5B : form) | value << 8)
+                    }
+                    let yaml = "specs:\n  t:\n" + entries.map { "    - \($0.yaml)\n" }.joined()
+                    try provider.load(Spec(yaml: yaml))
+                    for reversal in reversals.reversed() { reversal.revert(hand) }
+                    reversals = try entries.map { try $0.trait.apply(to: hand) }
+                    #expect(engine.state == hand.state, "load \(load):\n\(yaml)")
+                }
+                try provider.load(Spec(yaml: "specs: {}"))
+                #expect(engine.state == original, "reverted")
+            } catch {
+                Issue.record("unexpected error \(error) for forms \(forms), values \(values)")
+            }
+        }
+    }
+
     /// The steps a plan for `yaml`'s one identifier `t` takes on a ``Tunable``.
     static func plan(_ yaml: String) throws -> [ClassCapabilities.Step] {
         let spec = try Spec(yaml: yaml).decoded(with: .standard)

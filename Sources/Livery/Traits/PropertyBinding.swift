@@ -41,8 +41,10 @@ public final class PropertyBinding {
         return exchangeValue(object, value)
     }
 
-    /// Puts back a value ``exchange(_:_:)`` replaced: how an undo sets the property. One write,
-    /// where an exchange is a read and a write, each an access the runtime checks for exclusivity.
+    /// Sets the property to `value`: how an undo puts back a value ``exchange(_:_:)`` replaced,
+    /// and how a load sets a new value of a kind the binding takes in place of the one it set
+    /// before. One write, where an exchange is a read and a write, each an access the runtime
+    /// checks for exclusivity.
     ///
     /// The value is consumed: the closure, which knows its case, ends its life, where a caller
     /// that kept it would destroy it through `PropertyValue`'s outlined destroy (a switch over

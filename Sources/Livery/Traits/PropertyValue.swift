@@ -61,8 +61,9 @@ extension Double: PropertyValueConvertible {
     /// `.number(self)`.
     public var propertyValue: PropertyValue { .number(self) }
 
-    /// Binds `exchange` and `assign` to objects of exactly `type`; `exchange` is given `.number`
-    /// and `.integer` values, `assign` `.number` values only.
+    /// Binds `exchange` and `assign` to objects of exactly `type`; they are given `.number` and
+    /// `.integer` values (a `Set` value the spec wrote as an integer, which a load may assign in
+    /// place of the number it replaced).
     public static func binding<Target: AnyObject>(
         exactly type: AnyClass, as _: Target.Type, exchange: @escaping (Target, inout Double) -> Void,
         assign: @escaping (Target, inout Double) -> Void
@@ -70,19 +71,23 @@ extension Double: PropertyValueConvertible {
         PropertyBinding(
             exactly: type, takes: [.number, .integer],
             exchange: { object, setting in
-                var value: Double
-                switch setting.pointee {
-                case .number(let number)?: value = number
-                case .integer(let integer)?: value = Double(integer)
-                default: return nil
-                }
+                guard var value = setting.pointee.flatMap(number) else { return nil }
                 exchange(unsafeDowncast(object, to: Target.self), &value)
                 return .number(value)
             },
             assign: { object, setting in
-                guard case .number(var value) = setting else { return }
+                guard var value = number(setting) else { return }
                 assign(unsafeDowncast(object, to: Target.self), &value)
             })
+    }
+
+    /// The number `value` gives a `Double` property: a number, or a whole number converted.
+    private static func number(_ value: PropertyValue) -> Double? {
+        switch value {
+        case .number(let number): number
+        case .integer(let integer): Double(integer)
+        default: nil
+        }
     }
 }
 
