@@ -17,30 +17,27 @@ public struct DesignToken: Sendable {
         var keyLocation: SourceLocation
         /// Whether `value` holds a reference `{…}`: kept, so that the checks of a document's
         /// aliases (``TokenChecks``) need not walk every token's value again.
-        var holdsReference = false
+        var holdsReference: Bool
     }
 
     private final class Storage: Sendable {
         let fields: Fields
 
-        init(_ fields: Fields) {
-            var fields = fields
-            fields.holdsReference = TokenChecks.hasReference(fields.value)
-            self.fields = fields
-        }
+        init(_ fields: Fields) { self.fields = fields }
     }
 
     private var storage: Storage
 
-    /// A token named `name`, its path dotted (names hold no dots).
+    /// A token named `name`, its path dotted (names hold no dots). `holdsReference` says whether
+    /// `value` holds a reference `{…}`: the reader has walked the value for its references.
     init(
-        name: String, type: TokenType?, value: SpecNode, description: String?, deprecation: String?,
-        extensions: SpecNode?, keyLocation: SourceLocation
+        name: String, type: TokenType?, value: SpecNode, holdsReference: Bool, description: String?,
+        deprecation: String?, extensions: SpecNode?, keyLocation: SourceLocation
     ) {
         storage = Storage(
             Fields(
                 name: name, type: type, value: value, description: description, deprecation: deprecation,
-                extensions: extensions, keyLocation: keyLocation))
+                extensions: extensions, keyLocation: keyLocation, holdsReference: holdsReference))
     }
 
     /// The group names and the token's name: `["color", "brand", "primary"]`.
@@ -57,7 +54,12 @@ public struct DesignToken: Sendable {
     /// The `$value` as written, references kept (`"{color.base}"`, `$ref` objects expanded).
     public var value: SpecNode {
         get { storage.fields.value }
-        set { change { $0.value = newValue } }
+        set {
+            change {
+                $0.value = newValue
+                $0.holdsReference = ValueReferences(of: newValue).contains(.alias)
+            }
+        }
     }
     /// `$description`.
     public var description: String? {

@@ -92,21 +92,6 @@ enum TokenChecks {
         return (mismatch, false)
     }
 
-    /// Whether a value holds a reference `{…}` anywhere.
-    static func hasReference(_ node: SpecNode) -> Bool {
-        // By index: `contains(where:)` copies each element it passes.
-        switch node.value {
-        case .string: return TokenValue.referencePath(node) != nil
-        case .sequence(let items):
-            for index in items.indices where hasReference(items[index]) { return true }
-            return false
-        case .mapping(let members):
-            for index in members.indices where hasReference(members[index].value) { return true }
-            return false
-        case .null, .bool, .int, .double: return false
-        }
-    }
-
     /// Whether a value holds no string that is a reference `{…}` or starts as a variable's
     /// reference or function does (`@`, `~`).
     private static func isLiteral(_ node: SpecNode) -> Bool {
