@@ -151,7 +151,7 @@ struct TokensReader {
         }
         let token = DesignToken(
             name: name, type: type, value: value,
-            holdsReference: (references ?? ValueReferences(of: value)).contains(.alias), description: description,
+            references: references ?? ValueReferences(of: value), description: description,
             deprecation: deprecation, extensions: extensions, keyLocation: keyLocation)
         do throws(SpecError) {
             let variable = try TokenValue.variable(of: token)
