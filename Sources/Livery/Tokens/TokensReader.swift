@@ -111,7 +111,7 @@ struct TokensReader {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
         var value = node
-        // Walked once for both kinds of reference; again only where a `$ref` was expanded.
+        // Walked once for its references; again only where a `$ref` was expanded.
         var references: ValueReferences?
         let members = node.members ?? []
         for index in members.indices {
