@@ -27,16 +27,19 @@ import Testing
         #expect(spec.token(named: "color.brand")?.description == "Brand red")
     }
 
-    /// Whether a token's value holds a reference is kept with the token (the alias checks read
-    /// it instead of walking every value), so a changed value says so anew.
+    /// Which references a token's value holds is kept with the token (the alias checks read it
+    /// instead of walking every value), so a changed value says so anew.
     @Test func aChangedValueSaysWhetherItRefers() throws {
         let spec = try Spec(data: Data(Self.document.utf8), format: .json, source: "t.tokens.json")
         var token = try #require(spec.token(named: "color.brand"))
         #expect(!token.holdsReference)
         token.value = SpecNode(.sequence([SpecNode(.string("{color.base}"), at: token.location)]), at: token.location)
         #expect(token.holdsReference)
+        #expect(!token.isLiteral, "a chain of aliases does not end at a value that holds one")
         token.value = SpecNode(.string("{color}x"), at: token.location)
-        #expect(!token.holdsReference)
+        #expect(!token.holdsReference && token.isLiteral)
+        token.value = SpecNode(.string("@color.base"), at: token.location)
+        #expect(!token.holdsReference && !token.isLiteral, "a variable's reference is not a literal either")
         #expect(token.path == ["color", "brand"])
         token.path = ["a", "b", "c"]
         #expect(token.name == "a.b.c" && token.path == ["a", "b", "c"])

@@ -98,6 +98,21 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
                 #"{ "n": { "$type": "number", "$value": 1 }, "c": { "$type": "color", "$value": "{n}" } }"#,
             code: .typeMismatch, at: #""{n}""#, message: "token 'c' is a color but its value '{n}' is a number"),
         Case(
+            name: "alias of another type, reached through a $ref",
+            document: ##"""
+                { "n": { "$type": "number", "$value": 1 }, "m": { "$value": "{n}" },
+                  "c": { "$type": "color", "$value": { "$ref": "#/m/$value" } } }
+                """##,
+            code: .typeMismatch, at: ##"{ "$ref": "#/m"##,
+            message: "token 'c' is a color but its value '{n}' is a number"),
+        Case(
+            name: "$ref after an alias in the same value",
+            document: ##"""
+                { "f": { "$type": "fontFamily", "$value": "Inter" },
+                  "a": { "$type": "fontFamily", "$value": ["{f}", { "$ref": "#/nope" }] } }
+                """##,
+            code: .unresolvedReference, at: ##""#/nope""##, message: "$ref '#/nope' names nothing"),
+        Case(
             name: "alias to a token whose variable is an expression reading nothing",
             document: #"""
                 { "base": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [1, 0, 0] },

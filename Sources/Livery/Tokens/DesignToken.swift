@@ -15,32 +15,29 @@ public struct DesignToken: Sendable {
         var deprecation: String?
         var extensions: SpecNode?
         var keyLocation: SourceLocation
-        /// Whether `value` holds a reference `{…}`: kept, so that the checks of a document's
-        /// aliases (``TokenChecks``) need not walk every token's value again.
-        var holdsReference = false
+        /// The references `value` holds: kept, so that the checks of a document's aliases
+        /// (``TokenChecks``) need not walk every token's value again.
+        var references: ValueReferences
     }
 
     private final class Storage: Sendable {
         let fields: Fields
 
-        init(_ fields: Fields) {
-            var fields = fields
-            fields.holdsReference = TokenChecks.hasReference(fields.value)
-            self.fields = fields
-        }
+        init(_ fields: Fields) { self.fields = fields }
     }
 
     private var storage: Storage
 
-    /// A token named `name`, its path dotted (names hold no dots).
+    /// A token named `name`, its path dotted (names hold no dots). `references` are those
+    /// `value` holds: the reader has walked the value for them.
     init(
-        name: String, type: TokenType?, value: SpecNode, description: String?, deprecation: String?,
-        extensions: SpecNode?, keyLocation: SourceLocation
+        name: String, type: TokenType?, value: SpecNode, references: ValueReferences, description: String?,
+        deprecation: String?, extensions: SpecNode?, keyLocation: SourceLocation
     ) {
         storage = Storage(
             Fields(
                 name: name, type: type, value: value, description: description, deprecation: deprecation,
-                extensions: extensions, keyLocation: keyLocation))
+                extensions: extensions, keyLocation: keyLocation, references: references))
     }
 
     /// The group names and the token's name: `["color", "brand", "primary"]`.
@@ -57,7 +54,12 @@ public struct DesignToken: Sendable {
     /// The `$value` as written, references kept (`"{color.base}"`, `$ref` objects expanded).
     public var value: SpecNode {
         get { storage.fields.value }
-        set { change { $0.value = newValue } }
+        set {
+            change {
+                $0.value = newValue
+                $0.references = ValueReferences(of: newValue)
+            }
+        }
     }
     /// `$description`.
     public var description: String? {
@@ -84,7 +86,11 @@ public struct DesignToken: Sendable {
     public var name: String { storage.fields.name }
 
     /// Whether the value holds a reference `{…}` anywhere.
-    var holdsReference: Bool { storage.fields.holdsReference }
+    var holdsReference: Bool { storage.fields.references.contains(.alias) }
+
+    /// Whether the value holds no string that is a reference `{…}` or starts as a variable's
+    /// reference or function does (`@`, `~`): a chain of aliases that reaches it ends there.
+    var isLiteral: Bool { storage.fields.references.isDisjoint(with: [.alias, .variable]) }
 
     /// Where the value is: the place every diagnostic about the token names.
     public var location: SourceLocation { storage.fields.value.location }

@@ -59,7 +59,7 @@ struct JSONPointerResolver {
     /// other members laid over a target that is an object.
     mutating func expandValues(_ node: SpecNode, in root: SpecNode, errors: inout [SpecError]) -> SpecNode {
         // Most values hold no reference: they are kept as they are, not rebuilt.
-        guard Self.holdsReference(node) else { return node }
+        guard ValueReferences(of: node).contains(.pointer) else { return node }
         switch node.value {
         case .mapping(let members):
             if let reference = members.first(where: { Self.isReference($0.key) }) {
@@ -90,23 +90,6 @@ struct JSONPointerResolver {
             return SpecNode(.sequence(expanded), at: node.location)
         case .null, .bool, .int, .double, .string:
             return node
-        }
-    }
-
-    /// Whether `node` has a `$ref` member anywhere inside it.
-    private static func holdsReference(_ node: SpecNode) -> Bool {
-        // By index: `contains(where:)` copies each element it passes.
-        switch node.value {
-        case .mapping(let members):
-            for index in members.indices
-            where isReference(members[index].key) || holdsReference(members[index].value) {
-                return true
-            }
-            return false
-        case .sequence(let items):
-            for index in items.indices where holdsReference(items[index]) { return true }
-            return false
-        case .null, .bool, .int, .double, .string: return false
         }
     }
 

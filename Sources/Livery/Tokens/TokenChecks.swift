@@ -84,44 +84,11 @@ enum TokenChecks {
                 declared = nil
             }
             plain = plain && TokenValue.expression(of: target) == nil
-            if isLiteral(target.value) {
+            if target.isLiteral {
                 return (mismatch, plain && step < VariableScope.maximumReferenceDepth / 2)
             }
             current = target
         }
         return (mismatch, false)
-    }
-
-    /// Whether a value holds a reference `{…}` anywhere.
-    static func hasReference(_ node: SpecNode) -> Bool {
-        // By index: `contains(where:)` copies each element it passes.
-        switch node.value {
-        case .string: return TokenValue.referencePath(node) != nil
-        case .sequence(let items):
-            for index in items.indices where hasReference(items[index]) { return true }
-            return false
-        case .mapping(let members):
-            for index in members.indices where hasReference(members[index].value) { return true }
-            return false
-        case .null, .bool, .int, .double: return false
-        }
-    }
-
-    /// Whether a value holds no string that is a reference `{…}` or starts as a variable's
-    /// reference or function does (`@`, `~`).
-    private static func isLiteral(_ node: SpecNode) -> Bool {
-        // By index: `allSatisfy` copies each element it passes.
-        switch node.value {
-        case .string(let text):
-            return text.utf8.first != UInt8(ascii: "@") && text.utf8.first != UInt8(ascii: "~")
-                && TokenValue.referencePath(node) == nil
-        case .sequence(let items):
-            for index in items.indices where !isLiteral(items[index]) { return false }
-            return true
-        case .mapping(let members):
-            for index in members.indices where !isLiteral(members[index].value) { return false }
-            return true
-        case .null, .bool, .int, .double: return true
-        }
     }
 }

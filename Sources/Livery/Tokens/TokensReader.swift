@@ -111,15 +111,21 @@ struct TokensReader {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
         var value = node
+        // Walked once for its references; again only where a `$ref` was expanded.
+        var references: ValueReferences?
         let members = node.members ?? []
         for index in members.indices {
             let property = members[index].key
             switch property {
             case "$value":
+                value = members[index].value
+                references = ValueReferences(of: value)
+                guard references?.contains(.pointer) == true else { break }
                 let known = errors.count
-                value = pointers.expandValues(members[index].value, in: root, errors: &errors)
+                value = pointers.expandValues(value, in: root, errors: &errors)
                 // A reference that cannot be read is its own error; the token is not read further.
                 guard errors.count == known else { return nil }
+                references = ValueReferences(of: value)
             case "$type":
                 // A bad type is its own error; the token is not read further.
                 guard let declared = readType(members[index].value) else { return nil }
@@ -144,8 +150,9 @@ struct TokensReader {
             return nil
         }
         let token = DesignToken(
-            name: name, type: type, value: value, description: description, deprecation: deprecation,
-            extensions: extensions, keyLocation: keyLocation)
+            name: name, type: type, value: value,
+            references: references ?? ValueReferences(of: value), description: description,
+            deprecation: deprecation, extensions: extensions, keyLocation: keyLocation)
         do throws(SpecError) {
             let variable = try TokenValue.variable(of: token)
             tokens.append(token)
