@@ -99,6 +99,8 @@ struct FailoverTests {
         let client = UpdateCollector(
             RemoteSpecSource(urls: urls, mode: .longPoll(wait: .seconds(1)), configuration: configuration))
         try await client.wait(timeout: .seconds(40)) { $0.count >= 9 }  // nine connect timeouts, slow under load
+        // The third round's back-off is asked for after its last failure is reported.
+        try await eventually { recorder.delays.count >= 3 }
         await client.cancel()
         let failing = client.failures.prefix(9).compactMap { ($0 as? RemoteError)?.url }
         let expected = (0..<9).map { urls[$0 % 3].absoluteString }
