@@ -121,6 +121,33 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         #expect(readerError(surrogate, .json) == "t.json:1:2: error: invalid UTF-8 byte 0xED; spec files must be UTF-8")
     }
 
+    /// NULs and ill-formed bytes are found in one pass: whichever comes first is reported, at
+    /// every offset, inside the runs of ASCII read eight bytes at a time as well as after them.
+    @Test func reportsTheFirstNULOrInvalidByte() {
+        func nul(at column: Int) -> String {
+            "t.json:1:\(column): error: NUL byte: spec files are UTF-8 text, and this looks like a binary file"
+        }
+        let ascii = Array(#"["abcdefghijklmnopqrstuvwxyz0123456789"]"#.utf8)
+        // From offset 2: a NUL as the second byte alone makes the file look like UTF-16.
+        for offset in 2..<ascii.count {
+            var bytes = ascii
+            bytes[offset] = 0
+            #expect(readerError(Data(bytes), .json) == nul(at: offset + 1))
+            bytes[ascii.count - 1] = 0xFF
+            #expect(
+                readerError(Data(bytes), .json)
+                    == (offset < ascii.count - 1
+                        ? nul(at: offset + 1)
+                        : "t.json:1:\(offset + 1): error: invalid UTF-8 byte 0xFF; spec files must be UTF-8"))
+        }
+        let invalidFirst = Data("[\"abcdefghijk".utf8) + Data([0xC3, 0x00]) + Data("\"]".utf8)
+        #expect(
+            readerError(invalidFirst, .json) == "t.json:1:14: error: invalid UTF-8 byte 0xC3; spec files must be UTF-8")
+        let nulFirst = Data("[\"abc".utf8) + Data([0x00, 0xE9]) + Data("abcdefghijk\"]".utf8)
+        #expect(readerError(nulFirst, .json) == nul(at: 6))
+        #expect(readerError(Data("[\"é\", \"abcdefghijklmnop\"]".utf8), .json) == nil)
+    }
+
     @Test func enforcesLimits() {
         let small = ReaderLimits(maxBytes: 6, maxDepth: 2, maxNodes: 3)
         #expect(
