@@ -169,6 +169,16 @@ struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
                 == DesignTokensTests.place(of: ##""base.tokens.json#"##, in: document, file: "t.tokens.json"))
     }
 
+    /// A token name defined in two files is one error, the duplicate; the checks of aliases
+    /// follow the token the table keeps (the later one, a literal here), not the earlier alias.
+    @Test func aTokenDefinedTwiceIsCheckedAsTheTableKeepsIt() throws {
+        var set = SpecSourceSet()
+        try set.set("a.tokens.json", to: Data(#"{ "x": { "$type": "number", "$value": "{nowhere}" } }"#.utf8))
+        try set.set("b.tokens.json", to: Data(#"{ "x": { "$type": "number", "$value": 1 } }"#.utf8))
+        let errors = Spec.validate(set)
+        #expect(errors.map(\.code) == [.duplicateDefinition], "\(errors)")
+    }
+
     static func errors(_ document: String) -> [SpecError] {
         var set = SpecSourceSet()
         try? set.set("t.tokens.json", to: Data(document.utf8))

@@ -6,7 +6,7 @@ enum TokenChecks {
         guard !document.tokens.isEmpty else { return [] }
         // A token whose value names no other resolves to itself and has no type to match:
         // only the others can fail. Sorted by place, so errors come in document order.
-        let referring = inDocumentOrder(document.tokens.values.filter(\.holdsReference))
+        let referring = inDocumentOrder(document.referringTokens)
         var errors: [SpecError] = []
         var seen: Set<String> = []
         func record(_ error: SpecError) {

@@ -8,11 +8,18 @@ struct DocumentMerger {
     private var identifierIndex: [String: Int] = [:]
     private var files: [String] = []
     private var tokens: [String: DesignToken] = [:]
+    private var referringTokens: [DesignToken] = []
+    private var replacedToken = false
 
     mutating func add(_ file: SpecFile, errors: inout [SpecError]) {
         files.append(file.path)
         tokens.reserveCapacity(tokens.count + file.tokens.count)
-        for token in file.tokens { tokens[token.name] = token }
+        for token in file.tokens {
+            // Each token's block is read here anyway, for its name: noting the tokens that refer
+            // now spares the checks a second, cold read of all of them.
+            if tokens.updateValue(token, forKey: token.name) != nil { replacedToken = true }
+            if token.holdsReference { referringTokens.append(token) }
+        }
         if let node = file.variables, let members = node.members {
             variablesLocation = variablesLocation ?? node.location
             Self.merge(members, into: &variables, path: [], describe: { "variable '\($0)'" }, errors: &errors)
@@ -52,7 +59,9 @@ struct DocumentMerger {
             themes: themes.map { ($0.name, $0.location, SpecNode(.mapping($0.overrides), at: $0.location)) },
             identifiers: identifiers,
             files: files,
-            tokens: tokens)
+            tokens: tokens,
+            // A name defined twice keeps the later token: only the table says which refer then.
+            referringTokens: replacedToken ? tokens.values.filter(\.holdsReference) : referringTokens)
     }
 
     /// Deep-merges mappings; two definitions of one leaf are an error.

@@ -17,6 +17,9 @@ struct SpecDocument: Sendable {
     var files: [String]
     /// The design tokens the variables were read from, by name (`color.brand.primary`).
     var tokens: [String: DesignToken] = [:]
+    /// The tokens of ``tokens`` whose value holds a reference `{…}`: the only ones the checks of
+    /// aliases (``TokenChecks``) follow.
+    var referringTokens: [DesignToken] = []
 
     /// The document in the spec format itself, as one mapping: what `GET /v1/spec` serves and
     /// `Spec(json:)` reads back.
