@@ -58,8 +58,12 @@ final class MixFixture<Mix: ApplyMix> {
     /// Assigns `variant`'s values to the hand-written loop's boxes and keeps nothing to undo
     /// with (`LiveryBench --switches MIX assign`; the hand-written loop's saved values go stale).
     func assignOnly(to variant: Int) {
-        let values = self.values[variant]
-        for index in handBoxes.indices { Mix.assign(values[index], to: handBoxes[index]) }
+        Self.assign(values[variant], to: handBoxes)
+    }
+
+    /// The assign-only loop: box `i` is given `values[i]`, and nothing is kept.
+    private static func assign(_ values: [Mix.Values], to boxes: [MixBox]) {
+        for index in boxes.indices { Mix.assign(values[index], to: boxes[index]) }
     }
 
     /// Checks that the engine's boxes hold what the hand-written loop's do, box by box (where a
@@ -103,11 +107,10 @@ final class MixFixture<Mix: ApplyMix> {
         let values = self.values
         var next = 0
         let samples = Measure.single(plan) {
-            let current = values[next]
-            for index in boxes.indices { Mix.assign(current[index], to: boxes[index]) }
+            Self.assign(values[next], to: boxes)
             next ^= 1
         }
-        for index in boxes.indices { Mix.assign(values[0][index], to: boxes[index]) }
+        Self.assign(values[0], to: boxes)
         for index in boxes.indices {
             let expected = MixBox()
             Mix.assign(values[0][index], to: expected)
