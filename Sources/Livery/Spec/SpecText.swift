@@ -30,18 +30,16 @@ struct SpecText {
                 .syntax, at: .start(of: source),
                 "the file is UTF-16 (it starts with the byte order mark \(mark)); spec files must be UTF-8")
         }
-        let invalid = Self.firstInvalidUTF8(in: bytes)
-        let nul = bytes.firstIndex(of: 0)
-        if let nul, nul < invalid ?? .max {
+        guard let offset = Self.firstNULOrInvalidUTF8(in: bytes) else { return }
+        if bytes[offset] == 0 {
             // ASCII text saved as UTF-16 without a mark has a NUL beside every character.
             let looksLikeUTF16 = bytes.count >= 2 && (bytes[0] == 0) != (bytes[1] == 0)
             throw SpecError(
-                .syntax, at: location(ofOffset: nul),
+                .syntax, at: location(ofOffset: offset),
                 looksLikeUTF16
                     ? "NUL byte: the file looks like UTF-16; spec files must be UTF-8"
                     : "NUL byte: spec files are UTF-8 text, and this looks like a binary file")
         }
-        guard let offset = invalid else { return }
         let byte = String(bytes[offset], radix: 16, uppercase: true)
         throw SpecError(
             .syntax, at: location(ofOffset: offset),
@@ -80,21 +78,26 @@ struct SpecText {
         return SourceLocation(name: name, line: line, column: column)
     }
 
-    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
-    /// (overlong forms, surrogates and values above U+10FFFF are ill-formed), or `nil`.
-    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The offset of the first NUL byte or the first byte that does not belong to a well-formed
+    /// UTF-8 sequence (overlong forms, surrogates and values above U+10FFFF are ill-formed), or
+    /// `nil`. One pass for both, so a large file is read once; a NUL is never part of a
+    /// multi-byte sequence, so the byte at the offset says which of the two was found.
+    static func firstNULOrInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = bytes.count
         var index = 0
         while index < count {
-            // Most spec text is ASCII: skip it eight bytes at a time.
+            // Most spec text is ASCII without NULs: skip it eight bytes at a time. A byte of
+            // `word` is zero exactly where `(word - 0x01…01) & ~word` has its high bit set.
             while index + 8 <= count {
                 let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
                     .loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 != 0 { break }
+                let zeroBytes = (word &- 0x0101_0101_0101_0101) & ~word
+                if (word | zeroBytes) & 0x8080_8080_8080_8080 != 0 { break }
                 index += 8
             }
             guard index < count else { return nil }
             let lead = bytes[index]
+            if lead == 0 { return index }
             if lead < 0x80 {
                 index += 1
                 continue

@@ -5,6 +5,11 @@ import Testing
 
 /// Clients polling `GET /v1/specs` must not hold pushes up: the listing is made once per store
 /// version, not read and hashed again per request on the store's actor, where commits queue.
+///
+/// The control is the same load on `GET /v1/status`, which reads the daemon's state and never
+/// the store: as many clients at the same pace cost a push the machine's CPU and the HTTP server
+/// alike, so only what the listing adds on the store shows between the two medians. A push
+/// made cheaper (a faster reader) shortens both.
 @Suite(.heavy, .timeLimit(.minutes(5))) struct ListingPollTests {
     /// 60 files of 16 KiB each: a listing reads and hashes about 1 MiB.
     private static func largeFolder() throws -> TemporarySpecFolder {
@@ -32,51 +37,78 @@ import Testing
         return times
     }
 
-    /// Whether the pollers poll now.
-    private final class Polling: Sendable {
-        let on = Atomic(false)
+    /// What the pollers ask for during a round of pushes, in the order the rounds take.
+    private enum Load: Int, AtomicRepresentable, CaseIterable {
+        case status, listing, idle
+
+        /// The endpoint polled, none when idle.
+        var path: String? {
+            switch self {
+            case .status: "/v1/status"
+            case .listing: "/v1/specs"
+            case .idle: nil
+            }
+        }
     }
 
-    /// Idle and busy pushes alternate, a round of each at a time, so that whatever else the
-    /// machine does (other tests run in parallel) weighs on both medians alike.
-    @Test func pushesWhileEightClientsPollTheListingAreAsQuickAsOnAnIdleDaemon() async throws {
+    /// Clients polling at once: twice the connections the test's HTTP client keeps to one host,
+    /// so that every connection has a poll outstanding and a push waits its turn for one.
+    private static let pollerCount = 16
+
+    /// The load of the current round.
+    private final class Round: Sendable {
+        let load = Atomic(Load.idle)
+    }
+
+    /// Rounds of pushes under each load alternate, one of each at a time, so that whatever else
+    /// the machine does (other tests run in parallel) weighs on every median alike. The idle
+    /// round follows the listing's, so that listing polls still in flight end before the next
+    /// status round.
+    @Test func pushesWhileClientsPollTheListingAreAsQuickAsWhileTheyPollTheStatus() async throws {
         try await TestDaemon.with(folder: try Self.largeFolder()) { server in
             _ = try await Self.pushes(server, count: 3, round: 0)  // warm up
-            let polling = Polling()
-            let pollers = (0..<8).map { _ in
-                Task { () -> Int in
-                    var polls = 0
+            let round = Round()
+            let pollers = (0..<Self.pollerCount).map { _ in
+                Task { () -> [Load: Int] in
+                    var polls: [Load: Int] = [:]
                     while !Task.isCancelled {
-                        guard polling.on.load(ordering: .relaxed) else {
+                        let load = round.load.load(ordering: .relaxed)
+                        guard let path = load.path else {
                             try? await Task.sleep(for: .milliseconds(5))
                             continue
                         }
-                        guard let reply = try? await server.http.get("/v1/specs"), reply.status == 200 else { break }
-                        polls += 1
+                        guard let reply = try? await server.http.get(path), reply.status == 200 else { break }
+                        polls[load, default: 0] += 1
                         try? await Task.sleep(for: .milliseconds(10))
                     }
                     return polls
                 }
             }
-            var idle: [Duration] = []
-            var busy: [Duration] = []
-            for round in 1...10 {
-                let isBusy = round.isMultiple(of: 2)
-                polling.on.store(isBusy, ordering: .relaxed)
+            var times: [Load: [Duration]] = [:]
+            for index in 0..<(5 * Load.allCases.count) {
+                let load = Load.allCases[index % Load.allCases.count]
+                round.load.store(load, ordering: .relaxed)
                 // Polls in flight end, or the pollers get going.
                 try await Task.sleep(for: .milliseconds(150))
-                let times = try await Self.pushes(server, count: 3, round: round)
-                if isBusy { busy += times } else { idle += times }
+                times[load, default: []] += try await Self.pushes(server, count: 3, round: index + 1)
             }
             for poller in pollers { poller.cancel() }
-            var polls = 0
-            for poller in pollers { polls += await poller.value }
+            var polls: [Load: Int] = [:]
+            for poller in pollers { polls.merge(await poller.value, uniquingKeysWith: +) }
 
-            let idleMedian = idle.sorted()[idle.count / 2]
-            let busyMedian = busy.sorted()[busy.count / 2]
-            print("listing polls: idle push median \(idleMedian), with 8 pollers \(busyMedian), \(polls) polls")
-            #expect(polls >= 8 * 4, "the pollers kept polling through the pushes")
-            #expect(busyMedian <= idleMedian * 2, "median push \(busyMedian) with 8 pollers, \(idleMedian) idle")
+            let median = times.mapValues { $0.sorted()[$0.count / 2] }
+            let idle = median[.idle] ?? .zero
+            let status = median[.status] ?? .zero
+            let listing = median[.listing] ?? .zero
+            print(
+                "listing polls: median push idle \(idle), while \(Self.pollerCount) clients poll the status \(status), the listing \(listing); \(polls[.status] ?? 0) status and \(polls[.listing] ?? 0) listing polls"
+            )
+            #expect(
+                (polls[.status] ?? 0) >= Self.pollerCount * 4, "the pollers kept polling the status through the pushes")
+            #expect(
+                (polls[.listing] ?? 0) >= Self.pollerCount * 4,
+                "the pollers kept polling the listing through the pushes")
+            #expect(listing <= status * 2, "median push \(listing) while polling the listing, \(status) the status")
         }
     }
 }
