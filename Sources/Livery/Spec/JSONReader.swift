@@ -53,17 +53,33 @@ struct JSONReader {
     /// compares these and only compares keys whose hashes are equal.
     var keyHashes: [UInt64] = []
 
+    /// The keys ``read(_:limits:noting:)`` looks out for, with their hashes, and whether an
+    /// object has had one.
+    private let notedKeys: [(key: String, hash: UInt64)]
+    private var holdsNotedKey = false
+
     var bytes: UnsafeBufferPointer<UInt8> { text.bytes }
 
     /// Parses `text` (already checked to be UTF-8) as one JSON value.
     static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
-        var reader = JSONReader(text: text, limits: limits)
-        return try reader.readDocument()
+        try read(text, limits: limits, noting: []).root
     }
 
-    private init(text: SpecText, limits: ReaderLimits) {
+    /// Parses `text` as one JSON value, and says whether any object in it has one of `keys`:
+    /// found while reading, at the cost of comparing each key's hash, where a walk of the tree
+    /// afterwards would read all of it again.
+    static func read(
+        _ text: SpecText, limits: ReaderLimits, noting keys: [String]
+    ) throws(SpecError) -> (root: SpecNode, holdsNotedKey: Bool) {
+        var reader = JSONReader(text: text, limits: limits, noting: keys)
+        let root = try reader.readDocument()
+        return (root, reader.holdsNotedKey)
+    }
+
+    private init(text: SpecText, limits: ReaderLimits, noting keys: [String]) {
         self.text = text
         self.limits = limits
+        self.notedKeys = keys.map { ($0, $0.utf8.reduce(Self.hashBasis, Self.hashing)) }
     }
 
     private mutating func readDocument() throws(SpecError) -> SpecNode {
@@ -162,6 +178,9 @@ struct JSONReader {
         let key = try readString(hash: &hash)
         if let first = firstLocation(of: key, hash: hash, in: &frame) {
             throw SpecError(.duplicateKey, at: location, "duplicate key '\(key)' (first at \(first))")
+        }
+        for noted in notedKeys where noted.hash == hash && noted.key == key {
+            holdsNotedKey = true
         }
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else {
