@@ -45,6 +45,10 @@ struct JSONReader {
     /// it, so computing one location per node costs O(n) for the whole document.
     var columnOffset = 0
     var column = 1
+    /// Whether every string read on the current line so far was ASCII. Only strings can hold
+    /// other bytes (anywhere else they are an error), so until one does, a column is the byte
+    /// offset from the line's start, with no bytes to count.
+    var lineIsASCII = true
     var nodeCount = 0
     /// The values of the open arrays and the members of the open objects, innermost last.
     var items: [SpecNode] = []
@@ -291,6 +295,7 @@ struct JSONReader {
         lineStart = position
         columnOffset = position
         column = 1
+        lineIsASCII = true
     }
 
     /// The location of `position`.
@@ -300,6 +305,9 @@ struct JSONReader {
 
     /// The location of an offset on the current line (strings never span lines in JSON).
     mutating func location(ofOffset offset: Int) -> SourceLocation {
+        if lineIsASCII {
+            return SourceLocation(name: text.name, line: line, column: offset - lineStart + 1)
+        }
         if offset < columnOffset {
             // Only errors look back; start over from the line's start.
             columnOffset = lineStart
