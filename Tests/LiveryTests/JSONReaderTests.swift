@@ -225,6 +225,22 @@ func readerError(_ data: Data, _ format: SpecFormat, limits: ReaderLimits = .def
         #expect(node.canonicalJSON == #"{"card":[{"type":"CornerRadius","radius":8}],"é":null,"b":true}"#)
     }
 
+    /// Columns count scalars once a string on the line held bytes outside ASCII, or an escape,
+    /// and bytes again from the next line.
+    @Test func columnsCountScalarsAfterAStringOutsideASCII() throws {
+        let node = try read(
+            #"""
+            {"a": "ü😀", "b": 1, "c": "\u00fc", "d": 2,
+             "e": 3, "f": "ü",
+             "g": "ü\n", "h": 4}
+            """#)
+        let members = try #require(node.members)
+        let keys = ["1:2", "1:13", "1:21", "1:36", "2:2", "2:10", "3:2", "3:14"]
+        #expect(members.map(\.keyLocation.description) == keys.map { "t.json:" + $0 })
+        #expect(members.map(\.value.location.column) == [7, 18, 26, 41, 7, 15, 7, 19])
+        #expect(readerError(#"{"ü": 1, "b": x}"#, .json) == "t.json:1:15: error: expected a JSON value, found 'x'")
+    }
+
     @Test func skipsTheByteOrderMarkForColumns() throws {
         let node = try read("\u{FEFF}{\"a\": 1}")
         #expect(node.location.description == "t.json:1:1")

@@ -87,17 +87,23 @@ extension JSONReader {
         let count = bytes.count
         var index = quote + 1
         hash = Self.hashBasis
+        // The bits of every byte: the high one says whether the string is ASCII (``lineIsASCII``).
+        var bits: UInt8 = 0
         // Fast path: most strings have no escapes and become one slice of the input.
         while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
+                if bits >= 0x80 { lineIsASCII = false }
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<index]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             hash = Self.hashing(hash, byte)
+            bits |= byte
             index += 1
         }
+        // Escapes are rare: columns after one are counted, whatever the string holds.
+        lineIsASCII = false
         var utf8: [UInt8] = []
         utf8.reserveCapacity(index - quote + 16)
         utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<index]))

@@ -45,6 +45,10 @@ struct JSONReader {
     /// it, so computing one location per node costs O(n) for the whole document.
     var columnOffset = 0
     var column = 1
+    /// Whether every string read on the current line so far was ASCII. Only strings can hold
+    /// other bytes (anywhere else they are an error), so until one does, a column is the byte
+    /// offset from the line's start, with no bytes to count.
+    var lineIsASCII = true
     var nodeCount = 0
     /// The values of the open arrays and the members of the open objects, innermost last.
     var items: [SpecNode] = []
@@ -53,17 +57,33 @@ struct JSONReader {
     /// compares these and only compares keys whose hashes are equal.
     var keyHashes: [UInt64] = []
 
+    /// The keys ``read(_:limits:noting:)`` looks out for, with their hashes, and whether an
+    /// object has had one.
+    private let notedKeys: [(key: String, hash: UInt64)]
+    private var holdsNotedKey = false
+
     var bytes: UnsafeBufferPointer<UInt8> { text.bytes }
 
     /// Parses `text` (already checked to be UTF-8) as one JSON value.
     static func read(_ text: SpecText, limits: ReaderLimits) throws(SpecError) -> SpecNode {
-        var reader = JSONReader(text: text, limits: limits)
-        return try reader.readDocument()
+        try read(text, limits: limits, noting: []).root
     }
 
-    private init(text: SpecText, limits: ReaderLimits) {
+    /// Parses `text` as one JSON value, and says whether any object in it has one of `keys`:
+    /// found while reading, at the cost of comparing each key's hash, where a walk of the tree
+    /// afterwards would read all of it again.
+    static func read(
+        _ text: SpecText, limits: ReaderLimits, noting keys: [String]
+    ) throws(SpecError) -> (root: SpecNode, holdsNotedKey: Bool) {
+        var reader = JSONReader(text: text, limits: limits, noting: keys)
+        let root = try reader.readDocument()
+        return (root, reader.holdsNotedKey)
+    }
+
+    private init(text: SpecText, limits: ReaderLimits, noting keys: [String]) {
         self.text = text
         self.limits = limits
+        self.notedKeys = keys.map { ($0, $0.utf8.reduce(Self.hashBasis, Self.hashing)) }
     }
 
     private mutating func readDocument() throws(SpecError) -> SpecNode {
@@ -162,6 +182,9 @@ struct JSONReader {
         let key = try readString(hash: &hash)
         if let first = firstLocation(of: key, hash: hash, in: &frame) {
             throw SpecError(.duplicateKey, at: location, "duplicate key '\(key)' (first at \(first))")
+        }
+        for noted in notedKeys where noted.hash == hash && noted.key == key {
+            holdsNotedKey = true
         }
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else {
@@ -272,6 +295,7 @@ struct JSONReader {
         lineStart = position
         columnOffset = position
         column = 1
+        lineIsASCII = true
     }
 
     /// The location of `position`.
@@ -281,6 +305,9 @@ struct JSONReader {
 
     /// The location of an offset on the current line (strings never span lines in JSON).
     mutating func location(ofOffset offset: Int) -> SourceLocation {
+        if lineIsASCII {
+            return SourceLocation(name: text.name, line: line, column: offset - lineStart + 1)
+        }
         if offset < columnOffset {
             // Only errors look back; start over from the line's start.
             columnOffset = lineStart

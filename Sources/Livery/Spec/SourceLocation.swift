@@ -4,10 +4,23 @@
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file, shared by every location in it (see ``SourceName``).
     var name: SourceName
+    /// The line and column in 32 bits each: every value and key of a parsed document holds a
+    /// location, and a tree of thousands of tokens is a few megabytes, so each byte saved there
+    /// is memory a read need not fill and free. Larger numbers (no file within the reader's
+    /// limits has them) are kept as `UInt32.max`.
+    private var storedLine: UInt32
+    private var storedColumn: UInt32
+
     /// The line, starting at 1.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = UInt32(clamping: newValue) }
+    }
     /// The column, starting at 1.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = UInt32(clamping: newValue) }
+    }
 
     /// The file's path relative to the specs folder, or the name given to an in-memory source.
     public var file: String {
@@ -21,10 +34,12 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates a location in a source whose name a reader made once for all its locations.
+    /// Always inlined: the readers make one for every value and key.
+    @inline(__always)
     init(name: SourceName, line: Int, column: Int) {
         self.name = name
-        self.line = line
-        self.column = column
+        self.storedLine = UInt32(clamping: line)
+        self.storedColumn = UInt32(clamping: column)
     }
 
     /// The start of a source, for errors that concern a whole file.

@@ -45,9 +45,8 @@ public struct Spec: Sendable {
         data: Data, format: SpecFormat, source: String, registry: TraitRegistry = .standard,
         limits: ReaderLimits = .default, unknownTraits: UnknownTraitPolicy = .rejectSpec
     ) throws {
-        let root = try SpecReader.read(data, format: format, source: source, limits: limits)
         var errors: [SpecError] = []
-        let file = SpecFile.read(path: source, root: root, errors: &errors)
+        let file = try SpecFile.read(path: source, data: data, format: format, limits: limits, errors: &errors)
         for include in file.includes {
             errors.append(
                 SpecError(

@@ -80,6 +80,21 @@ public struct SpecNode: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The members, moved out of the node, which is left null: held by no one else, they can
+    /// be changed in place and are freed where they are dropped.
+    mutating func takeMembers() -> [Member]? {
+        guard case .mapping(let members) = value else { return nil }
+        value = .null
+        return members
+    }
+
+    /// The node, moved out: this one is left null where it was.
+    mutating func take() -> SpecNode {
+        let taken = self
+        value = .null
+        return taken
+    }
+
     /// The string, if the node is a string.
     public var string: String? {
         if case .string(let string) = value { return string }

@@ -136,7 +136,8 @@ extension SpecFile {
                 tree = TokensReader.merged(inherited: tree, local: source.members ?? [])
             }
         }
-        return TokensReader(root: SpecNode(.mapping(tree), at: location ?? .start(of: "<resolver>")))
+        return TokensReader(
+            root: SpecNode(.mapping(tree), at: location ?? .start(of: "<resolver>")), pointsIntoItself: true)
     }
 
     private static func flatValue(_ variables: SpecNode, _ path: [String]) -> SpecNode? {

@@ -1,3 +1,5 @@
+import Foundation
+
 extension SpecFile {
     /// What a file in a specs folder holds, by its name: a design tokens document
     /// (`*.tokens.json`, `*.tokens`), a resolver document (`*.resolver.json`) or a spec.
@@ -14,26 +16,34 @@ extension SpecFile {
         return .spec
     }
 
-    /// The file at `path`, read by its kind. A resolver read alone (not in a folder) has no
-    /// token files to read: its references to them are errors.
-    static func read(path: String, root: SpecNode, errors: inout [SpecError]) -> SpecFile {
+    /// The file at `path`, parsed from `data` and read by its kind. A resolver read alone (not
+    /// in a folder) has no token files to read: its references to them are errors.
+    static func read(
+        path: String, data: Data, format: SpecFormat, limits: ReaderLimits, errors: inout [SpecError]
+    ) throws(SpecError) -> SpecFile {
         switch kind(of: path) {
         case .spec:
+            let root = try SpecReader.read(data, format: format, source: path, limits: limits)
             return SpecFile(path: path, root: root, errors: &errors)
         case .tokens:
-            return SpecFile(tokensAt: path, root: root, errors: &errors)
+            let (root, pointsIntoItself) = try SpecReader.read(
+                data, format: format, source: path, limits: limits, noting: TokensReader.pointingKeys)
+            return SpecFile(tokensAt: path, root: root, pointsIntoItself: pointsIntoItself, errors: &errors)
         case .resolver:
-            let resolver = TokenResolver(path: path, root: root, limits: .default) { _ in nil }
+            let root = try SpecReader.read(data, format: format, source: path, limits: limits)
+            let resolver = TokenResolver(path: path, root: root, limits: limits) { _ in nil }
             return SpecFile(resolverAt: path, resolver: resolver, errors: &errors)
         }
     }
 
     /// A design tokens document as a spec file: each token a variable at its path.
-    init(tokensAt path: String, root: SpecNode, errors: inout [SpecError]) {
+    /// `pointsIntoItself`: whether the document may hold a key of ``TokensReader/pointingKeys``.
+    init(tokensAt path: String, root: consuming SpecNode, pointsIntoItself: Bool, errors: inout [SpecError]) {
         self.path = path
-        let reader = TokensReader(root: root)
+        let location = root.location
+        let reader = TokensReader(root: consume root, pointsIntoItself: pointsIntoItself)
         errors += reader.errors
-        self.variables = SpecNode(.mapping(reader.variables), at: root.location)
+        self.variables = SpecNode(.mapping(reader.variables), at: location)
         self.tokens = reader.tokens
     }
 

@@ -3,15 +3,18 @@
 /// `$extends` merged, `$ref` JSON Pointers expanded, every name checked, each token converted
 /// (``TokenValue``) where it is read, so its variable sits in its group's mapping as the walk
 /// leaves it. Reports every error it finds, each located, in document order.
+///
+/// A document without `$ref` or `$extends` is read by moving each group's members and each
+/// token's value out of the tree, so every part of it is freed as soon as it has been read,
+/// while it is still in the cache, rather than all at once after a walk of a few megabytes.
+/// One with them is kept whole: their pointers may lead anywhere in it.
 struct TokensReader {
-    private static let groupProperties: Set<String> = [
-        "$type", "$description", "$deprecated", "$extensions", "$extends", "$schema", "$ref", "$defs",
-    ]
-    private static let tokenProperties: Set<String> = [
-        "$value", "$type", "$description", "$deprecated", "$extensions", "$ref",
-    ]
-
+    /// The keys that point into the document: where it may hold one, the reader keeps it whole.
+    static let pointingKeys = ["$ref", "$extends"]
+    /// The document, where it may hold a key of ``pointingKeys``; otherwise an empty mapping, the
+    /// document being taken apart as it is read.
     private let root: SpecNode
+    private let keepsDocument: Bool
     private var pointers = JSONPointerResolver()
     /// The tokens that converted, in document order.
     private(set) var tokens: [DesignToken] = []
@@ -20,9 +23,11 @@ struct TokensReader {
     private(set) var variables: [SpecNode.Member] = []
     private(set) var errors: [SpecError] = []
 
-    /// Reads `root`, a parsed tokens document.
-    init(root: SpecNode) {
-        self.root = root
+    /// Reads `root`, a parsed tokens document; `pointsIntoItself` says whether it may hold a key of
+    /// ``pointingKeys`` (``SpecReader`` notes them as it reads).
+    init(root: consuming SpecNode, pointsIntoItself: Bool) {
+        keepsDocument = pointsIntoItself
+        self.root = pointsIntoItself ? copy root : SpecNode(.mapping([]), at: root.location)
         guard root.members != nil else {
             errors.append(
                 SpecError(
@@ -31,15 +36,20 @@ struct TokensReader {
                 ))
             return
         }
-        variables = walkGroup(root, name: "", type: nil, deprecation: nil, extending: [])
+        variables = walkGroup(consume root, name: "", type: nil, deprecation: nil, extending: [])
+    }
+
+    /// The value of `members[index]`: moved out of the document unless the reader keeps it whole.
+    private func take(_ index: Int, of members: inout [SpecNode.Member]) -> SpecNode {
+        keepsDocument ? members[index].value : members[index].value.take()
     }
 
     /// Reads a group's tokens and subgroups; returns their variables. `name` is the group's
     /// path dotted, empty for the document.
     private mutating func walkGroup(
-        _ group: SpecNode, name: String, type: TokenType?, deprecation: String?, extending: [String]
+        _ group: consuming SpecNode, name: String, type: TokenType?, deprecation: String?, extending: [String]
     ) -> [SpecNode.Member] {
-        var members = group.members ?? []
+        var members = group.takeMembers() ?? []
         var type = type, deprecation = deprecation
         if let extends = members.first(where: { $0.key == "$extends" }) {
             members = Self.merged(
@@ -68,14 +78,14 @@ struct TokensReader {
         for index in members.indices where !Self.isProperty(members[index].key) {
             let key = members[index].key, keyLocation = members[index].keyLocation
             guard checkName(key, at: keyLocation) else { continue }
-            var node = members[index].value
+            var node = take(index, of: &members)
             if node.members?.contains(where: { JSONPointerResolver.isReference($0.key) }) == true {
                 // A reference that cannot be read is its own error; what it stood for is not read.
                 let known = errors.count
                 node = expandTokenReference(node)
                 guard errors.count == known else { continue }
             }
-            guard let childMembers = node.members else {
+            guard let isToken = node.members?.contains(where: { $0.key == "$value" }) else {
                 errors.append(
                     SpecError(
                         .typeMismatch, at: node.location,
@@ -83,9 +93,9 @@ struct TokensReader {
                 continue
             }
             let childName = prefix + key
-            if childMembers.contains(where: { $0.key == "$value" }) {
+            if isToken {
                 if let variable = readToken(
-                    node, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
+                    consume node, keyLocation: keyLocation, name: childName, type: type, deprecation: deprecation)
                 {
                     variables.append(SpecNode.Member(key: key, keyLocation: keyLocation, value: variable))
                 }
@@ -93,7 +103,7 @@ struct TokensReader {
                 errors.append(SpecError(.missingKey, at: node.location, "'$root' must be a token: it has no '$value'"))
             } else {
                 let nested = walkGroup(
-                    node, name: childName, type: type, deprecation: deprecation, extending: extending)
+                    consume node, name: childName, type: type, deprecation: deprecation, extending: extending)
                 if !nested.isEmpty {
                     variables.append(
                         SpecNode.Member(
@@ -106,19 +116,20 @@ struct TokensReader {
 
     /// Reads a token and converts it; returns its variable, or nil after recording why it has none.
     private mutating func readToken(
-        _ node: SpecNode, keyLocation: SourceLocation, name: String, type inherited: TokenType?, deprecation: String?
+        _ node: consuming SpecNode, keyLocation: SourceLocation, name: String, type inherited: TokenType?,
+        deprecation: String?
     ) -> SpecNode? {
         var type = inherited, deprecation = deprecation
         var description: String?, extensions: SpecNode?
-        var value = node
+        var value = SpecNode(.null, at: node.location)
         // Walked once for its references; again only where a `$ref` was expanded.
         var references: ValueReferences?
-        let members = node.members ?? []
+        var members = node.takeMembers() ?? []
         for index in members.indices {
             let property = members[index].key
             switch property {
             case "$value":
-                value = members[index].value
+                value = take(index, of: &members)
                 references = ValueReferences(of: value)
                 guard references?.contains(.pointer) == true else { break }
                 let known = errors.count
@@ -132,7 +143,7 @@ struct TokensReader {
                 type = declared
             case "$deprecated": deprecation = readDeprecation(members[index].value, inherited: deprecation)
             case "$description": description = requireString(members[index].value, "a description")
-            case "$extensions": extensions = requireMapping(members[index].value)
+            case "$extensions": extensions = requireMapping(take(index, of: &members))
             case "$ref": break
             default:
                 let what =

@@ -71,14 +71,14 @@ struct IncludeGraph {
             return nil
         }
         do {
-            let root = try SpecReader.read(data, format: format, source: path, limits: limits)
             let file: SpecFile
             if SpecFile.kind(of: path) == .resolver {
+                let root = try SpecReader.read(data, format: format, source: path, limits: limits)
                 let resolver = TokenResolver(path: path, root: root, limits: limits) { [set] in set.files[$0]?.data }
                 claimed.formUnion(resolver.claimed)
                 file = SpecFile(resolverAt: path, resolver: resolver, errors: &errors)
             } else {
-                file = SpecFile.read(path: path, root: root, errors: &errors)
+                file = try SpecFile.read(path: path, data: data, format: format, limits: limits, errors: &errors)
             }
             parsed[path] = file
             return file
