@@ -85,20 +85,29 @@ struct LiveryBench {
         let start = clock.now
         var rows: [Row] = []
         var failures: [String] = []
-        for figure in Figures.all where only?.contains(figure.number) ?? true {
-            FileHandle.standardError.write(Data("figure \(figure.number): \(figure.title)…\n".utf8))
-            let figureStart = clock.now
-            do {
-                let measured = try figure.run(config)
-                rows += judged ? measured : measured.map(\.unjudged)
-            } catch {
-                failures.append("figure \(figure.number): \(error)")
-                rows.append(
-                    Row(
-                        figure: figure.number, metric: figure.title, unit: "", value: nil, p99: nil, baseline: "",
-                        baselineValue: nil, ratio: nil, target: "", verdict: .miss, notes: "FAILED: \(error)"))
+        let selected = Figures.all.filter { only?.contains($0.number) ?? true }
+        var numbers: [String] = []
+        for figure in selected where !numbers.contains(figure.number) { numbers.append(figure.number) }
+        if numbers.count > 1 {
+            // Each figure number in a process of its own, given that one number: see FigureProcess.
+            for number in numbers {
+                let (measured, failed) = FigureProcess.run(selected.filter { $0.number == number }, smoke: config.smoke)
+                rows += measured
+                failures += failed
             }
-            FileHandle.standardError.write(Data("  \(clock.now - figureStart)\n".utf8))
+        } else {
+            for figure in selected {
+                FileHandle.standardError.write(Data("figure \(figure.number): \(figure.title)…\n".utf8))
+                let figureStart = clock.now
+                do {
+                    let measured = try figure.run(config)
+                    rows += judged ? measured : measured.map(\.unjudged)
+                } catch {
+                    failures.append("figure \(figure.number): \(error)")
+                    rows.append(Row.failed(figure, "\(error)"))
+                }
+                FileHandle.standardError.write(Data("  \(clock.now - figureStart)\n".utf8))
+            }
         }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -37,6 +37,13 @@ struct Row: Codable, Sendable {
     /// Sizes, counts and anything else needed to read the row.
     var notes: String = ""
 
+    /// The row of a figure that threw instead of measuring.
+    static func failed(_ figure: Figure, _ error: String) -> Row {
+        Row(
+            figure: figure.number, metric: figure.title, unit: "", value: nil, p99: nil, baseline: "",
+            baselineValue: nil, ratio: nil, target: "", verdict: .miss, notes: "FAILED: \(error)")
+    }
+
     /// The row of a run that is no measurement (smoke sizes, a debug build): a pass or a miss
     /// becomes ``Verdict/notJudged``; the target stays, to say what a real run would judge.
     var unjudged: Row {
