@@ -21,16 +21,17 @@ extension SpecFile {
     static func read(
         path: String, data: Data, format: SpecFormat, limits: ReaderLimits, errors: inout [SpecError]
     ) throws(SpecError) -> SpecFile {
-        switch kind(of: path) {
+        let kind = kind(of: path)
+        // Only a tokens reader can use the answer: asking is a hash comparison for every key.
+        let noted = kind == .tokens ? TokensReader.pointingKeys : []
+        let (root, pointsIntoItself) = try SpecReader.read(
+            data, format: format, source: path, limits: limits, noting: noted)
+        switch kind {
         case .spec:
-            let root = try SpecReader.read(data, format: format, source: path, limits: limits)
             return SpecFile(path: path, root: root, errors: &errors)
         case .tokens:
-            let (root, pointsIntoItself) = try SpecReader.read(
-                data, format: format, source: path, limits: limits, noting: TokensReader.pointingKeys)
             return SpecFile(tokensAt: path, root: root, pointsIntoItself: pointsIntoItself, errors: &errors)
         case .resolver:
-            let root = try SpecReader.read(data, format: format, source: path, limits: limits)
             let resolver = TokenResolver(path: path, root: root, limits: limits) { _ in nil }
             return SpecFile(resolverAt: path, resolver: resolver, errors: &errors)
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Reads a resolver document (Resolver Module 2025.10, `*.resolver.json`) of a specs folder and
 /// turns it into Livery's terms: the tokens it resolves to with every modifier at its default
 /// context are the variables, and each context of each modifier is a theme (see
-/// ``SpecFile/init(resolverAt:root:limits:files:errors:)``).
+/// ``SpecFile/init(resolverAt:resolver:errors:)``).
 ///
 /// Supported: `version` 2025.10; `sets` and `modifiers` (with `sources` or `contexts`,
 /// `description`, `default`, `$extensions`); a `resolutionOrder` of references to them or of
