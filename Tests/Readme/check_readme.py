@@ -1,28 +1,30 @@
 #!/usr/bin/env python3
-"""Runs the README's shell blocks as a reader would, and fails when one does not work.
+"""Runs the shell blocks of the README and of the guides as a reader would, and fails when one does not work.
 
-Every ```sh block of README.md carries a marker on the line before it:
+The documents are README.md and the DocC articles of every catalogue (`Sources/*/*.docc/*.md`,
+where the guides live). Every ```sh block of them carries a marker on the line before it:
 
     <!-- readme-check: run SCENARIO -->
     <!-- readme-check: run SCENARIO while COMMAND -->
     <!-- readme-check: skip REASON -->
 
 A block without one is an error, so a new block is either run or excluded with its reason.
-The blocks of one scenario run in README order in one bash process (state carries over, as in a
+The blocks of one scenario run in document order (README.md first, then the articles by path;
+a scenario normally lives in one document) in one bash process (state carries over, as in a
 terminal), in a fresh scratch folder holding a copy of the repository's `Specs/` and `deploy/`,
 with the freshly built debug `livery` first on PATH and `XDG_RUNTIME_DIR` in the scratch folder.
 `while COMMAND` starts COMMAND in the background first (the first terminal of "in a second
 terminal, while … runs"); a program that needs a terminal gets one from `script`.
 
 Commands that run until stopped (`livery serve`, `livery demo`, `etcd`, `curl -N`) run in the
-background, whether or not the README ends them with `&`, and the runner waits until each says
+background, whether or not the document ends them with `&`, and the runner waits until each says
 it is ready (the READY table below); a line ending with `&` that is not in the table is an
 error. When the scenario ends they get SIGTERM, and a `livery serve` must then exit with status 0
-(the README says so). `curl` fails on an HTTP error status (`--fail-with-body`): a 404 does not
+(the daemon's guide says so). `curl` fails on an HTTP error status (`--fail-with-body`): a 404 does not
 pass for working. `$EDITOR` is a stand-in that appends a comment line to the file.
 
-The commands use the README's fixed ports (7878, 7879, 2379, 2380, 8080): the runner checks they
-are free first. Usage: python3 Tests/Readme/check_readme.py [--livery PATH] [--keep]
+The commands use the documents' fixed ports (7878, 7879, 2379, 2380, 8080): the runner checks they
+are free first. Usage: python3 Tests/Readme/check_readme.py [--livery PATH] [--keep] [SCENARIO...]
 """
 
 import argparse
@@ -55,20 +57,20 @@ READY = [
 
 PRELUDE = r"""
 set -euo pipefail
-__pids=(); __names=(); __logs=(); __n=0; __line=0; __text=""
+__pids=(); __names=(); __logs=(); __n=0; __line=""; __text=""
 __at() { __line=$1; __text=$2; printf '$ %s\n' "$2"; }
-__block() { printf '\n--- README line %s\n' "$1"; }
+__block() { printf '\n--- %s\n' "$1"; }
 __ready() {
     local pid=$1 log=$2 ready=$3
     for _ in $(seq 1 600); do
         if grep -qF -- "$ready" "$log"; then return 0; fi
         if ! kill -0 "$pid" 2>/dev/null; then
-            echo "readme-check: README line $__line: '$__text' exited before it was ready:" >&2
+            echo "readme-check: $__line: '$__text' exited before it was ready:" >&2
             cat "$log" >&2; return 1
         fi
         sleep 0.1
     done
-    echo "readme-check: README line $__line: '$__text' did not say '$ready' within 60 s:" >&2
+    echo "readme-check: $__line: '$__text' did not say '$ready' within 60 s:" >&2
     cat "$log" >&2; return 1
 }
 __background() {
@@ -102,7 +104,7 @@ __stop() {
 __failed() {
     local status=$?
     trap - EXIT
-    echo "readme-check: README line $__line failed (status $status): $__text" >&2
+    echo "readme-check: $__line failed (status $status): $__text" >&2
     for log in "${__logs[@]}"; do echo "--- $log" >&2; tail -n 20 "$log" >&2; done
     __stop || true
     exit "$status"
@@ -114,10 +116,15 @@ trap '__stop || true' EXIT
 
 @dataclass
 class Block:
+    document: str  # its path from the repository's root
     line: int  # of the opening fence, 1-based
     text: list[str]
     action: str = ""
     argument: str = ""
+
+    @property
+    def place(self) -> str:
+        return f"{self.document}:{self.line}"
 
 
 @dataclass
@@ -127,8 +134,14 @@ class Scenario:
     while_command: str | None = None
 
 
-def blocks(readme: Path) -> list[Block]:
-    lines = readme.read_text().split("\n")
+def documents() -> list[Path]:
+    """README.md, then every DocC article, by path: the documents whose shell blocks are run."""
+    return [ROOT / "README.md"] + sorted(ROOT.glob("Sources/*/*.docc/*.md"))
+
+
+def blocks(document: Path) -> list[Block]:
+    lines = document.read_text().split("\n")
+    name = str(document.relative_to(ROOT))
     found = []
     index = 0
     while index < len(lines):
@@ -139,7 +152,7 @@ def blocks(readme: Path) -> list[Block]:
             while lines[index].strip() != "```":
                 body.append(lines[index])
                 index += 1
-            block = Block(start + 1, body)
+            block = Block(name, start + 1, body)
             previous = lines[start - 1] if start > 0 else ""
             match = MARKER.match(previous.strip())
             if match:
@@ -178,10 +191,10 @@ def script_for(scenario: Scenario) -> str:
         background = long_running(scenario.while_command)
         if not background:
             raise SystemExit(f"readme-check: 'while {scenario.while_command}': not a command the runner can wait for")
-        out.append(f"__at 0 {shlex.quote(scenario.while_command)}")
+        out.append(f"__at {shlex.quote(scenario.blocks[0].place)} {shlex.quote(scenario.while_command)}")
         out.append(background)
     for block in scenario.blocks:
-        out.append(f"__block {block.line}")
+        out.append(f"__block {shlex.quote(block.place)}")
         heredoc_end = None
         pending = ""
         pending_line = 0
@@ -206,9 +219,9 @@ def script_for(scenario: Scenario) -> str:
             background = long_running(command)
             if tokens[-1] == "&" and not background:
                 raise SystemExit(
-                    f"readme-check: README line {pending_line}: '{command.strip()}' runs in the background, "
+                    f"readme-check: {block.document}:{pending_line}: '{command.strip()}' runs in the background, "
                     "but the runner does not know when it is ready (add it to READY)")
-            out.append(f"__at {pending_line} {shlex.quote(command.strip())}")
+            out.append(f"__at {shlex.quote(f'{block.document}:{pending_line}')} {shlex.quote(command.strip())}")
             if background:
                 out.append(background)
             else:
@@ -239,7 +252,7 @@ def check_ports() -> None:
         time.sleep(0.2)
     if busy:
         raise SystemExit(
-            f"readme-check: port(s) {', '.join(map(str, busy))} in use; the README's commands use fixed ports "
+            f"readme-check: port(s) {', '.join(map(str, busy))} in use; the documents' commands use fixed ports "
             f"({', '.join(map(str, PORTS))}): stop what listens there first")
 
 
@@ -290,7 +303,7 @@ def run(scenario: Scenario, livery: Path, keep: bool) -> bool:
         READMECHECK_LOGS=str(scratch / ".logs"),
         TERM=environment.get("TERM", "xterm-256color"),
     )
-    print(f"=== scenario {scenario.name} (README lines {', '.join(str(b.line) for b in scenario.blocks)}) in {scratch}")
+    print(f"=== scenario {scenario.name} ({', '.join(b.place for b in scenario.blocks)}) in {scratch}")
     started = time.monotonic()
     try:
         shell = subprocess.Popen(["bash", str(script)], cwd=scratch, env=environment, start_new_session=True)
@@ -313,31 +326,35 @@ def run(scenario: Scenario, livery: Path, keep: bool) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--livery", default=str(ROOT / ".build" / "debug" / "livery"))
-    parser.add_argument("--readme", default=str(ROOT / "README.md"))
     parser.add_argument("--keep", action="store_true", help="keep the scratch folders")
+    parser.add_argument("--list", action="store_true", help="list the blocks and their markers, run nothing")
     parser.add_argument("scenarios", nargs="*", help="only these scenarios")
     arguments = parser.parse_args()
+    found = [block for document in documents() for block in blocks(document)]
+    if arguments.list:
+        for block in found:
+            print(f"{block.place}: {block.action or 'UNMARKED'} {block.argument}")
+        print(f"{sum(b.action == 'run' for b in found)} run, {sum(b.action == 'skip' for b in found)} skipped")
+        return 0
     livery = Path(arguments.livery).resolve()
     if not os.access(livery, os.X_OK):
         raise SystemExit(f"readme-check: no livery executable at {livery}; run swift build first")
-
-    found = blocks(Path(arguments.readme))
-    unmarked = [b.line for b in found if not b.action]
+    unmarked = [b.place for b in found if not b.action]
     if unmarked:
         raise SystemExit(
-            "readme-check: README.md has ```sh blocks without a readme-check marker on the line before, at line(s) "
-            + ", ".join(map(str, unmarked)) + " (say `run SCENARIO` or `skip REASON`)")
+            "readme-check: ```sh blocks without a readme-check marker on the line before, at "
+            + ", ".join(unmarked) + " (say `run SCENARIO` or `skip REASON`)")
     scenarios: dict[str, Scenario] = {}
     for block in found:
         if block.action == "skip":
-            print(f"skipped: README line {block.line}: {block.argument}")
+            print(f"skipped: {block.place}: {block.argument}")
             continue
         name, _, rest = block.argument.partition(" ")
         scenario = scenarios.setdefault(name, Scenario(name))
         if rest.startswith("while "):
             scenario.while_command = rest[len("while "):]
         elif rest:
-            raise SystemExit(f"readme-check: README line {block.line}: cannot read the marker's '{rest}'")
+            raise SystemExit(f"readme-check: {block.place}: cannot read the marker's '{rest}'")
         scenario.blocks.append(block)
     failed = [
         s.name for s in scenarios.values()
@@ -346,7 +363,10 @@ def main() -> int:
     if failed:
         print(f"readme-check: failed: {', '.join(failed)}", file=sys.stderr)
         return 1
-    print(f"readme-check: every README block that runs ran ({len(scenarios)} scenarios)")
+    ran = sum(len(s.blocks) for s in scenarios.values() if not arguments.scenarios or s.name in arguments.scenarios)
+    skipped = sum(1 for b in found if b.action == "skip")
+    print(f"readme-check: every block that runs ran: {ran} blocks in {len(scenarios)} scenarios "
+          f"({skipped} skipped, with their reasons) across {len({b.document for b in found})} documents")
     return 0
 
 
