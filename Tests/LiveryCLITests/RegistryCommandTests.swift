@@ -56,19 +56,3 @@ import Testing
         #expect(UnknownTraitNote.notes(for: errors).first?.contains("'Sparkle'") == true)
     }
 }
-
-/// The README's "Your own traits" code is the example package's main file, which the example's
-/// build compiles.
-@Suite struct CustomLiveryReadmeTests {
-    @Test func theReadmeShowsTheExamplesMainFile() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
-        let example = root.appending(path: "Examples/CustomLivery/Sources/custom-livery/CustomLivery.swift")
-        let main = try String(contentsOf: example, encoding: .utf8)
-        let code = main.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }
-            .joined(separator: "\n")
-        #expect(readme.contains("```swift\n" + code + "```"))
-    }
-}

@@ -1,6 +1,7 @@
 import Livery
 
-// The types of the public contract (README, quick start and custom traits), verbatim. They live in a file that imports only
+// The types of the public contract (README, quick start, and the custom trait of WritingACustomTrait, word for word
+// between the sample markers: Tests/Docs/check_docs.py). They live in a file that imports only
 // Livery: Swift Testing also declares a `Trait` protocol, so in a file importing both, a custom
 // trait is written `Livery.Trait`.
 
@@ -9,6 +10,7 @@ final class Card: HasBackgroundColor, HasCornerRadius {
     var cornerRadius: Double = 0
 }
 
+// sample: Sources/Livery/Livery.docc/WritingACustomTrait.md
 final class Cursor { var blinkInterval = 0.5 }
 
 struct Blink: Trait {
@@ -20,3 +22,4 @@ struct Blink: Trait {
         return Reversal { $0.blinkInterval = old }
     }
 }
+// sample end

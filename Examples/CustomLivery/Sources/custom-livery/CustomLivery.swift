@@ -2,6 +2,7 @@ import Lighting
 import Livery
 import LiveryCLI
 
+// sample: Sources/LiveryCLI/LiveryCLI.docc/YourOwnTraits.md
 /// This team's `livery`: every command (serve and its pushes, validate, watch, schema,
 /// identifiers, demo) knows the `Glow` trait.
 @main
@@ -10,3 +11,4 @@ enum CustomLivery {
         await LiveryCommand.main(registry: try .lighting())
     }
 }
+// sample end

@@ -8,14 +8,15 @@ import Synchronization
 import Testing
 import UnixSignals
 
-/// The README's "Settings for server programs" snippet, compiled and run on a real folder.
+/// The "Settings for server programs" guide's sample (LiveryConfiguration's catalogue), compiled and run on a real
+/// folder; Tests/Docs/check_docs.py checks that the guide shows it word for word.
 @Suite(.timeLimit(.minutes(1)), .inotifyShared)
-struct ReadmeSnippetTests {
-    /// The snippet, word for word between the markers.
+struct SettingsSampleTests {
+    /// The sample, word for word between the markers.
     static func snippet(
         specs: URL, logger: Logger, onTimeout: @escaping @Sendable (Int) -> Void
     ) async throws -> (SpecConfigProvider, [String], Task<Void, any Error>, ServiceGroup) {
-        // README begin
+        // sample: Sources/LiveryConfiguration/LiveryConfiguration.docc/SettingsForServerPrograms.md
         let settings = try await SpecConfigProvider(directory: specs, logger: logger)  // or url: daemon
         let config = ConfigReader(provider: settings)
         let hosts = config.stringArray(forKey: "http.hosts", default: [])
@@ -26,7 +27,7 @@ struct ReadmeSnippetTests {
         }
         // A Service: it follows the folder (inotify) or the daemon until shutdown.
         let group = ServiceGroup(services: [settings], gracefulShutdownSignals: [.sigterm], logger: logger)
-        // README end
+        // sample end
         return (settings, hosts, watching, group)
     }
 
@@ -52,18 +53,6 @@ struct ReadmeSnippetTests {
         try await eventually { timeouts.all == [30, 5] }
         watching.cancel()
         _ = await watching.result
-    }
-
-    @Test func theReadmeHoldsTheSnippet() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
-        let source = try String(contentsOf: URL(filePath: #filePath), encoding: .utf8)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README begin") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README end") })
-        let snippet = lines[(begin + 1)..<end].map { $0.dropFirst(8) }.joined(separator: "\n")
-        #expect(readme.contains(snippet))
     }
 }
 
