@@ -1,8 +1,9 @@
 import Livery
 import Testing
 
-// The public contract as the README's quick start and custom-trait sections write it: these must compile unchanged and behave as
-// the comments in the design say.
+// The public contract as the README's quick start and the WritingACustomTrait article write it (their samples are
+// compiled word for word in Samples/LiverySamples.swift and ContractTypes.swift): here it must behave as the
+// samples' comments say.
 
 @Suite struct ContractTests {
     @Test func quickStartBehavesAsDocumented() throws {
