@@ -3,6 +3,7 @@ import Foundation
 import LiveryConfiguration
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 // The Swift sample of LiveryConfiguration's landing page, word for word between its markers
 // (Tests/Docs/check_docs.py holds the page to it): compiled with the tests, so a sample that no
