@@ -21,11 +21,37 @@ struct DaemonCall {
         case refused([String])
     }
 
+    /// What the request does, as a refusal names it: `error: push refused, …`.
+    var action = "push"
+
     /// A GET of `path`, or a POST with `post` true.
     func send(
         post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
         naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
+        let (status, reason, bytes) = try await exchange(post: post, path, json: json, headers: headers)
+        return outcome(status: status, reason: reason, body: bytes, naming: naming)
+    }
+
+    /// A GET of `path` where a 404 problem of `absentKind` (`urn:livery:problem:<kind>`) means
+    /// there is nothing to show rather than a refusal: `nil` then.
+    func read(_ path: String, absentKind: String) async throws -> Outcome? {
+        let (status, reason, bytes) = try await exchange(post: false, path, json: nil, headers: [])
+        if status == 404, Self.isProblem(bytes, kind: absentKind) { return nil }
+        return outcome(status: status, reason: reason, body: bytes, naming: .asStored)
+    }
+
+    private static func isProblem(_ body: Data, kind: String) -> Bool {
+        do {
+            return try JSONDecoder().decode(Problem.self, from: body).type == "urn:livery:problem:\(kind)"
+        } catch {
+            return false  // not a problem document (a proxy's page): a refusal like any other
+        }
+    }
+
+    private func exchange(
+        post: Bool, _ path: String, json: Data?, headers: [(String, String)]
+    ) async throws -> (status: Int, reason: String, body: Data) {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         var request = HTTPClientRequest(url: base + path)
         request.method = post ? .POST : .GET
@@ -37,10 +63,13 @@ struct DaemonCall {
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
-        let status = Int(response.status.code)
-        if (200..<300).contains(status) { return .ok(bytes) }
+        return (Int(response.status.code), response.status.reasonPhrase, bytes)
+    }
+
+    private func outcome(status: Int, reason: String, body: Data, naming: SpecFileNaming) -> Outcome {
+        if (200..<300).contains(status) { return .ok(body) }
         return .refused(
-            PushRequest.describe(status: status, reason: response.status.reasonPhrase, body: bytes, naming: naming))
+            PushRequest.describe(status: status, reason: reason, body: body, action: action, naming: naming))
     }
 
     /// `livery push`'s atomic publish: `POST /v1/specs`.

@@ -55,7 +55,9 @@ struct PushRequest {
 
     /// The refusal as lines: the problem's errors in compiler style, every place named by
     /// `naming`, after a summary.
-    static func describe(status: Int, reason: String, body: Data, naming: SpecFileNaming = .asStored) -> [String] {
+    static func describe(
+        status: Int, reason: String, body: Data, action: String = "push", naming: SpecFileNaming = .asStored
+    ) -> [String] {
         let problem: Problem
         do {
             problem = try JSONDecoder().decode(Problem.self, from: body)
@@ -67,7 +69,7 @@ struct PushRequest {
         // The daemon's detail already carries the note on trait types it does not know.
         var lines = (problem.errors ?? []).map { $0.named(naming).compilerStyle }
         let hint = status == 401 ? " (check --token-file)" : status == 412 ? " (fetch the file again)" : ""
-        lines.append("error: push refused, \(status) \(problem.title): \(problem.detail)\(hint)")
+        lines.append("error: \(action) refused, \(status) \(problem.title): \(problem.detail)\(hint)")
         return lines
     }
 }

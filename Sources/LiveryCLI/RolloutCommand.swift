@@ -9,7 +9,8 @@ struct RolloutCommand: AsyncParsableCommand {
         commandName: "rollout",
         abstract: "Show the running rollout, change its share, abort it or complete it.",
         discussion: """
-            livery rollout              the rollout and its cohort's counts
+            livery rollout              the rollout and its cohort's counts (exit 0 and "no rollout has run"
+                                        when none ever ran on the daemon)
             livery rollout set 25%      widen (or narrow) the share; raising it only adds clients
             livery rollout abort        withdraw the candidate: every client returns to the stable version
             livery rollout complete     publish the candidate as the stable version
@@ -53,10 +54,11 @@ struct RolloutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let tokenURL = tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation()
-        let call: DaemonCall
+        var call: DaemonCall
         let outcome: DaemonCall.Outcome
         if let action {
             call = DaemonCall(server: server, token: try TokenFile.read(tokenURL))
+            call.action = "rollout \(action)"
             var body: [String: String] = ["action": action]
             if let share { body["percent"] = share }
             if let message { body[action == "abort" ? "reason" : "message"] = message }
@@ -68,7 +70,13 @@ struct RolloutCommand: AsyncParsableCommand {
             // The default token is optional here, but a --token-file the user named must be read.
             let token = try tokenFile == nil ? try? TokenFile.read(tokenURL) : TokenFile.read(tokenURL)
             call = DaemonCall(server: server, token: token)
-            outcome = try await call.send("/v1/rollout")
+            call.action = "rollout"
+            // Asking for the state is not refused when there is none: that is the state.
+            guard let shown = try await call.read("/v1/rollout", absentKind: "no-rollout") else {
+                print("no rollout has run on \(server); start one with livery push FILES --rollout P%")
+                return
+            }
+            outcome = shown
         }
         switch outcome {
         case .ok(let body):

@@ -67,6 +67,7 @@ def test_the_panel_shows_a_rollout_and_sets_its_share_then_aborts_it(rollout_pag
     assert started["state"] == "running" and started["percent"] == 10
     wait(page, lambda d: panel(d) == ["running", "10"])
     assert started["id"] in text_of(page, "#rollout-summary")
+    assert "10 % of clients get candidate" in text_of(page, "#rollout-summary")
     assert page.execute_script(
         "return [...document.querySelectorAll('#rollout-counts dd')].map((dd) => dd.dataset.count);"
     ) == ["expected", "applied", "refused", "problems"]
@@ -95,6 +96,10 @@ def test_the_panel_shows_a_rollout_and_sets_its_share_then_aborts_it(rollout_pag
     after = rollout(daemon)
     assert after["state"] == "aborted" and after["abortReason"] == "aborted in Livery Studio"
     assert not actions_shown(page)
+    # Nobody gets the candidate any more: the summary says so, not the share it had.
+    summary = text_of(page, "#rollout-summary")
+    assert "was aborted at 25 %" in summary and "every client returned to stable" in summary, summary
+    assert "of clients get" not in summary, summary
     assert daemon.request("GET", "/v1/spec")[1]["ETag"] == started["stable"], "the stable version stays"
 
 
@@ -105,6 +110,8 @@ def test_completing_from_the_panel_makes_the_candidate_stable(rollout_page, roll
     wait(page, lambda d: panel(d) == ["running", "50"] and actions_shown(d))
     confirm(page, "#rollout-complete", "becomes the stable version")
     wait(page, lambda d: panel(d)[0] == "completed", timeout=10)
+    summary = text_of(page, "#rollout-summary")
+    assert "became the stable version of every client" in summary and "of clients get" not in summary, summary
     daemon.wait_for_new_bundle(started["stable"])
     assert daemon.request("GET", "/v1/spec")[1]["ETag"] == started["candidate"]
     assert PURPLE in daemon.file("palette.yaml")

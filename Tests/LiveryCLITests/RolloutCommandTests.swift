@@ -26,8 +26,18 @@ struct RolloutCommandTests {
         let server = "http://127.0.0.1:\(try await daemon.listeningPort())"
         let access = ["--server", server, "--token-file", local.url("token").path]
 
+        // Asking for the state when there is none is the state shown, not a refusal.
         let none = try await LiveryProcess.run(["rollout"] + access)
-        #expect(none.status == 1 && none.output.contains("404 No rollout"), "\(none.output)")
+        #expect(none.status == 0 && none.output.contains("no rollout has run on \(server)"), "\(none.output)")
+        #expect(!none.output.contains("refused") && !none.output.contains("error"), "\(none.output)")
+        for action in [["set", "20%"], ["abort"], ["complete"]] {
+            let refused = try await LiveryProcess.run(["rollout"] + action + access)
+            #expect(refused.status == 1, "\(refused.output)")
+            #expect(
+                refused.output.contains("error: rollout \(action[0]) refused, 409 No rollout is running"),
+                "\(refused.output)")
+            #expect(!refused.output.contains("push refused"), "\(refused.output)")
+        }
 
         let started = try await LiveryProcess.run(
             ["push", local.url("box.yaml").path, "--rollout", "10%", "-m", "rounder"] + access)
@@ -48,8 +58,17 @@ struct RolloutCommandTests {
         let aborted = try await LiveryProcess.run(["rollout", "abort", "-m", "looks wrong"] + access)
         #expect(aborted.status == 0 && aborted.output.contains("aborted"), "\(aborted.output)")
         #expect(aborted.output.contains("looks wrong"))
+        // Nobody gets the candidate any more: the summary says so, not the share it had.
+        let afterAbort = try await LiveryProcess.run(["rollout"] + access)
+        #expect(afterAbort.status == 0, "\(afterAbort.output)")
+        #expect(
+            afterAbort.output.contains("aborted at 12.5%: candidate")
+                && afterAbort.output.contains("withdrawn, every client returned to the stable version"),
+            "\(afterAbort.output)")
+        #expect(!afterAbort.output.contains("of clients get"), "\(afterAbort.output)")
         let nothing = try await LiveryProcess.run(["rollout", "complete"] + access)
         #expect(nothing.status == 1 && nothing.output.contains("No rollout is running"), "\(nothing.output)")
+        #expect(nothing.output.contains("error: rollout complete refused"), "\(nothing.output)")
     }
 
     @Test(arguments: [

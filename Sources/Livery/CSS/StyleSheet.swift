@@ -2,7 +2,10 @@
 ///
 /// - Variables are custom properties on `:root`, their path joined by `-`
 ///   (`colors.accent` → `--colors-accent`); a theme's changed ones on
-///   `:root[data-livery-theme="dark"]`.
+///   `:root[data-livery-theme="dark"]`. Colours are written as colours; a number that is a
+///   length (a `dimension` token, or one every trait use of which is a length: see
+///   `LengthVariables`) in pixels, `--type-body: 15px`, so a page can write
+///   `font-size: var(--type-body)`; any other number unitless.
 /// - Each identifier is a rule selecting `[data-livery~="card.title"]` (an element may carry
 ///   several identifiers, space-separated), with its traits' ``CSSTrait/cssDeclarations`` in
 ///   order.

@@ -52,7 +52,8 @@ struct StyleSheetWriter {
     /// The base look's variables on `:root`; each theme's, where they differ, behind its selector.
     private mutating func writeVariables(base: String?, themes: [String]) {
         guard let variables = variableLeaves(theme: base) else { return }
-        let declarations = variables.compactMap { Self.declaration(path: $0.path, node: $0.node) }
+        let lengths = variables.isEmpty ? [] : LengthVariables.paths(in: spec)
+        let declarations = variables.compactMap { Self.declaration($0, lengths: lengths) }
         writeRule(":root", declarations)
         let positions = Dictionary(
             variables.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -63,18 +64,20 @@ struct StyleSheetWriter {
                 positions[leaf.path].map { !Self.sameValue(variables[$0].node, leaf.node) } ?? true
             }
             writeRule(
-                ":root" + Self.themeAttribute(theme),
-                changed.compactMap { Self.declaration(path: $0.path, node: $0.node) })
+                ":root" + Self.themeAttribute(theme), changed.compactMap { Self.declaration($0, lengths: lengths) })
         }
     }
+
+    /// A variable's value, its path the keys from the top (`["colors", "accent"]`).
+    private typealias Leaf = (keys: [String], path: String, node: SpecNode)
 
     /// The variables under `theme` as leaves named by their path joined with `-`
     /// (`colors: { accent: … }` → `colors-accent`); nil (and a note) if one of them does not
     /// resolve, which a spec may have when no trait uses that variable.
-    private mutating func variableLeaves(theme: String?) -> [(path: String, node: SpecNode)]? {
+    private mutating func variableLeaves(theme: String?) -> [Leaf]? {
         do {
-            var leaves: [(path: String, node: SpecNode)] = []
-            Self.flatten(try spec.resolvedVariables(theme: theme), path: "", into: &leaves)
+            var leaves: [Leaf] = []
+            Self.flatten(try spec.resolvedVariables(theme: theme), keys: [], into: &leaves)
             return leaves
         } catch {
             notes.append("variables\(theme.map { " of theme \($0)" } ?? "") not written: \(error.message)")
@@ -82,23 +85,30 @@ struct StyleSheetWriter {
         }
     }
 
-    private static func flatten(_ node: SpecNode, path: String, into leaves: inout [(path: String, node: SpecNode)]) {
+    private static func flatten(_ node: SpecNode, keys: [String], into leaves: inout [Leaf]) {
         if let members = node.members {
-            for member in members {
-                flatten(member.value, path: path.isEmpty ? member.key : path + "-" + member.key, into: &leaves)
-            }
-        } else if !path.isEmpty {
-            leaves.append((path, node))
+            for member in members { flatten(member.value, keys: keys + [member.key], into: &leaves) }
+        } else if !keys.isEmpty {
+            leaves.append((keys, keys.joined(separator: "-"), node))
         }
     }
 
-    /// A leaf as a custom property; colour texts as colours, so that a page can use
-    /// `var(--colors-accent)` wherever CSS takes a colour.
-    private static func declaration(path: String, node: SpecNode) -> CSSDeclaration? {
-        if case .string(let text) = node.value, let color = try? Color(parsing: text) {
-            return .custom(path, .color(color))
+    /// A leaf as a custom property: colour texts as colours, so that a page can use
+    /// `var(--colors-accent)` wherever CSS takes a colour, and numbers that are lengths
+    /// (``LengthVariables``, by dotted path) in pixels, so that it can use `var(--type-body)`
+    /// wherever CSS takes a length; any other number stays unitless.
+    private static func declaration(_ leaf: Leaf, lengths: Set<String>) -> CSSDeclaration? {
+        switch leaf.node.value {
+        case .string(let text):
+            if let color = try? Color(parsing: text) { return .custom(leaf.path, .color(color)) }
+        case .int(let int) where lengths.contains(leaf.keys.joined(separator: ".")):
+            return .custom(leaf.path, .pixels(Double(int)))
+        case .double(let double) where lengths.contains(leaf.keys.joined(separator: ".")):
+            return .custom(leaf.path, .pixels(double))
+        default:
+            break
         }
-        return CSSValue(specValue: node).map { .custom(path, $0) }
+        return CSSValue(specValue: leaf.node).map { .custom(leaf.path, $0) }
     }
 
     /// Whether two leaves hold the same value (where they were written aside).

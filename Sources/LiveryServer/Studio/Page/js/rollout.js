@@ -51,6 +51,19 @@ async function change(request) {
   await refresh();
 }
 
+/** Who gets which version: a share gets the candidate only while the rollout runs. */
+function standing(rollout) {
+  const candidate = shortTag(rollout.candidate), stable = shortTag(rollout.stable);
+  switch (rollout.state) {
+    case "running": return `runs: ${rollout.percent} % of clients get candidate ${candidate} over stable ${stable}`;
+    case "aborted":
+      return `was aborted at ${rollout.percent} %: candidate ${candidate} withdrawn, `
+        + `every client returned to stable ${stable}`;
+    case "completed": return `was completed: candidate ${candidate} became the stable version of every client`;
+    default: return `${rollout.state} at ${rollout.percent} %: candidate ${candidate} over stable ${stable}`;
+  }
+}
+
 /** Asks for the rollout now (one request at a time), and again a second after it ends. */
 export const refresh = repeating(() => api.rollout(), draw, (error) => {
   $("rollout-summary").textContent = `Rollout status unavailable: ${error.message}`;
@@ -69,13 +82,10 @@ function draw(rollout) {
     return;
   }
   const cohort = rollout.cohort;
-  const states = { running: "runs", aborted: "was aborted", completed: "was completed" };
-  $("rollout-summary").textContent =
-    `Rollout ${rollout.id} ${states[rollout.state] ?? rollout.state} at ${rollout.percent} %: `
-    + `candidate ${shortTag(rollout.candidate)} over stable ${shortTag(rollout.stable)}`
+  $("rollout-summary").textContent = `Rollout ${rollout.id} ${standing(rollout)}`
     + (rollout.message ? ` (${rollout.message})` : "")
     + (rollout.abortReason ? `. Aborted: ${rollout.abortReason}` : ".")
-    + ` Aborts by itself at ${rollout.abortWhen} refusal or problem report.`;
+    + (rollout.state === "running" ? ` Aborts by itself at ${rollout.abortWhen} refusal or problem report.` : "");
   const count = (name, label, value) => [
     el("dt", { text: label }),
     el("dd", { attrs: { "data-count": name }, text: value }),
