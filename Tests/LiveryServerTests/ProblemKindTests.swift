@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import LiveryServer
+import NIOHTTP1
 import Testing
 
 /// The catalogue of problem kinds: each kind has one status and one title wherever it is
