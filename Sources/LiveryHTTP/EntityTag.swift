@@ -14,6 +14,8 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
 
     /// The tag of `bytes`.
     public init(of bytes: some Sequence<UInt8>) {
+        // FNV-1a written out again rather than Livery's `FNV1a64`: LiveryHTTP depends on no
+        // Livery module. EntityTagTests holds it to the reference values.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

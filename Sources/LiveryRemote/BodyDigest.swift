@@ -1,3 +1,5 @@
+import Livery
+
 /// A 128-bit fingerprint of a response body: two independent 64-bit hashes over its bytes.
 ///
 /// It tells "the same bytes again" from a change when a server sends no validators (no `ETag`,
@@ -6,17 +8,17 @@
 /// cryptographic: never use a digest to authenticate content.
 public struct BodyDigest: Hashable, Sendable, CustomStringConvertible {
     /// The FNV-1a (64-bit) hash of the bytes.
-    public var fnv: UInt64
+    package var fnv: UInt64
     /// The second, independent hash of the bytes and their count.
-    public var mix: UInt64
+    package var mix: UInt64
 
     /// Hashes `bytes`.
     public init<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        var fnv: UInt64 = 0xcbf2_9ce4_8422_2325
+        var fnv = FNV1a64.offsetBasis
         var mix: UInt64 = 0x9e37_79b9_7f4a_7c15
         var count: UInt64 = 0
         for byte in bytes {
-            fnv = (fnv ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            fnv = FNV1a64.hashing(fnv, byte)
             mix = ((mix ^ UInt64(byte)) &* 0xff51_afd7_ed55_8ccd).rotatedLeft(by: 31)
             count &+= 1
         }

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 public import Foundation
 public import Livery
-public import NIOSSL
+package import NIOSSL
 
 extension RemoteSpecSource {
     /// Timeouts, retries, limits and extra headers of a ``RemoteSpecSource``.
@@ -90,7 +90,7 @@ extension RemoteSpecSource {
 extension TLSConfiguration {
     /// A client configuration that trusts the certificate authorities of the PEM file at `path`
     /// (instead of the system's) when it is given, and the system's otherwise; TLS 1.2 or later.
-    public static func livery(trustingCertificatesAt path: String?) -> TLSConfiguration {
+    package static func livery(trustingCertificatesAt path: String?) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
         if let path { configuration.trustRoots = .file(path) }

@@ -81,7 +81,7 @@ public struct DaemonConfiguration: Sendable {
 
     /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the
     /// default, is `$XDG_STATE_HOME/livery` (else `~/.local/state/livery`). One file per specs
-    /// folder (``rolloutStateFile``). With ``etcd`` nothing is kept here.
+    /// folder (`rolloutStateFile`). With ``etcd`` nothing is kept here.
     public var stateDirectory: URL?
     /// When the daemon aborts a rollout by itself (`--abort-when`): the first refusal or problem
     /// report of the cohort by default.
@@ -134,7 +134,7 @@ public struct DaemonConfiguration: Sendable {
 extension DaemonConfiguration {
     /// The file that keeps the rollout of ``directory``: in ``stateDirectory``, named after a
     /// hash of the folder's path, so daemons of different folders never share one.
-    public var rolloutStateFile: URL {
+    package var rolloutStateFile: URL {
         let folder =
             stateDirectory
             ?? {
@@ -159,7 +159,7 @@ extension DaemonConfiguration {
 
     /// The names accepted in `Host`: the loopback names and ``allowedHosts`` on a loopback
     /// ``host`` or when names are given; `nil` (any) otherwise.
-    public var acceptedHosts: [String]? {
+    package var acceptedHosts: [String]? {
         guard isLoopback || !allowedHosts.isEmpty else { return nil }
         return RequestAdmission.loopbackNames + allowedHosts
     }
@@ -176,7 +176,7 @@ extension DaemonConfiguration {
 
     /// Whether ``host`` reaches this machine only: `localhost`, `127.0.0.0/8` or `::1`. Anywhere
     /// else the daemon warns at start-up unless it speaks TLS (``tls``).
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         let host = self.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)

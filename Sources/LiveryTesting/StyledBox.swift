@@ -92,8 +92,8 @@ public final class StyledBox: HasBackgroundColor, HasCornerRadius, HasDropShadow
     }
 }
 
-/// A target with no capabilities at all, for testing capability errors.
-public final class PlainObject {
+/// A target with no capabilities at all, for Livery's own tests of capability errors.
+package final class PlainObject {
     /// Creates one.
-    public init() {}
+    package init() {}
 }

@@ -24,7 +24,7 @@ extension FolderWatcher {
     /// runs it and can note what happened around it (another writer at work, say) in its value.
     ///
     /// What `around` throws is yielded as ``Update/failed(_:)``, as for any loader.
-    public convenience init(
+    package convenience init(
         directory: URL,
         loader: SpecFolderLoader,
         configuration: WatchConfiguration = WatchConfiguration(),

@@ -18,8 +18,9 @@ SUBSCRIPT = re.compile(r"\[metadataKey:\s*\"([^\"]+)\"\]")
 
 
 def metadata_blocks(text):
-    """(offset, text) of each `metadata: [...]` literal, brackets balanced."""
-    for match in re.finditer(r"metadata:\s*\[", text):
+    """(offset, text) of each metadata literal, brackets balanced: a log call's `metadata: [...]`,
+    a `metadata(adding: [...])` merge and a `Logger.Metadata` value (`= [...]`, `{ [...] }`)."""
+    for match in re.finditer(r"(?:\bmetadata(?:\(adding)?:|\bLogger\.Metadata\s*[={])\s*\[", text):
         depth, index = 1, match.end()
         while depth and index < len(text):
             depth += {"[": 1, "]": -1}.get(text[index], 0)

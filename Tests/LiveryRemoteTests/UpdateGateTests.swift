@@ -62,5 +62,7 @@ import Testing
         #expect(BodyDigest(body(1)) != BodyDigest(body(2)))
         #expect(BodyDigest(body(1)) == BodyDigest(body(1)))
         #expect(BodyDigest([UInt8]()).description.count == 32)
+        // Its first half is FNV-1a 64: the reference value of "foobar".
+        #expect(BodyDigest(Array("foobar".utf8)).description.hasPrefix("85944171f73967e8"))
     }
 }

@@ -106,7 +106,7 @@ import Testing
             #expect(try await server.http.send(.POST, "/v1/css?dryRun=true", body: body).status == 401)
             let unknown = try await server.http.send(
                 .POST, "/v1/css?dryRun=true&theme=dusk", body: body, headers: token)
-            #expect(unknown.status == 400)
+            #expect(unknown.status == 404)
         }
     }
 

@@ -81,12 +81,12 @@ extension JSONReader {
     }
 
     /// Reads a string at `position`, which holds its opening quote; `hash` becomes the hash of
-    /// its UTF-8 bytes that finds duplicate keys (``hashing(_:_:)``).
+    /// its UTF-8 bytes that finds duplicate keys (FNV-1a, `FNV1a64`).
     mutating func readString(hash: inout UInt64) throws(SpecError) -> String {
         let quote = position
         let count = bytes.count
         var index = quote + 1
-        hash = Self.hashBasis
+        hash = FNV1a64.offsetBasis
         // The bits of every byte: the high one says whether the string is ASCII (``lineIsASCII``).
         var bits: UInt8 = 0
         // Fast path: most strings have no escapes and become one slice of the input.
@@ -98,7 +98,7 @@ extension JSONReader {
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<index]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            hash = Self.hashing(hash, byte)
+            hash = FNV1a64.hashing(hash, byte)
             bits |= byte
             index += 1
         }
@@ -112,7 +112,7 @@ extension JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 position = index + 1
-                hash = utf8.reduce(Self.hashBasis, Self.hashing)
+                hash = utf8.reduce(FNV1a64.offsetBasis, FNV1a64.hashing)
                 return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index = try readEscape(at: index, into: &utf8)

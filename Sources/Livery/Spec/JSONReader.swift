@@ -16,7 +16,7 @@ struct JSONReader {
         var isObject: Bool
         var location: SourceLocation
         var start: Int
-        /// The key whose value is being read, and its hash (``hashing(_:_:)``).
+        /// The key whose value is being read, and its hash (FNV-1a, `FNV1a64`; equal hashes only mean the keys are compared).
         var key = ""
         var keyHash: UInt64 = 0
         /// One bit for each key's hash, chosen by its low six bits (the ones the last byte
@@ -53,7 +53,7 @@ struct JSONReader {
     /// The values of the open arrays and the members of the open objects, innermost last.
     var items: [SpecNode] = []
     var members: [SpecNode.Member] = []
-    /// The hash (``hashing(_:_:)``) of each of `members`' keys, at the same index: a duplicate search
+    /// The hash (FNV-1a, `FNV1a64`) of each of `members`' keys, at the same index: a duplicate search
     /// compares these and only compares keys whose hashes are equal.
     var keyHashes: [UInt64] = []
 
@@ -83,7 +83,7 @@ struct JSONReader {
     private init(text: SpecText, limits: ReaderLimits, noting keys: [String]) {
         self.text = text
         self.limits = limits
-        self.notedKeys = keys.map { ($0, $0.utf8.reduce(Self.hashBasis, Self.hashing)) }
+        self.notedKeys = keys.map { ($0, $0.utf8.reduce(FNV1a64.offsetBasis, FNV1a64.hashing)) }
     }
 
     private mutating func readDocument() throws(SpecError) -> SpecNode {
@@ -232,15 +232,6 @@ struct JSONReader {
     /// dictionary: below it, a linear search of the hashes costs less than hashing every key
     /// again with the dictionary's seeded hash.
     static let linearSearchLimit = 64
-
-    /// The FNV-1a hash of a key's UTF-8 bytes, computed as the key is read: ``hashBasis``, then
-    /// ``hashing(_:_:)`` each byte. Not a defence against chosen collisions: two equal hashes
-    /// only mean the keys are compared.
-    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    static func hashing(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
-        (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
 
     /// The last `count` elements of `list`, moved out of it into an array of exactly their number:
     /// reserved, appended and reversed rather than built with `Array(unsafeUninitializedCapacity:)`,

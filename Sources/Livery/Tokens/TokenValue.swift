@@ -76,10 +76,10 @@ enum TokenValue {
             let parts = try composite(node, required: ["color", "width", "style"], optional: [], type: "border")
             _ = try part(parts["style"]!, as: .strokeStyle)
             return trait(
-                "Border",
+                Border.self,
                 [
-                    ("color", try part(parts["color"]!, as: .color)),
-                    ("width", try part(parts["width"]!, as: .dimension)),
+                    (\.color, try part(parts["color"]!, as: .color)),
+                    (\.width, try part(parts["width"]!, as: .dimension)),
                 ],
                 at: at)
         case .shadow:
@@ -102,11 +102,11 @@ enum TokenValue {
             _ = try part(parts["letterSpacing"]!, as: .dimension)
             _ = try part(parts["lineHeight"]!, as: .number)
             return trait(
-                "Font",
+                FontTrait.self,
                 [
-                    ("name", try part(parts["fontFamily"]!, as: .fontFamily)),
-                    ("size", try part(parts["fontSize"]!, as: .dimension)),
-                    ("weight", try part(parts["fontWeight"]!, as: .fontWeight)),
+                    (\.name, try part(parts["fontFamily"]!, as: .fontFamily)),
+                    (\.size, try part(parts["fontSize"]!, as: .dimension)),
+                    (\.weight, try part(parts["fontWeight"]!, as: .fontWeight)),
                 ], at: at)
         case .transition:
             let parts = try composite(
@@ -210,24 +210,26 @@ enum TokenValue {
         let parts = try composite(
             node, required: ["color", "offsetX", "offsetY", "blur", "spread"], optional: ["inset"], type: "shadow")
         var fields: [(String, SpecNode)] = [
-            ("color", try part(parts["color"]!, as: .color)),
+            (DropShadow.field(\.color), try part(parts["color"]!, as: .color)),
             (
-                "offset",
+                DropShadow.field(\.offset),
                 mapping(
                     [
                         ("width", try part(parts["offsetX"]!, as: .dimension)),
                         ("height", try part(parts["offsetY"]!, as: .dimension)),
                     ], at: parts["offsetX"]!.location)
             ),
-            ("radius", try part(parts["blur"]!, as: .dimension)),
+            (DropShadow.field(\.radius), try part(parts["blur"]!, as: .dimension)),
         ]
+        // `spread` and `inset` are the token's own names: DropShadow declares neither, so it
+        // refuses them where the token is rather than drawing another shadow.
         let spread = try part(parts["spread"]!, as: .dimension)
         if number(spread) != 0 { fields.append(("spread", spread)) }
         if let inset = parts["inset"] {
             guard case .bool(let isInset) = inset.value else { throw mismatch(inset, "true or false") }
             if isInset { fields.append(("inset", inset)) }
         }
-        return trait("DropShadow", fields, at: node.location)
+        return trait(DropShadow.typeName, fields, at: node.location)
     }
 
     private static func dimension(_ node: SpecNode) throws(SpecError) -> Double {
@@ -382,5 +384,12 @@ enum TokenValue {
 
     private static func trait(_ type: String, _ fields: [(String, SpecNode)], at location: SourceLocation) -> SpecNode {
         mapping([("type", SpecNode(.string(type), at: location))] + fields, at: location)
+    }
+
+    /// A `Trait` mapping whose fields are named by the trait's declaration.
+    private static func trait<Declared: PropertyTrait>(
+        _ type: Declared.Type, _ fields: [(PartialKeyPath<Declared>, SpecNode)], at location: SourceLocation
+    ) -> SpecNode {
+        trait(type.typeName, fields.map { (type.field($0.0), $0.1) }, at: location)
     }
 }

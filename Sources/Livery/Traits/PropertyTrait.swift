@@ -64,3 +64,18 @@ struct UnboundProperty: Error, CustomStringConvertible {
         "the declaration of \(trait) sets '\(field)' through a binding that does not cover \(target)"
     }
 }
+
+extension PropertyTrait {
+    /// The field specs write for `value`, one of the trait's stored properties, as its
+    /// ``properties`` declare it: code that writes the trait's fields (token conversion) reads
+    /// them here, so a renamed field cannot drift from its declaration.
+    ///
+    /// Every stored property a built-in trait sets is one of its properties; asking for another
+    /// is a mistake in Livery's own code, which its tests catch.
+    static func field(_ value: PartialKeyPath<Self>) -> String {
+        guard let property = properties.first(where: { ($0.value as AnyKeyPath) == value }) else {
+            preconditionFailure("\(typeName) declares no property for \(value)")
+        }
+        return property.field
+    }
+}

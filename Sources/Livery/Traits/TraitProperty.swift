@@ -22,6 +22,9 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     public let field: String
     /// What the field's value must satisfy, checked where a spec is read.
     public let check: ValueCheck?
+    /// The trait's stored property that holds the value, which names the field in code
+    /// (``PropertyTrait/field(_:)``).
+    let value: any AnyKeyPath & Sendable
     /// The value the trait sets; nil where the field is left out, which leaves the property as it is.
     let setting: @Sendable (Owner) -> PropertyValue?
     /// How to set the property on objects of exactly `class`; nil where the class lacks it.
@@ -45,6 +48,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     ) {
         self.field = field
         self.check = check
+        self.value = value
         self.setting = { $0[keyPath: value].propertyValue }
         self.binding = binding
         if let css {
@@ -62,6 +66,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     ) {
         self.field = field
         self.check = check
+        self.value = value
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
         if let css {
@@ -82,6 +87,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     ) {
         self.field = field
         self.check = check
+        self.value = value
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
         self.css = cssOfTrait

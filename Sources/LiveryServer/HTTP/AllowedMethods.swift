@@ -51,8 +51,7 @@ struct AllowedMethods: Sendable {
                     var headers = HTTPFields()
                     headers[.allow] = allow
                     return Problem(
-                        kind: "method-not-allowed", title: "Method not allowed", status: .methodNotAllowed,
-                        detail: "\(request.uri.path) answers \(allow)"
+                        kind: .methodNotAllowed, detail: "\(request.uri.path) answers \(allow)"
                     ).response(headers: headers)
                 }
             }

@@ -101,8 +101,7 @@ package enum BundleDecision {
         if case .invalid(let text) = query.wait {
             return problem(
                 Problem(
-                    kind: "bad-wait", title: "Bad wait", status: .badRequest,
-                    detail: "wait=\(text) is not a duration such as 30s, 30, 500ms or 2m"),
+                    kind: .badWait, detail: "wait=\(text) is not a duration such as 30s, 30, 500ms or 2m"),
                 query: query)
         }
         switch (query.resource, state) {

@@ -23,17 +23,23 @@ package struct Problem: Codable, Hashable, Sendable {
         case type, title, statusCode = "status", detail, errors
     }
 
-    /// Creates a problem; `kind` becomes the type URI `urn:livery:problem:<kind>`.
-    public init(
-        kind: String, title: String, status: HTTPResponse.Status, detail: String, errors: [Diagnostic]? = nil,
-        headers: HTTPFields = [:]
-    ) {
-        self.type = "urn:livery:problem:\(kind)"
-        self.title = title
-        self.statusCode = status.code
+    /// Creates a problem of `kind`, which gives it its type URI (`urn:livery:problem:<kind>`),
+    /// title and status.
+    public init(kind: ProblemKind, detail: String, errors: [Diagnostic]? = nil, headers: HTTPFields = [:]) {
+        self.type = Self.typePrefix + kind.rawValue
+        self.title = kind.title
+        self.statusCode = kind.status.code
         self.detail = detail
         self.errors = errors
         self.headers = headers
+    }
+
+    private static let typePrefix = "urn:livery:problem:"
+
+    /// The kind the type URI names; `nil` for a document that is not one of this daemon's.
+    public var kind: ProblemKind? {
+        guard type.hasPrefix(Self.typePrefix) else { return nil }
+        return ProblemKind(rawValue: String(type.dropFirst(Self.typePrefix.count)))
     }
 
     /// The header fields of the problem's answer: its own, the problem content type and `no-store`.
@@ -56,14 +62,14 @@ extension Problem {
     /// `GET /v1/spec/{etag}` of a version the daemon does not keep (or never had).
     static func versionNotKept(_ tag: String) -> Problem {
         Problem(
-            kind: "version-not-kept", title: "Version not kept", status: .notFound,
+            kind: .versionNotKept,
             detail: "no bundle with ETag \(tag) is kept here; GET /v1/version names the current one")
     }
 
     /// 503 while no bundle has loaded yet, naming the errors that keep the specs from loading.
     static func noBundle(_ errors: [Diagnostic]) -> Problem {
         Problem(
-            kind: "no-bundle", title: "No spec loaded yet", status: .serviceUnavailable,
+            kind: .noBundle,
             detail: errors.isEmpty
                 ? "the specs have not been read yet"
                 : "the specs do not load: \(errors[0].compilerStyle)",

@@ -68,8 +68,8 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
         let body = JSONBody.encode(
             Problem(
-                kind: "request-timeout", title: "Request timeout", status: .requestTimeout,
-                detail: "the request did not arrive whole within \(timeout.components.seconds) s"))
+                kind: .requestTimeout, detail: "the request did not arrive whole within \(timeout.components.seconds) s"
+            ))
         var fields = HTTPFields()
         fields[.contentType] = "application/problem+json"
         fields[.contentLength] = String(body.readableBytes)

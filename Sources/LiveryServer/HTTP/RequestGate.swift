@@ -73,25 +73,24 @@ struct OpenRoutes: Sendable {
 extension Problem {
     /// A request without exactly one `Host`, or with an empty one (RFC 9112 §3.2).
     static let badHost = Problem(
-        kind: "bad-host", title: "Bad Host", status: .badRequest,
-        detail: "an HTTP/1.1 request needs exactly one Host header naming this daemon")
+        kind: .badHost, detail: "an HTTP/1.1 request needs exactly one Host header naming this daemon")
 
     /// A `Host` this daemon does not answer for: a page whose name was rebound to its address.
     static let misdirected = Problem(
-        kind: "misdirected", title: "Misdirected request", status: .misdirectedRequest,
+        kind: .misdirected,
         detail:
             "this daemon does not answer for that Host; it answers localhost, 127.0.0.1, [::1] and the names given with --allowed-host"
     )
 
     /// A read without the read token, when the daemon requires one.
     static let readUnauthorized = Problem(
-        kind: "unauthorized", title: "Unauthorized", status: .unauthorized,
+        kind: .unauthorized,
         detail: "this daemon was started with --read-token-file: requests need 'Authorization: Bearer <token>'",
         headers: [.wwwAuthenticate: #"Bearer realm="livery""#])
 
     /// A held request (long-poll, event stream) beyond the connection budget.
     static let tooManyHeld = Problem(
-        kind: "too-many-held-requests", title: "Too many held requests", status: .serviceUnavailable,
+        kind: .tooManyHeldRequests,
         detail:
             "the daemon holds as many long-polls and event streams as its limits allow (--max-held-requests, --max-held-requests-per-peer); retry later",
         headers: [.retryAfter: "5"])

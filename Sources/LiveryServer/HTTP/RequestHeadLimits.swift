@@ -17,14 +17,12 @@ struct RequestHeadLimits: Sendable {
         let target = head.path?.utf8.count ?? 0
         if target > maxURIBytes {
             return Problem(
-                kind: "uri-too-long", title: "URI too long", status: .uriTooLong,
-                detail: "the request target is \(target) bytes; the limit is \(maxURIBytes) bytes")
+                kind: .uriTooLong, detail: "the request target is \(target) bytes; the limit is \(maxURIBytes) bytes")
         }
         let fields = head.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         if fields > maxHeaderBytes {
             return Problem(
-                kind: "headers-too-large", title: "Request header fields too large",
-                status: .requestHeaderFieldsTooLarge,
+                kind: .headersTooLarge,
                 detail: "the header fields are \(fields) bytes; the limit is \(maxHeaderBytes) bytes")
         }
         return nil

@@ -4,7 +4,7 @@
 /// beyond a held-request limit the request is answered `503` with `Retry-After` and its
 /// connection closed, so the refused client frees its descriptor.
 ///
-/// The limits in force are these, lowered to what the file limit allows (``effective(fileLimit:)``):
+/// The limits in force are these, lowered to what the file limit allows (`effective(fileLimit:)`):
 /// descriptors are kept in reserve for the daemon's own files (reads, writes, the watcher, etcd),
 /// and connections in reserve for the short requests (`/healthz`, `/readyz`, pushes), so that a
 /// flood of held requests never takes them all.
@@ -25,9 +25,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxHeldRequestsPerPeer: Int
 
     /// Descriptors never given to connections: the daemon's files, watcher and etcd client.
-    public static let reservedDescriptors = 64
+    package static let reservedDescriptors = 64
     /// Connections never given to held requests, so short requests always find one.
-    public static let reservedConnections = 64
+    package static let reservedConnections = 64
 
     /// Creates limits; every parameter has the default described on its property.
     public init(
@@ -50,9 +50,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     }
 
     /// The limits in force under a file limit of `fileLimit` descriptors: connections at most
-    /// `fileLimit` less ``reservedDescriptors``, held requests at most the connections less
-    /// ``reservedConnections``, and no per-peer limit above its global one.
-    public func effective(fileLimit: Int) -> ConnectionLimits {
+    /// `fileLimit` less `reservedDescriptors`, held requests at most the connections less
+    /// `reservedConnections`, and no per-peer limit above its global one.
+    package func effective(fileLimit: Int) -> ConnectionLimits {
         let connections = max(1, min(maxConnections, fileLimit - Self.reservedDescriptors))
         let held = max(0, min(maxHeldRequests, connections - Self.reservedConnections))
         return ConnectionLimits(

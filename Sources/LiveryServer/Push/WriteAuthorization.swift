@@ -14,13 +14,13 @@ struct WriteAuthorization<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         guard token.authorizes(request.headers[.authorization]) else {
             throw Problem(
-                kind: "unauthorized", title: "Unauthorized", status: .unauthorized,
+                kind: .unauthorized,
                 detail: "writes need the header 'Authorization: Bearer <token>' with the daemon's push token",
                 headers: [.wwwAuthenticate: #"Bearer realm="livery""#])
         }
         guard !readOnly else {
             throw Problem(
-                kind: "read-only", title: "Read-only", status: .forbidden,
+                kind: .readOnly,
                 detail: "this daemon was started with --read-only: it serves \(served) and accepts no writes")
         }
         return try await next(request, context)

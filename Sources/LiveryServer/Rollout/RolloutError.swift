@@ -1,7 +1,7 @@
-import Hummingbird
 import LiveryHTTP
 
-/// Why a rollout could not be started or changed; each case is one problem and status.
+/// Why a rollout could not be started or changed; `RolloutError+Problem.swift` gives each case its
+/// problem kind.
 enum RolloutError: Error, Equatable {
     /// A rollout runs (its id) and the push did not ask to replace it.
     case alreadyRunning(String)
@@ -19,42 +19,6 @@ enum RolloutError: Error, Equatable {
     case changedElsewhere
     /// The store could not keep the rollout, or completing it could not publish the candidate.
     case store(StoreError)
-
-    /// The problem (and so the HTTP status) each case answers with.
-    var problem: Problem {
-        switch self {
-        case .alreadyRunning(let id):
-            Problem(
-                kind: "rollout-running", title: "A rollout is running", status: .conflict,
-                detail: "rollout \(id) is running; at most one runs at a time: complete or abort it, "
-                    + "or replace its candidate (livery push --rollout P% --replace, \"replace\": true)")
-        case .notRunning:
-            Problem(
-                kind: "no-rollout", title: "No rollout is running", status: .conflict,
-                detail: "no rollout is running; start one with livery push FILES --rollout P%")
-        case .idMismatch(let current):
-            Problem(
-                kind: "precondition-failed", title: "Another rollout", status: .preconditionFailed,
-                detail: "If-Match does not name the running rollout, \(current); read GET /v1/rollout and retry")
-        case .candidateIsStable(let etag):
-            Problem(
-                kind: "rollout-unchanged", title: "Nothing to roll out", status: .conflict,
-                detail: "the candidate is the stable version \(etag): nothing would change for any client")
-        case .noStableVersion:
-            Problem(
-                kind: "no-bundle", title: "No stable version", status: .serviceUnavailable,
-                detail: "the daemon has no good bundle yet, so a rollout has nothing to start from",
-                headers: [.retryAfter: "1"])
-        case .stateFile(let message):
-            Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
-        case .changedElsewhere:
-            Problem(
-                kind: "rollout-changed", title: "The rollout changed", status: .conflict,
-                detail: "another daemon changed the rollout at the same time; read GET /v1/rollout and retry")
-        case .store(let error):
-            error.problem
-        }
-    }
 }
 
 /// `GET /v1/rollout`: the last rollout and what its cohort reported.

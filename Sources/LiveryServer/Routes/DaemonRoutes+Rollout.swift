@@ -8,8 +8,7 @@ extension DaemonRoutes {
     func rolloutStatus() throws(Problem) -> Response {
         guard let status = rollouts.status() else {
             throw Problem(
-                kind: "no-rollout", title: "No rollout", status: .notFound,
-                detail: "no rollout has run; start one with livery push FILES --rollout P%")
+                kind: .noRollout, detail: "no rollout has run; start one with livery push FILES --rollout P%")
         }
         return JSONBody.response(status, headers: [.cacheControl: "no-store"])
     }

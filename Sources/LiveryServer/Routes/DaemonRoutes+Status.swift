@@ -20,7 +20,7 @@ extension DaemonRoutes {
         guard hub.snapshot != nil else { throw shown(.noBundle(hub.errors), to: request) }
         if let stale = hub.staleSince {
             throw Problem(
-                kind: "store-unreachable", title: "Store unreachable", status: .serviceUnavailable,
+                kind: .storeUnreachable,
                 detail:
                     "etcd has been unreachable since \(Self.timestamp(stale.date)) (\(shown(stale.reason, to: request))); the last good bundle is still served",
                 headers: [.retryAfter: "1"])

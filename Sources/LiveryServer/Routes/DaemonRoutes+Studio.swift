@@ -38,7 +38,7 @@ extension DaemonRoutes {
     static func studioFile(_ request: Request, assets: StudioAssets?) -> Response {
         guard let assets else {
             return Problem(
-                kind: "studio-missing", title: "Livery Studio is not installed", status: .serviceUnavailable,
+                kind: .studioMissing,
                 detail:
                     "its files were not found; they belong in \(StudioAssets.bundleName)/Page beside the livery executable"
             ).response()
@@ -47,8 +47,7 @@ extension DaemonRoutes {
         if path.hasPrefix("/") { path = path.dropFirst() }
         guard let asset = assets.files[path.isEmpty ? "index.html" : String(path)] else {
             return Problem(
-                kind: "not-found", title: "Not found", status: .notFound,
-                detail: "the studio has no file '\(path)'"
+                kind: .notFound, detail: "the studio has no file '\(path)'"
             ).response(headers: studioHeaders)
         }
         var headers = studioHeaders

@@ -10,7 +10,7 @@ extension DaemonRoutes {
     func styleSheetDryRun(_ request: Request) async throws(Problem) -> Response {
         guard isDryRun(request) else {
             throw Problem(
-                kind: "dry-run-only", title: "Dry runs only", status: .badRequest,
+                kind: .dryRunOnly,
                 detail: "POST /v1/css renders and writes nothing: add ?dryRun=true (GET /v1/css is the live stylesheet)"
             )
         }
@@ -30,7 +30,7 @@ extension DaemonRoutes {
         do {
             styleSheet = try spec.styleSheet(lookOf: request.uri.queryParameters["theme"].map(String.init))
         } catch {
-            throw Problem(kind: "unknown-theme", title: "Unknown theme", status: .badRequest, detail: error.message)
+            throw Problem(kind: .unknownTheme, detail: error.message)
         }
         var headers = HTTPFields()
         headers[.contentType] = StyleSheetSnapshot.contentType

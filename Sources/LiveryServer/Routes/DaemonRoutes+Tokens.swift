@@ -15,7 +15,7 @@ extension DaemonRoutes {
             do {
                 document = try spec.tokensDocument(theme: theme)
             } catch {
-                throw Problem(kind: "unknown-theme", title: "Unknown theme", status: .notFound, detail: error.message)
+                throw Problem(kind: .unknownTheme, detail: error.message)
             }
         } else {
             document = spec.tokensDocument

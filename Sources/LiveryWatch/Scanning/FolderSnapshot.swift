@@ -1,5 +1,6 @@
 import CDispatch
 import Glibc
+import Livery
 
 /// One scan of a watched folder: which folders to watch, and which files make up its content.
 struct FolderSnapshot: Sendable {

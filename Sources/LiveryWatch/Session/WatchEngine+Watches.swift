@@ -41,7 +41,7 @@ extension WatchEngine {
             case .failure(.failed(let error)) where error.code == .folderMissing:
                 vanished.insert(path)  // deleted since the scan: the next scan will not want it
             case .failure(.failed(let error)):
-                logger.debug("cannot watch", metadata: metadata(adding: ["error": "\(error)"]))
+                logger.debug("cannot watch", metadata: metadata(adding: ["livery.error": "\(error)"]))
                 failure = failure ?? error
             }
         }

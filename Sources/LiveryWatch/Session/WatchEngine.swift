@@ -119,7 +119,7 @@ final class WatchEngine<Value: Sendable> {
                 logger.warning("inotify queue overflowed; rescanning", metadata: metadata)
             case .failure(let error):
                 listing = nil
-                logger.error("watch failed", metadata: metadata(adding: ["error": "\(error)"]))
+                logger.error("watch failed", metadata: metadata(adding: ["livery.error": "\(error)"]))
             }
             noteActivity()
             if case .events(let records) = delivery {
@@ -236,7 +236,7 @@ final class WatchEngine<Value: Sendable> {
         } catch {
             logger.debug(
                 "fast path: load failed, waiting for the folder to settle",
-                metadata: metadata(adding: ["error": "\(error)"]))
+                metadata: metadata(adding: ["livery.error": "\(error)"]))
         }
         return true
     }
@@ -272,7 +272,7 @@ final class WatchEngine<Value: Sendable> {
             lastScan = .now
             countScan()
         }
-        logger.trace("scanning", metadata: metadata(adding: ["reason": "\(reason)"]))
+        logger.trace("scanning", metadata: metadata(adding: ["livery.reason": "\(reason)"]))
         let snapshot = await list()
         guard !Task.isCancelled else { return }
         switch snapshot.state {
@@ -319,7 +319,7 @@ final class WatchEngine<Value: Sendable> {
             if morePending && reason != .capped {
                 logger.debug(
                     "load failed while the folder is still changing; waiting",
-                    metadata: metadata(adding: ["error": "\(error)"]))
+                    metadata: metadata(adding: ["livery.error": "\(error)"]))
                 return
             }
             publish(.failed(error), hash: hash)
@@ -347,7 +347,7 @@ final class WatchEngine<Value: Sendable> {
         }
         switch update {
         case .loaded(_, let hash): logger.info("loaded content", metadata: metadata(adding: ["livery.hash": "\(hash)"]))
-        case .failed(let error): logger.error("load failed", metadata: metadata(adding: ["error": "\(error)"]))
+        case .failed(let error): logger.error("load failed", metadata: metadata(adding: ["livery.error": "\(error)"]))
         }
         session.statistics.withLock { $0.publishes += 1 }
         output.yield(update)

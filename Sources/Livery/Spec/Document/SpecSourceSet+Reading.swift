@@ -24,7 +24,7 @@ extension SpecSourceSet {
     /// For callers that list and read a folder themselves, such as a folder watcher that has
     /// already read every file to fingerprint it. Unlike ``set(_:to:)``, `path` is taken as
     /// listed (relative, `/`-separated, hidden entries already skipped), not validated.
-    public mutating func addListed(
+    package mutating func addListed(
         _ path: String, size: Int, limits: ReaderLimits, contents: () throws(SpecError) -> Data
     ) throws(SpecError) {
         guard let format = SpecPath.format(of: path) else { return }

@@ -1,0 +1,127 @@
+package import Hummingbird
+
+/// Every kind of problem the daemon answers with, each with its one status and title.
+///
+/// A kind is the last part of a problem's type URI (`urn:livery:problem:<kind>`); programs test
+/// it, so a kind answers with the same status and title from every route (RFC 9457 §3.1.3: the
+/// title does not change from one occurrence to the next). What differs between occurrences
+/// goes in the problem's `detail`.
+package enum ProblemKind: String, CaseIterable, Sendable {
+    // The request as sent: before and beside any route.
+    case badHost = "bad-host"
+    case misdirected = "misdirected"
+    case unauthorized = "unauthorized"
+    case readOnly = "read-only"
+    case uriTooLong = "uri-too-long"
+    case headersTooLarge = "headers-too-large"
+    case methodNotAllowed = "method-not-allowed"
+    case requestTimeout = "request-timeout"
+    case tooManyHeldRequests = "too-many-held-requests"
+    case badRequest = "bad-request"
+    case bodyTooLarge = "body-too-large"
+    case badWait = "bad-wait"
+    case dryRunOnly = "dry-run-only"
+
+    // What the request names does not exist.
+    case notFound = "not-found"
+    case versionNotKept = "version-not-kept"
+    case revisionNotFound = "revision-not-found"
+    case unknownTheme = "unknown-theme"
+    case noRollout = "no-rollout"
+
+    // A write the specs or the store refuse.
+    case forbiddenPath = "forbidden-path"
+    case preconditionFailed = "precondition-failed"
+    case invalidSpec = "invalid-spec"
+    case tooManyFiles = "too-many-files"
+    case changeTooLarge = "change-too-large"
+    case writeConflict = "write-conflict"
+    case writeCancelled = "write-cancelled"
+    case insufficientStorage = "insufficient-storage"
+    case historyUnsupported = "history-unsupported"
+    case revisionCompacted = "revision-compacted"
+
+    // A rollout's state refuses the change.
+    case rolloutRunning = "rollout-running"
+    case rolloutNotRunning = "rollout-not-running"
+    case rolloutUnchanged = "rollout-unchanged"
+    case rolloutChanged = "rollout-changed"
+
+    // The daemon cannot answer now.
+    case noBundle = "no-bundle"
+    case storeUnavailable = "store-unavailable"
+    case storeUnreachable = "store-unreachable"
+    case storeFailed = "store-failed"
+    case fileSystem = "file-system"
+    case studioMissing = "studio-missing"
+
+    /// The HTTP status every problem of the kind answers with.
+    package var status: HTTPResponse.Status {
+        switch self {
+        case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
+        case .unauthorized: .unauthorized
+        case .readOnly: .forbidden
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .requestTimeout: .requestTimeout
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict: .conflict
+        case .revisionCompacted: .gone
+        case .preconditionFailed: .preconditionFailed
+        case .bodyTooLarge, .changeTooLarge: .contentTooLarge
+        case .uriTooLong: .uriTooLong
+        case .misdirected: .misdirectedRequest
+        case .invalidSpec, .tooManyFiles: .unprocessableContent
+        case .headersTooLarge: .requestHeaderFieldsTooLarge
+        case .fileSystem: .internalServerError
+        case .historyUnsupported: .notImplemented
+        case .storeFailed: .badGateway
+        case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable, .studioMissing:
+            .serviceUnavailable
+        case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        }
+    }
+
+    /// The short summary every problem of the kind carries.
+    package var title: String {
+        switch self {
+        case .badHost: "Bad Host"
+        case .misdirected: "Misdirected request"
+        case .unauthorized: "Unauthorized"
+        case .readOnly: "Read-only"
+        case .uriTooLong: "URI too long"
+        case .headersTooLarge: "Request header fields too large"
+        case .methodNotAllowed: "Method not allowed"
+        case .requestTimeout: "Request timeout"
+        case .tooManyHeldRequests: "Too many held requests"
+        case .badRequest: "Bad request"
+        case .bodyTooLarge: "Body too large"
+        case .badWait: "Bad wait"
+        case .dryRunOnly: "Dry runs only"
+        case .notFound: "Not found"
+        case .versionNotKept: "Version not kept"
+        case .revisionNotFound: "No such revision"
+        case .unknownTheme: "Unknown theme"
+        case .noRollout: "No rollout"
+        case .forbiddenPath: "Forbidden spec path"
+        case .preconditionFailed: "Precondition failed"
+        case .invalidSpec: "The specs would not validate"
+        case .tooManyFiles: "Too many files"
+        case .changeTooLarge: "Change too large"
+        case .writeConflict: "Write conflict"
+        case .writeCancelled: "Write cancelled"
+        case .insufficientStorage: "Insufficient storage"
+        case .historyUnsupported: "No history"
+        case .revisionCompacted: "Revision compacted"
+        case .rolloutRunning: "A rollout is running"
+        case .rolloutNotRunning: "No rollout is running"
+        case .rolloutUnchanged: "Nothing to roll out"
+        case .rolloutChanged: "The rollout changed"
+        case .noBundle: "No bundle loaded yet"
+        case .storeUnavailable: "Spec store unavailable"
+        case .storeUnreachable: "Store unreachable"
+        case .storeFailed: "Spec store failed"
+        case .fileSystem: "File system error"
+        case .studioMissing: "Livery Studio is not installed"
+        }
+    }
+}
