@@ -115,6 +115,8 @@ push = {
 write("FuzzTokensStudio", "push", json.dumps(push))
 write("FuzzTokensStudio", "create", json.dumps({"version": "2.10.0", "updatedAt": "2026-11-26T20:00:00.000Z",
                                                 "values": {"options": {}}, "$themes": []}))
+# A set name whose path SpecPath normalises (`tokens//ptions` is `tokens/ptions`).
+write("FuzzTokensStudio", "set-name-normalised", '{"version": "Z", "values": {"/ptions": {}}, "$themes": []}')
 write("FuzzTokensStudio", "legacy", json.dumps({"values": {"core": {"white": {"value": "#ffffff", "type": "color"}}}}))
 for index, text in enumerate(found["studio"]):
     write("FuzzTokensStudio", f"test-{index:03}", text)

@@ -34,12 +34,19 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var sources = SpecSourceSet()
     var paths = Set<String>()
     for set in push.sets {
-        let path = "tokens/\(set.name).tokens.json"
+        // The file the daemon writes: the path as SpecPath gives it back (`tokens//a` is
+        // `tokens/a`); a name it refuses, the daemon refuses (403) before writing anything.
+        let path: String
+        do {
+            path = try SpecPath.validate("tokens/\(set.name).tokens.json")
+        } catch {
+            return 0
+        }
         do {
             try sources.set(path, to: Data(set.tokens.prettyJSON.utf8))
             paths.insert(path)
         } catch {
-            return 0  // the daemon refuses the set's name as a path (403) before writing anything
+            fuzzCheck(false, "set('\(path)') refused a path SpecPath accepted: \(error)")
         }
     }
     if let themes = push.themes {
