@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// libFuzzer targets over spec parsing, resolution, the provider and the daemon's request
+/// libFuzzer targets over spec parsing, design tokens and resolver documents, Tokens Studio
+/// pushes, the CSS writer, resolution, the provider and the daemon's request
 /// interpreters (LiveryHTTP, free of Hummingbird, so nothing of NIO is built here). Kept out of
 /// the root package so that its build and tests never see sanitizer flags: `scripts/fuzz` builds
 /// this one with `--sanitize=fuzzer --sanitize=address`. Every fuzz target is an executable whose only entry
@@ -57,6 +58,26 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "LiveryHTTP", package: "Livery"),
             ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzTokens",
+            dependencies: ["FuzzSupport", .product(name: "Livery", package: "Livery")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzResolver",
+            dependencies: ["FuzzSupport", .product(name: "Livery", package: "Livery")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzTokensStudio",
+            dependencies: ["FuzzSupport", .product(name: "Livery", package: "Livery")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzStyleSheet",
+            dependencies: ["FuzzSupport", .product(name: "Livery", package: "Livery")],
             swiftSettings: strict
         ),
     ],

@@ -66,4 +66,18 @@ import Testing
         #expect(error.code == .limitExceeded)
         #expect(error.location.file == "inherit.yaml")
     }
+
+    /// A variable that does not resolve (a spec may hold one no trait uses) is named in a comment
+    /// at the top of the stylesheet, with the error's text, which quotes the reference as written:
+    /// `</style>` in it ended the `<style>` element a page inlined the stylesheet in, and what
+    /// followed ran as HTML. Every other text of a stylesheet escapes `<` (`CSSText`). Found by
+    /// FuzzStyleSheet's check that no `<` appears in a stylesheet.
+    @Test func aNoteInAStyleSheetCannotEndAStyleElement() throws {
+        let spec = try Spec(
+            yaml: "variables:\n  a: \"@b</style><script>\"\nspecs:\n  card: [{ type: Opacity, opacity: 0.5 }]\n",
+            source: "note.yaml")
+        let text = try spec.styleSheet().text
+        #expect(!text.contains("<"))
+        #expect(text.hasPrefix(#"/* variables not written: unknown variable '@b\3c /style>\3c script>'"#))
+    }
 }

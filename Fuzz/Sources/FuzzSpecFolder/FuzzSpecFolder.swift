@@ -22,25 +22,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     }
     let paths = Set(files.map(\.path))
-    check(sources, roots: nil, paths: paths)
-    if let first = files.first { check(sources, roots: [first.path], paths: paths) }
+    SpecChecks.checkFolder(sources, roots: nil, files: paths)
+    if let first = files.first { SpecChecks.checkFolder(sources, roots: [first.path], files: paths) }
     return 0
-}
-
-private func check(_ sources: SpecSourceSet, roots: [String]?, paths: Set<String>) {
-    let context = "roots \(roots ?? ["<all>"])"
-    let errors = Spec.validate(sources, roots: roots)
-    for error in errors { SpecChecks.checkLocation(error, files: paths, context: "validate, \(context)") }
-    do {
-        let spec = try Spec(sources: sources, roots: roots)
-        fuzzCheck(errors.isEmpty, "\(context): Spec(sources:) succeeded but validate found \(errors)")
-        fuzzCheck(Set(spec.files).isSubset(of: paths), "\(context): files \(spec.files) not in \(paths.sorted())")
-        SpecChecks.checkSpec(spec, context: "Spec(sources:), \(context)")
-    } catch {
-        SpecChecks.checkError(error, files: paths, context: "Spec(sources:), \(context)")
-        fuzzCheck(!errors.isEmpty, "\(context): Spec(sources:) threw \(error) but validate found nothing")
-        fuzzCheck(
-            "\(error)" == errors.first.map { "\($0)" },
-            "\(context): Spec(sources:) threw '\(error)', validate's first error is '\(errors[0])'")
-    }
 }

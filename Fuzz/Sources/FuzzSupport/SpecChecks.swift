@@ -50,4 +50,29 @@ public enum SpecChecks {
             again.bundleJSON == bundle,
             "\(context): the bundle is not stable:\n\(bundle)\n\(again.bundleJSON)")
     }
+
+    /// `Spec.validate(_:roots:)` and `Spec(sources:roots:)` on `sources` agree: `validate` is
+    /// empty exactly when the initialiser succeeds, and the initialiser throws `validate`'s first
+    /// error; every error is located in one of `files`, and a good spec passes ``checkSpec(_:context:)``.
+    /// Returns the spec when it loads.
+    @discardableResult
+    public static func checkFolder(_ sources: SpecSourceSet, roots: [String]?, files: Set<String>) -> Spec? {
+        let context = "roots \(roots ?? ["<all>"])"
+        let errors = Spec.validate(sources, roots: roots)
+        for error in errors { checkLocation(error, files: files, context: "validate, \(context)") }
+        do {
+            let spec = try Spec(sources: sources, roots: roots)
+            fuzzCheck(errors.isEmpty, "\(context): Spec(sources:) succeeded but validate found \(errors)")
+            fuzzCheck(Set(spec.files).isSubset(of: files), "\(context): files \(spec.files) not in \(files.sorted())")
+            checkSpec(spec, context: "Spec(sources:), \(context)")
+            return spec
+        } catch {
+            checkError(error, files: files, context: "Spec(sources:), \(context)")
+            fuzzCheck(!errors.isEmpty, "\(context): Spec(sources:) threw \(error) but validate found nothing")
+            fuzzCheck(
+                "\(error)" == errors.first.map { "\($0)" },
+                "\(context): Spec(sources:) threw '\(error)', validate's first error is '\(errors[0])'")
+            return nil
+        }
+    }
 }

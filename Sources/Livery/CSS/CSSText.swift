@@ -5,7 +5,7 @@
 ///
 /// One addition to CSSOM: `<` is escaped as a code point too (`\3c `), so the stylesheet stays
 /// inert when a page inlines it in a `<style>` element, where `</style>` would end the element
-/// whatever CSS thinks of it.
+/// whatever CSS thinks of it; the stylesheet writer's comments write it so too.
 public enum CSSText {
     /// `text` as one CSS identifier: `card.title` → `card\.title`, `1a` → `\31 a`.
     public static func identifier(_ text: String) -> String {
@@ -125,9 +125,11 @@ public enum CSSText {
         byte < 0x20 || byte == 0x7F || byte == 0x3C || byte == 0x22 || byte == 0x5C
     }
 
-    /// A comment's text with every `*/` broken, so it cannot end the comment.
+    /// A comment's text with every `*/` broken, so it cannot end the comment, and `<` written
+    /// `\3c ` as everywhere else in a stylesheet, so that `</style>` cannot end the element a page
+    /// inlines it in (a comment reads no escapes: the text shows the escape as written).
     static func commentText(_ text: String) -> String {
-        text.replacing("*/", with: "* /")
+        text.replacing("*/", with: "* /").replacing("<", with: "\\3c ")
     }
 
     /// `\` and the code point in lowercase hexadecimal, then the space that ends the escape.

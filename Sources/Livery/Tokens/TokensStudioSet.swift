@@ -1,5 +1,4 @@
 import Foundation
-import Livery
 
 /// One token set as Tokens Studio for Figma pushes it (its "W3C DTCG" token format), brought to
 /// the Format Module 2025.10 before it is stored as `tokens/<set>.tokens.json`.
