@@ -110,7 +110,6 @@ let package = Package(
         // in seconds rather than minutes.
         .target(
             name: "LiveryHTTP",
-            dependencies: ["Livery"],
             swiftSettings: strict
         ),
         .target(
@@ -274,7 +273,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryHTTPTests",
-            dependencies: ["LiveryHTTP"],
+            dependencies: ["LiveryHTTP", "Livery"],
             swiftSettings: strict
         ),
         .testTarget(
