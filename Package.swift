@@ -134,11 +134,13 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The studio's page is copied as files; the API document and the browser client are
-            // compiled in, so that the daemon serves them without finding a bundle next to the
-            // executable (the repository root links to the API document).
+            // The studio's page, the API document and the browser client are compiled in, so that
+            // a `livery` built by any package serves them with no bundle next to the executable
+            // (the repository root links to the API document).
             resources: [
-                .copy("Studio/Page"), .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/livery.js"),
+                .embedInCode("Studio/Page"),
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/livery.js"),
             ],
             swiftSettings: strict
         ),
