@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
         .library(name: "LiveryCLI", targets: ["LiveryCLI"]),
         .library(name: "LiveryConfiguration", targets: ["LiveryConfiguration"]),
+        .library(name: "LiveryConfigurationFolder", targets: ["LiveryConfigurationFolder"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
@@ -166,9 +167,21 @@ let package = Package(
             name: "LiveryConfiguration",
             dependencies: [
                 "Livery",
-                "LiveryWatch",
                 "LiveryRemote",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The folder source of SpecConfigProvider, apart so that a program following only a
+        // daemon links no inotify (libinotifytools is GPL-2.0).
+        .target(
+            name: "LiveryConfigurationFolder",
+            dependencies: [
+                "Livery",
+                "LiveryConfiguration",
+                "LiveryWatch",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -186,6 +199,17 @@ let package = Package(
             name: "StudioFollower",
             dependencies: ["Livery", "LiveryRemote", "LiveryTesting"],
             path: "Tests/StudioFollower",
+            swiftSettings: strict
+        ),
+        // Reads a setting from a daemon through LiveryConfiguration alone: the program whose
+        // linked libraries LinkedLibrariesTests reads (no libinotifytools).
+        .executableTarget(
+            name: "ConfigurationFollower",
+            dependencies: [
+                "LiveryConfiguration",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "Tests/ConfigurationFollower",
             swiftSettings: strict
         ),
         // Prints what a StyledBox gets from a specs folder under each theme, as JSON: the
@@ -262,6 +286,7 @@ let package = Package(
             name: "LiveryConfigurationTests",
             dependencies: [
                 "LiveryConfiguration",
+                "LiveryConfigurationFolder",
                 "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
