@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "LiveryTesting", targets: ["LiveryTesting"]),
         .library(name: "LiveryCLI", targets: ["LiveryCLI"]),
         .library(name: "LiveryConfiguration", targets: ["LiveryConfiguration"]),
+        .library(name: "LiveryConfigurationFolder", targets: ["LiveryConfigurationFolder"]),
         .executable(name: "livery", targets: ["livery"]),
     ],
     dependencies: [
@@ -110,7 +111,6 @@ let package = Package(
         // in seconds rather than minutes.
         .target(
             name: "LiveryHTTP",
-            dependencies: ["Livery"],
             swiftSettings: strict
         ),
         .target(
@@ -135,11 +135,13 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The studio's page is copied as files; the API document and the browser client are
-            // compiled in, so that the daemon serves them without finding a bundle next to the
-            // executable (the repository root links to the API document).
+            // The studio's page, the API document and the browser client are compiled in, so that
+            // a `livery` built by any package serves them with no bundle next to the executable
+            // (the repository root links to the API document).
             resources: [
-                .copy("Studio/Page"), .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/livery.js"),
+                .embedInCode("Studio/Page"),
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/livery.js"),
             ],
             swiftSettings: strict
         ),
@@ -165,9 +167,21 @@ let package = Package(
             name: "LiveryConfiguration",
             dependencies: [
                 "Livery",
-                "LiveryWatch",
                 "LiveryRemote",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The folder source of SpecConfigProvider, apart so that a program following only a
+        // daemon links no inotify (libinotifytools is GPL-2.0).
+        .target(
+            name: "LiveryConfigurationFolder",
+            dependencies: [
+                "Livery",
+                "LiveryConfiguration",
+                "LiveryWatch",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -185,6 +199,17 @@ let package = Package(
             name: "StudioFollower",
             dependencies: ["Livery", "LiveryRemote", "LiveryTesting"],
             path: "Tests/StudioFollower",
+            swiftSettings: strict
+        ),
+        // Reads a setting from a daemon through LiveryConfiguration alone: the program whose
+        // linked libraries LinkedLibrariesTests reads (no libinotifytools).
+        .executableTarget(
+            name: "ConfigurationFollower",
+            dependencies: [
+                "LiveryConfiguration",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "Tests/ConfigurationFollower",
             swiftSettings: strict
         ),
         // Prints what a StyledBox gets from a specs folder under each theme, as JSON: the
@@ -261,6 +286,7 @@ let package = Package(
             name: "LiveryConfigurationTests",
             dependencies: [
                 "LiveryConfiguration",
+                "LiveryConfigurationFolder",
                 "LiveryRemote",
                 "LiveryServer",
                 "LiveryTesting",
@@ -274,7 +300,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryHTTPTests",
-            dependencies: ["LiveryHTTP"],
+            dependencies: ["LiveryHTTP", "Livery"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,5 @@
 import Livery
 import LiveryRemote
-import LiveryWatch
 public import ServiceLifecycle
 
 extension SpecConfigProvider: Service {
@@ -16,15 +15,13 @@ extension SpecConfigProvider: Service {
             } catch is CancellationError {
                 // Cancelled rather than shut down: the same end for a fixed spec.
             }
-        case .folder(let directory, let loader, let watch):
-            let watcher = FolderWatcher(directory: directory, loader: loader, configuration: watch, logger: logger)
-            for await update in watcher.cancelOnGracefulShutdown() {
-                switch await update.completed(by: loader) {
-                case .loaded(let spec, _): apply(spec)
-                case .failed(let error): reject(error)
+        case .followed(let followed):
+            await followed.follow { update in
+                switch update {
+                case .success(let spec): apply(spec)
+                case .failure(let error): reject(error)
                 }
             }
-            await watcher.stop()
         case .remote(let remote):
             for await update in remote.cancelOnGracefulShutdown() {
                 switch update {

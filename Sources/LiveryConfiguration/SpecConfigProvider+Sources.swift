@@ -1,31 +1,9 @@
 public import Foundation
 public import Livery
 public import LiveryRemote
-public import LiveryWatch
 public import Logging
 
 extension SpecConfigProvider {
-    /// A provider of a specs folder's values: reads the folder now; run it as a service to follow
-    /// the folder's changes (real inotify, through ``LiveryWatch/FolderWatcher``).
-    ///
-    /// - Parameters:
-    ///   - directory: The specs folder.
-    ///   - theme: The theme to start with (nil: none).
-    ///   - loader: The registry (the program's own trait types: a spec whose traits do not decode
-    ///     is refused as a whole), limits and remote includes.
-    /// - Throws: ``Livery/SpecErrors`` or ``Livery/SpecError``, located, when the folder does not
-    ///   load or its values do not resolve.
-    public convenience init(
-        directory: URL, theme: String? = nil, loader: SpecFolderLoader = SpecFolderLoader(),
-        watch: WatchConfiguration = WatchConfiguration(), providerName: String = "LiverySpec",
-        logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }
-    ) async throws {
-        let spec = try await loader.complete(try loader.read(directory))
-        try self.init(
-            spec: spec, theme: theme, providerName: providerName, source: .folder(directory, loader, watch),
-            logger: logger)
-    }
-
     /// A provider of the values a `livery serve` daemon (or, polling, any HTTP server) serves:
     /// waits for the first spec; run it as a service to follow the daemon's changes.
     ///
@@ -67,7 +45,7 @@ extension SpecConfigProvider {
         do {
             switch source {
             case .fixed: return
-            case .folder(let directory, let loader, _): spec = try await loader.complete(try loader.read(directory))
+            case .followed(let followed): spec = try await followed.read()
             case .remote(let remote):
                 let version: RemoteVersion
                 (spec, version) = try await Self.first(of: remote)

@@ -1,8 +1,7 @@
 import Configuration
 import Foundation
 public import Livery
-import LiveryRemote
-import LiveryWatch
+package import LiveryRemote
 public import Logging
 import Synchronization
 
@@ -24,9 +23,11 @@ import Synchronization
 /// change of it, as swift-configuration's reloading providers do.
 public final class SpecConfigProvider: Sendable {
     /// Where new specs come from.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         case fixed
-        case folder(URL, SpecFolderLoader, WatchConfiguration)
+        /// A source another module adds (the folder, in `LiveryConfigurationFolder`), so that a
+        /// program following only a daemon links no watcher.
+        case followed(any FollowedSpecSource)
         case remote(RemoteSpecSource)
     }
 
@@ -62,7 +63,7 @@ public final class SpecConfigProvider: Sendable {
         try self.init(spec: spec, theme: theme, providerName: providerName, source: .fixed, logger: logger)
     }
 
-    init(spec: Spec, theme: String?, providerName: String, source: Source, logger: Logger) throws(SpecError) {
+    package init(spec: Spec, theme: String?, providerName: String, source: Source, logger: Logger) throws(SpecError) {
         let values = try SpecValues(spec: spec, theme: theme, providerName: providerName)
         self.providerName = providerName
         self.source = source

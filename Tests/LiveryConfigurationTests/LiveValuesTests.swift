@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Livery
 import LiveryConfiguration
+import LiveryConfigurationFolder
 import LiveryRemote
 import LiveryServer
 import LiveryTestSupport

@@ -1,6 +1,8 @@
 import Configuration
 import Foundation
 import LiveryConfiguration
+import LiveryConfigurationFolder
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryRemote
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 

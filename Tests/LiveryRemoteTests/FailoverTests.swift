@@ -2,6 +2,7 @@ import Foundation
 import Livery
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 

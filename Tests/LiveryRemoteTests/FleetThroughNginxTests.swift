@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 import NIOCore
 import NIOPosix

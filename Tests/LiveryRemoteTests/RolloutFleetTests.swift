@@ -3,6 +3,7 @@ import Foundation
 import Livery
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import NIOCore
 import NIOHTTP1

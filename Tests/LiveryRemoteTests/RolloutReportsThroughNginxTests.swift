@@ -2,6 +2,7 @@ import Foundation
 import LiveryHTTP
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import NIOHTTP1
 import Testing

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LiveryHTTP
+import LiveryTestSupport
 import LiveryTesting
 import NIOCore
 import NIOHTTP1

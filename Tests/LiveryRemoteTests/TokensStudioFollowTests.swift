@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Livery
 import LiveryRemote
+import LiveryTestSupport
 import LiveryTesting
 import NIOCore
 import NIOHTTP1

@@ -28,6 +28,28 @@ import Testing
         }
     }
 
+    /// The page's folder in the repository, whose files the daemon compiles in.
+    static let pageFolder = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Sources/LiveryServer/Studio/Page")
+
+    @Test func everyFileOfThePageFolderIsServedAsItIs() async throws {
+        let types = ["html": "text/html", "css": "text/css", "js": "text/javascript"]
+        let root = Self.pageFolder.standardizedFileURL.path + "/"
+        let walker = try #require(FileManager.default.enumerator(atPath: root))
+        let paths = walker.compactMap { $0 as? String }.filter { types[URL(filePath: $0).pathExtension] != nil }
+        #expect(paths.count > 10, "the page's files under \(root)")
+        try await TestDaemon.with { server in
+            for path in paths {
+                let reply = try await server.http.get("/studio/" + path)
+                #expect(reply.status == 200, "\(path)")
+                let type = try #require(types[URL(filePath: path).pathExtension])
+                #expect(reply.header("Content-Type") == type + "; charset=utf-8", "\(path)")
+                #expect(reply.body == (try Data(contentsOf: URL(filePath: root + path))), "\(path)")
+            }
+        }
+    }
+
     @Test func onlyTheStudiosOwnFilesAreServed() async throws {
         try await TestDaemon.with { server in
             for path in [

@@ -1,4 +1,5 @@
 import Livery
+import LiveryTestSupport
 import Testing
 
 @Suite struct FontWeightTests {

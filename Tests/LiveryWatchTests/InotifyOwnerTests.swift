@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LiveryTestSupport
 import LiveryTesting
 import Synchronization
 import Testing

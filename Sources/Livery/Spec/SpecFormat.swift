@@ -17,4 +17,13 @@ public enum SpecFormat: String, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// The `Content-Type` a spec file of this format is served with (the daemon's
+    /// `GET /v1/specs/{path}`).
+    public var contentType: String {
+        switch self {
+        case .json: "application/json"
+        case .yaml: "application/yaml; charset=utf-8"
+        }
+    }
 }

@@ -53,7 +53,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case storeUnreachable = "store-unreachable"
     case storeFailed = "store-failed"
     case fileSystem = "file-system"
-    case studioMissing = "studio-missing"
 
     /// The HTTP status every problem of the kind answers with.
     package var status: HTTPResponse.Status {
@@ -75,7 +74,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .fileSystem: .internalServerError
         case .historyUnsupported: .notImplemented
         case .storeFailed: .badGateway
-        case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable, .studioMissing:
+        case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
             .serviceUnavailable
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         }
@@ -121,7 +120,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .storeUnreachable: "Store unreachable"
         case .storeFailed: "Spec store failed"
         case .fileSystem: "File system error"
-        case .studioMissing: "Livery Studio is not installed"
         }
     }
 }

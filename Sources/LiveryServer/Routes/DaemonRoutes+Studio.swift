@@ -9,13 +9,12 @@ extension DaemonRoutes {
     var studioRoutes: [Route] {
         let resolved = Route(.get, "/v1/resolved") { request, _ in self.resolved(request) }
         guard configuration.servesStudio else { return [resolved] }
-        let assets = StudioAssets.load(logger: logger)
         return [
             resolved,
             // The page and its code hold no data: a browser loads them without a token, and
             // the page then sends the token with its requests for data.
-            Route(.get, "/studio", open: true) { request, _ in Self.studioFile(request, assets: assets) },
-            Route(.get, "/studio/**", open: true) { request, _ in Self.studioFile(request, assets: assets) },
+            Route(.get, "/studio", open: true) { request, _ in Self.studioFile(request) },
+            Route(.get, "/studio/**", open: true) { request, _ in Self.studioFile(request) },
         ]
     }
 
@@ -35,29 +34,16 @@ extension DaemonRoutes {
     }
 
     /// One of the studio's files; `/studio` and `/studio/` are its page.
-    static func studioFile(_ request: Request, assets: StudioAssets?) -> Response {
-        guard let assets else {
-            return Problem(
-                kind: .studioMissing,
-                detail:
-                    "its files were not found; they belong in \(StudioAssets.bundleName)/Page beside the livery executable"
-            ).response()
-        }
+    static func studioFile(_ request: Request) -> Response {
         var path = request.uri.path.dropFirst("/studio".count)
         if path.hasPrefix("/") { path = path.dropFirst() }
-        guard let asset = assets.files[path.isEmpty ? "index.html" : String(path)] else {
+        guard let asset = StudioAssets.files[path.isEmpty ? "index.html" : String(path)] else {
             return Problem(
-                kind: .notFound, detail: "the studio has no file '\(path)'"
+                kind: "not-found", title: "Not found", status: .notFound,
+                detail: "the studio has no file '\(path)'"
             ).response(headers: studioHeaders)
         }
-        var headers = studioHeaders
-        headers[.contentType] = asset.contentType
-        headers[.eTag] = asset.etag.description
-        headers[.cacheControl] = "no-cache"
-        if Self.isNotModified(request, etag: asset.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+        return asset.response(to: request, headers: studioHeaders)
     }
 
     /// Sent with every studio answer. The policy allows only the studio's own files and calls

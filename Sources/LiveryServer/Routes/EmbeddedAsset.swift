@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// A file compiled into the daemon (the API document, the browser client), served with a
-/// strong ETag of its bytes: 304 on a matching `If-None-Match`.
+/// A file compiled into the daemon (the API document, the browser client, Livery Studio's
+/// files), served with a strong ETag of its bytes: 304 on a matching `If-None-Match`.
 struct EmbeddedAsset: Sendable {
     /// The file's bytes, as the package resource holds them.
     let bytes: ByteBuffer
@@ -32,5 +32,8 @@ struct EmbeddedAsset: Sendable {
     static let openAPIDocument = EmbeddedAsset(bytes: PackageResources.openapi_yaml, contentType: "application/yaml")
     /// The browser client, `Sources/LiveryServer/Resources/livery.js`.
     static let browserClient = EmbeddedAsset(
-        bytes: PackageResources.livery_js, contentType: "text/javascript; charset=utf-8")
+        bytes: PackageResources.livery_js, contentType: javaScript)
+
+    /// The `Content-Type` of a JavaScript module.
+    static let javaScript = "text/javascript; charset=utf-8"
 }

@@ -1,89 +1,30 @@
-import Foundation
-import Hummingbird
-import Logging
+/// The files of Livery Studio (HTML, CSS, JavaScript modules), compiled into the daemon as the
+/// browser client is (Package.swift embeds `Studio/Page` in code), so a `livery` built by any
+/// package serves the page with no file beside the executable, and a request can only ever
+/// name one of these, never a path on disk.
+enum StudioAssets {
+    /// The files by their path below `/studio/`. SwiftPM names each embedded file by its base
+    /// name alone, so the paths are written here; a test checks every file of the folder is
+    /// listed.
+    static let files: [String: EmbeddedAsset] = [
+        "index.html": EmbeddedAsset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8"),
+        "studio.css": EmbeddedAsset(bytes: PackageResources.studio_css, contentType: "text/css; charset=utf-8"),
+        "js/api.js": script(PackageResources.api_js),
+        "js/app.js": script(PackageResources.app_js),
+        "js/diff.js": script(PackageResources.diff_js),
+        "js/dom.js": script(PackageResources.dom_js),
+        "js/editor.js": script(PackageResources.editor_js),
+        "js/files.js": script(PackageResources.files_js),
+        "js/fleet.js": script(PackageResources.fleet_js),
+        "js/history.js": script(PackageResources.history_js),
+        "js/identifiers.js": script(PackageResources.identifiers_js),
+        "js/palette.js": script(PackageResources.palette_js),
+        "js/picker.js": script(PackageResources.picker_js),
+        "js/preview.js": script(PackageResources.preview_js),
+        "js/rollout.js": script(PackageResources.rollout_js),
+    ]
 
-/// The files of Livery Studio (HTML, CSS, JavaScript modules), read once from the package's
-/// resources and served from memory: a request can only ever name one of them, never a path on
-/// disk.
-struct StudioAssets: Sendable {
-    /// One file, ready to send.
-    struct Asset: Sendable {
-        let bytes: ByteBuffer
-        let contentType: String
-        let etag: EntityTag
-    }
-
-    /// The files by their path below `/studio/` (`index.html`, `js/app.js`).
-    let files: [String: Asset]
-
-    /// The name of the resource bundle SwiftPM builds for this target, next to the executable.
-    static let bundleName = "Livery_LiveryServer.resources"
-
-    /// The folders searched for the studio's files: beside the running executable (as built, or
-    /// copied with it), then beside the file a symbolic link to it points at.
-    static func candidateFolders() -> [URL] {
-        var folders = [Bundle.main.bundleURL.appending(path: bundleName).appending(path: "Page")]
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            folders.append(executable.deletingLastPathComponent().appending(path: bundleName).appending(path: "Page"))
-        }
-        return folders
-    }
-
-    /// Reads the studio from the first candidate folder that has an `index.html`; nil, logged,
-    /// when none has.
-    static func load(logger: Logger) -> StudioAssets? {
-        let folders = candidateFolders()
-        guard
-            let folder = folders.first(where: {
-                FileManager.default.fileExists(atPath: $0.appending(path: "index.html").path)
-            })
-        else {
-            logger.warning(
-                "the studio's files not found; /studio/ answers 503",
-                metadata: [
-                    "livery.searched": "\(folders.map(\.path))",
-                    "livery.expected": "\(bundleName)/Page beside the executable",
-                ])
-            return nil
-        }
-        do {
-            return StudioAssets(files: try read(folder))
-        } catch {
-            logger.warning(
-                "the studio's files not readable; /studio/ answers 503",
-                metadata: ["livery.folder": "\(folder.path)", "livery.error": "\(error)"])
-            return nil
-        }
-    }
-
-    private static func read(_ folder: URL) throws -> [String: Asset] {
-        var files: [String: Asset] = [:]
-        let root = folder.standardizedFileURL.path + "/"
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
-        else {
-            return files
-        }
-        for case let url as URL in walker {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true,
-                let type = contentType(of: url.pathExtension)
-            else { continue }
-            let path = String(url.standardizedFileURL.path.dropFirst(root.count))
-            let data = try Data(contentsOf: url)
-            files[path] = Asset(
-                bytes: ByteBuffer(bytes: data), contentType: type, etag: EntityTag(of: data))
-        }
-        return files
-    }
-
-    /// The media type of the kinds of file the studio is made of; others are not served.
-    static func contentType(of pathExtension: String) -> String? {
-        switch pathExtension {
-        case "html": "text/html; charset=utf-8"
-        case "css": "text/css; charset=utf-8"
-        case "js": "text/javascript; charset=utf-8"
-        case "svg": "image/svg+xml"
-        case "png": "image/png"
-        default: nil
-        }
+    private static func script(_ bytes: [UInt8]) -> EmbeddedAsset {
+        EmbeddedAsset(bytes: bytes, contentType: EmbeddedAsset.javaScript)
     }
 }

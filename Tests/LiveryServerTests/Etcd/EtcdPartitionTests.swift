@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 import LiveryTesting
 import Synchronization
 import Testing

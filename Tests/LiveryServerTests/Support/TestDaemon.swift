@@ -1,6 +1,7 @@
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Logging
 import ServiceLifecycle

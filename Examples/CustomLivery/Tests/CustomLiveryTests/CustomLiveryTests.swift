@@ -91,9 +91,11 @@ enum ExampleProcess {
     }
 
     /// The executable sits beside the test bundle in the build products folder.
-    static var executable: Executable {
-        .path(FilePath(URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/custom-livery"))
+    static var built: URL {
+        URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "custom-livery")
     }
+
+    static var executable: Executable { .path(FilePath(built.path)) }
 
     /// Runs to the end; whether it exited with 0, and everything printed.
     static func run(_ arguments: [String]) async throws -> (succeeded: Bool, output: String) {
@@ -105,7 +107,8 @@ enum ExampleProcess {
     /// Runs `arguments` while `body` runs with the first printed line that `matches`, then
     /// stops it (SIGTERM) and waits for its end. Every line is read, so it never blocks on a full pipe.
     static func whileRunning<T: Sendable>(
-        _ arguments: [String], firstLine matches: @escaping @Sendable (String) -> Bool,
+        _ arguments: [String], executable: Executable = executable,
+        firstLine matches: @escaping @Sendable (String) -> Bool,
         isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> T
     ) async throws -> T {
         try await Subprocess.run(
