@@ -48,6 +48,13 @@ struct ServeCommand: RegistryCommand {
             valueName: "origin"))
     var allowOrigin: [String] = []
 
+    @Option(
+        name: .customLong("warm-front"),
+        help: ArgumentHelp(
+            "A shared cache in front of this daemon (such as deploy/nginx/livery.conf), by the base URL its clients use (repeatable): each new version's bundle is asked through it before the version signal names it (waiting at most 500 ms), so the fleet behind it finds it cached.",
+            valueName: "url"))
+    var warmFront: [String] = []
+
     @Option(help: "The largest push body, in bytes.")
     var maxBodyBytes = 1024 * 1024
 
@@ -97,6 +104,7 @@ struct ServeCommand: RegistryCommand {
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
         _ = try allowedOrigins()
+        _ = try warmFronts()
         let endpoints = try etcdEndpoints()
         if etcdSecurity.given, etcd == nil {
             throw ValidationError(
@@ -150,6 +158,18 @@ struct ServeCommand: RegistryCommand {
         }
     }
 
+    /// The `--warm-front` URLs, each checked.
+    func warmFronts() throws -> [URL] {
+        try warmFront.map { text in
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil,
+                url.query == nil
+            else {
+                throw ValidationError("--warm-front: '\(text)' is not a base URL such as http://127.0.0.1:8080")
+            }
+            return url
+        }
+    }
+
     /// The `--allow-origin` values; a bad one is a usage error naming it.
     func allowedOrigins() throws -> CrossOriginPolicy {
         do {
@@ -172,6 +192,7 @@ struct ServeCommand: RegistryCommand {
         configuration.registry = registry
         configuration.allowedIncludes = try includes.allowList()
         configuration.allowedOrigins = try allowedOrigins()
+        configuration.warmFronts = try warmFronts()
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first

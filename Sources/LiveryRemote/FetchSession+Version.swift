@@ -25,7 +25,7 @@ extension FetchSession {
     func followVersion(wait: Duration) async throws -> Duration {
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]
-        if let since = signalTag ?? etag.map(Self.urlForm(of:)) {
+        if let since = signalTag ?? etag.map(BundlePath.urlForm(of:)) {
             query.insert(URLQueryItem(name: "since", value: since), at: 0)
         }
         if let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
@@ -73,18 +73,12 @@ extension FetchSession {
 
     /// `GET /v1/spec/{etag}`: the bundle of one version, handed to the gate.
     private func fetchVersion(_ version: String) async throws {
-        let target = url.appending(path: "v1/spec").appending(component: Self.urlForm(of: version))
+        let target = BundlePath.versionURL(url, form: .bundle, etag: version)
         let response = try await execute(request(target), timeout: configuration.readTimeout)
         guard response.status.code == 200 else { throw statusError(response, url: target) }
         let body = try await collect(response)
         failures = 0
         etag = response.headers.first(name: "ETag") ?? version
         publish(body, etag: etag, format: .json, source: target)
-    }
-
-    /// An ETag as it appears in URLs: a strong tag without its quotes, anything else as it is.
-    static func urlForm(of etag: String) -> String {
-        guard etag.count >= 2, etag.first == "\"", etag.last == "\"" else { return etag }
-        return String(etag.dropFirst().dropLast())
     }
 }

@@ -77,6 +77,13 @@ public struct DaemonConfiguration: Sendable {
     /// Bounds on connections and held requests (long-polls, event streams).
     public var connectionLimits = ConnectionLimits()
 
+    /// The base URLs of the shared caches in front of the daemon, as its clients reach them
+    /// (`--warm-front`): the daemon asks each for a new version's `GET /v1/spec/{etag}` before
+    /// the version signal's held waits name that version, for at most 500 ms, so that a fleet
+    /// behind the front finds the bundle cached instead of queued behind the front's cache lock.
+    /// Empty by default.
+    public var warmFronts: [URL] = []
+
     // Staged rollouts.
 
     /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the

@@ -32,6 +32,8 @@ public final class LiveryDaemon: Service, Sendable {
     package let clients: ClientTable
     /// The staged rollout (`GET /v1/rollout`).
     let rollouts: RolloutKeeper
+    /// Warms the fronts of ``DaemonConfiguration/warmFronts``, if any.
+    private let warmer: FrontWarmer?
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -72,7 +74,12 @@ public final class LiveryDaemon: Service, Sendable {
             source = .folder(configuration.directory, configuration.watch, gate)
             storage = .file(configuration.rolloutStateFile)
         }
-        let hub = BundleHub(source: source, loader: configuration.specLoader, metrics: metrics, logger: logger)
+        let warmer =
+            configuration.warmFronts.isEmpty
+            ? nil : FrontWarmer(fronts: configuration.warmFronts, readToken: configuration.readToken, logger: logger)
+        self.warmer = warmer
+        let hub = BundleHub(
+            source: source, loader: configuration.specLoader, metrics: metrics, logger: logger, warmer: warmer)
         self.hub = hub
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
@@ -133,7 +140,8 @@ public final class LiveryDaemon: Service, Sendable {
         // Shut down in reverse order: the hub first, so waiting clients are answered and event
         // streams end; then the server, which waits for the requests still in flight.
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [rollouts, application, hub], logger: logger))
+            configuration: ServiceGroupConfiguration(
+                services: (warmer.map { [$0] } ?? []) + [rollouts, application, hub], logger: logger))
         do {
             try await group.run()
         } catch {

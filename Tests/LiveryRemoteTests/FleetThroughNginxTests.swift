@@ -7,8 +7,9 @@ import NIOPosix
 import Testing
 
 /// The shipped nginx front (`deploy/nginx/livery.conf`) with a real nginx, in front of two real
-/// `livery serve` processes on one specs folder, and 500 clients of the version protocol
-/// following through it. One daemon is killed with SIGKILL, as a crash or a lost machine would.
+/// `livery serve` processes on one specs folder that warm it (`--warm-front`), and 500 clients
+/// of the version protocol following through it. One daemon is killed with SIGKILL, as a crash
+/// or a lost machine would; the front is stopped and started again.
 @Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct FleetThroughNginxTests {
     static let clients = 500
@@ -35,11 +36,13 @@ struct FleetThroughNginxTests {
         let work = try TemporarySpecFolder(prefix: "livery-fleet-daemons")
         try folder.write("box.yaml", Self.yaml(radius: 1))
         let token = "test-token-0123456789abcdef"
-        let first = try await ServeProcess(folder: folder.url, work: work.url, token: token)
+        let frontPort = try FreePort.pick()
+        let warm = NginxFront.warmArguments(port: frontPort)
+        let first = try await ServeProcess(folder: folder.url, work: work.url, token: token, arguments: warm)
         defer { first.kill() }
-        let second = try await ServeProcess(folder: folder.url, work: work.url, token: token)
+        let second = try await ServeProcess(folder: folder.url, work: work.url, token: token, arguments: warm)
         defer { second.kill() }
-        let front = try await NginxFront(daemonPorts: [first.port, second.port])
+        let front = try await NginxFront(daemonPorts: [first.port, second.port], port: frontPort)
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.clients + 50
         // Its own event loop, so that 500 followers do not starve the clients of other tests.
@@ -71,6 +74,11 @@ struct FleetThroughNginxTests {
             "fleet: \(Self.clients) clients converged in \(reached); the daemons answered \(perChange) requests for the change"
         )
         #expect(perChange <= 25, "a handful of requests at the daemons for one change, not one per client")
+        let notCached = followers.filter { $0.bundleCacheStatus != "HIT" }.count
+        #expect(
+            notCached == 0,
+            "the daemons warm the front before the signal names the version: every client's GET /v1/spec/{etag} is a cache hit, none queued behind nginx's cache lock"
+        )
 
         // The daemon that holds the followers' wait, through nginx, is killed while it holds it.
         try await Task.sleep(for: .milliseconds(500))
@@ -103,6 +111,55 @@ struct FleetThroughNginxTests {
         survivor.stop()
         #expect(converged(on: last))
     }
+    @Test("the front stopped and started again during a run: every follower ends on the version pushed meanwhile")
+    func frontRestarted() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-restart")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-restart-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let frontPort = try FreePort.pick()
+        let daemon = try await ServeProcess(
+            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
+            arguments: NginxFront.warmArguments(port: frontPort))
+        defer { daemon.kill() }
+        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var pool = HTTPClient.Configuration.ConnectionPool()
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 150
+        let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
+        let followers = (0..<100).map { _ in VersionFollower() }
+        let base = front.baseURL
+        let tasks = followers.map { follower in
+            Task { await follower.follow(base, client: client, wait: 10) }
+        }
+        let initial = try await daemon.currentETag(client: client)
+        try await eventually { followers.allSatisfy { $0.etag == initial } }
+        try await Task.sleep(for: .milliseconds(500))  // the followers are all waiting again
+
+        // The front goes away with the followers' waits, a version is pushed while it is away
+        // (the daemon's warming finds no front: it must not hold the change), and it comes back.
+        await front.kill()
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        var pushed = initial
+        try await eventually {
+            pushed = try await daemon.currentETag(client: client)
+            return pushed != initial
+        }
+        try await Task.sleep(for: .seconds(1))  // the followers fail and retry meanwhile
+        #expect(followers.allSatisfy { $0.etag == initial })
+        try await front.start()
+        try await eventually { followers.allSatisfy { $0.etag == pushed } }
+        print(
+            "fleet restart: 100 followers on the new version after the front's restart; \(followers.map(\.failures).reduce(0, +)) failed requests retried"
+        )
+
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        try await client.shutdown()
+        try await loop.shutdownGracefully()
+        try front.stop()
+        daemon.stop()
+    }
+
     @Test("waits that end without a change: one request per round at the daemon, one per round per client")
     func roundsWithoutAChange() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-fleet-rounds")

@@ -9,8 +9,9 @@ final class DaemonProcess {
     let pid: Int32
     private let process: ChildProcess
 
-    /// Starts the daemon and waits for the line that says which port it listens on.
-    init(directory: URL, tokenFile: URL) throws {
+    /// Starts the daemon, with `extra` arguments, and waits for the line that says which port
+    /// it listens on.
+    init(directory: URL, tokenFile: URL, arguments extra: [String] = []) throws {
         let executable = try Self.liveryExecutable()
         // Figure 9's baseline holds 5,000 long-polls, all from 127.0.0.1 (as through a proxy):
         // above the default budgets (4,096 held requests, 128 per address), which would answer
@@ -28,7 +29,7 @@ final class DaemonProcess {
                 "--max-held-requests-per-peer", "\(limits.maxHeldRequestsPerPeer)",
                 // A rollout's state beside the bench's folder, not in the user's own state folder.
                 "--state-dir", directory.deletingLastPathComponent().appendingPathComponent("state").path,
-            ])
+            ] + extra)
         // "livery: serving DIR on http://127.0.0.1:PORT", printed once the port is known.
         let port = try Blocking.run {
             try await process.start()

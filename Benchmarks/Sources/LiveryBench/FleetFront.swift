@@ -19,19 +19,20 @@ final class FleetFront {
         return log.split(separator: "\n").filter { $0.contains("[alert]") }.count
     }
 
-    /// Starts nginx and returns once a `GET /healthz` through it reaches a daemon.
-    init(root: URL, daemonPorts: [Int], connections: Int) throws {
+    /// Starts nginx on `port` (a free one when `nil`) and returns once a `GET /healthz` through
+    /// it reaches a daemon.
+    init(root: URL, daemonPorts: [Int], connections: Int, port: Int? = nil) throws {
         let nginx = "/usr/sbin/nginx"
         guard FileManager.default.isExecutableFile(atPath: nginx) else {
             throw BenchError("nginx is not installed: scripts/bench installs it (apt-get install nginx)")
         }
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        port = try FreePort.find()
+        self.port = try port ?? FreePort.find()
         let config = root.appendingPathComponent("nginx.conf")
         errorLog = root.appendingPathComponent("error.log")
         try Data(
-            NginxFrontConf.config(root: root.path, port: port, daemonPorts: daemonPorts, connections: connections)
+            NginxFrontConf.config(root: root.path, port: self.port, daemonPorts: daemonPorts, connections: connections)
                 .utf8
         ).write(to: config)
         let process = ChildProcess(
@@ -42,7 +43,7 @@ final class FleetFront {
             ])
         self.process = process
         try Blocking.run { try await process.start() }
-        let health = "http://127.0.0.1:\(port)/healthz"
+        let health = "http://127.0.0.1:\(self.port)/healthz"
         let deadline = ContinuousClock.now + .seconds(10)
         while !Self.answers(health) {
             guard process.isRunning, ContinuousClock.now < deadline else {

@@ -80,13 +80,15 @@ package final class BundleHub: Service, Sendable {
     private let loader: SpecFolderLoader
     private let metrics: ServerMetrics
     private let logger: Logger
+    private let warmer: FrontWarmer?
     private let state = Mutex(State())
 
-    init(source: Source, loader: SpecFolderLoader, metrics: ServerMetrics, logger: Logger) {
+    init(source: Source, loader: SpecFolderLoader, metrics: ServerMetrics, logger: Logger, warmer: FrontWarmer?) {
         self.source = source
         self.loader = loader
         self.metrics = metrics
         self.logger = logger
+        self.warmer = warmer
     }
 
     /// The current bundle, `nil` until the store first loads.
@@ -117,7 +119,29 @@ package final class BundleHub: Service, Sendable {
             return (signalled, Array(state.subscribers.values))
         }
         guard let (snapshot, subscribers) = woken else { return }
-        for subscriber in subscribers { subscriber.deliver(snapshot) }
+        deliver(snapshot, to: subscribers)
+    }
+
+    /// Tells `subscribers` of `snapshot`; the version signal's waits once the fronts have its
+    /// versions (``FrontWarmer``), and then of the bundle current by that time, so that a later
+    /// publish delivered meanwhile is never undone by an older one.
+    private func deliver(_ snapshot: BundleSnapshot, to subscribers: [any BundleSubscriber]) {
+        var signalWaits: [any BundleSubscriber] = []
+        for subscriber in subscribers {
+            if subscriber.waitsForSignal, warmer != nil {
+                signalWaits.append(subscriber)
+            } else {
+                subscriber.deliver(snapshot)
+            }
+        }
+        guard let warmer, !signalWaits.isEmpty else { return }
+        let candidate = snapshot.rollout.flatMap { $0.state == .running ? $0.candidate : nil }
+        let versions = [snapshot.etagText] + (candidate.map { [$0] } ?? [])
+        Task {
+            await warmer.warm(versions)
+            let current = state.withLock { $0.snapshot } ?? snapshot
+            for subscriber in signalWaits { subscriber.deliver(current) }
+        }
     }
 
     /// The errors of the store's current content, empty when it loads.
@@ -317,7 +341,7 @@ package final class BundleHub: Service, Sendable {
                     "livery.changed": "\(changed)",
                 ])
             if changed {
-                for subscriber in subscribers { subscriber.deliver(snapshot) }
+                deliver(snapshot, to: subscribers)
                 let withoutCSS = snapshot.styleSheet.traitTypesWithoutCSS
                 if !withoutCSS.isEmpty {
                     logger.warning(

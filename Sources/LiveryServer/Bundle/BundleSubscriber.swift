@@ -6,6 +6,13 @@ protocol BundleSubscriber: Sendable {
     func deliver(_ snapshot: BundleSnapshot)
     /// The hub closed: the daemon is shutting down.
     func close()
+    /// Whether this is a wait for the version signal, told of a new version only once the
+    /// fronts have it (``FrontWarmer``).
+    var waitsForSignal: Bool { get }
+}
+
+extension BundleSubscriber {
+    var waitsForSignal: Bool { false }
 }
 
 extension Subscription: BundleSubscriber {}

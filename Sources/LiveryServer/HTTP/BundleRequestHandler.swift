@@ -197,7 +197,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         current?.holdsBudget = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler) }) else {
+        let isSignal = if case .versionSignal = query.resource { true } else { false }
+        guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler, waitsForSignal: isSignal) })
+        else {
             return waitEnded(waiter: nil)  // shutting down
         }
         current?.waiter = waiter

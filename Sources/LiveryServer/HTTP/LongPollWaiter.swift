@@ -4,11 +4,13 @@ import NIOCore
 /// passes the hub's news to the handler on the handler's event loop.
 final class LongPollWaiter: BundleSubscriber {
     let id: Int
+    let waitsForSignal: Bool
     private let handler: NIOLoopBound<BundleRequestHandler>
 
-    init(id: Int, handler: NIOLoopBound<BundleRequestHandler>) {
+    init(id: Int, handler: NIOLoopBound<BundleRequestHandler>, waitsForSignal: Bool) {
         self.id = id
         self.handler = handler
+        self.waitsForSignal = waitsForSignal
     }
 
     func deliver(_ snapshot: BundleSnapshot) {

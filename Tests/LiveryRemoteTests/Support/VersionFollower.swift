@@ -17,6 +17,7 @@ final class VersionFollower: Sendable {
         var round: String?
         var failures = 0
         var signals = 0
+        var bundleCacheStatus: String?
     }
 
     private let state = Mutex(State())
@@ -33,6 +34,9 @@ final class VersionFollower: Sendable {
     var failures: Int { state.withLock { $0.failures } }
     /// Requests of the version signal sent.
     var signals: Int { state.withLock { $0.signals } }
+    /// The `X-Cache-Status` of the last bundle fetched (`HIT`: the front had it cached; the
+    /// shipped front sends it).
+    var bundleCacheStatus: String? { state.withLock { $0.bundleCacheStatus } }
 
     /// Follows `base` until cancelled.
     func follow(_ base: URL, client: HTTPClient, wait: Int) async {
@@ -85,6 +89,7 @@ final class VersionFollower: Sendable {
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
             state.withLock {
                 $0.etag = bundle.headers.first(name: "ETag") ?? next
+                $0.bundleCacheStatus = bundle.headers.first(name: "X-Cache-Status")
                 $0.signal = answer.since
                 $0.round = nil
             }
