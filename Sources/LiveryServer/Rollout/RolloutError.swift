@@ -13,8 +13,6 @@ enum RolloutError: Error, Equatable {
     case candidateIsStable(String)
     /// The daemon has no stable version yet.
     case noStableVersion
-    /// The state file could not be written (the message says why).
-    case stateFile(String)
     /// Another daemon changed the rollout since this one read it (etcd).
     case changedElsewhere
     /// The store could not keep the rollout, or completing it could not publish the candidate.
@@ -45,8 +43,6 @@ enum RolloutError: Error, Equatable {
                 kind: "no-bundle", title: "No stable version", status: .serviceUnavailable,
                 detail: "the daemon has no good bundle yet, so a rollout has nothing to start from",
                 headers: [.retryAfter: "1"])
-        case .stateFile(let message):
-            Problem(kind: "file-system", title: "File system error", status: .internalServerError, detail: message)
         case .changedElsewhere:
             Problem(
                 kind: "rollout-changed", title: "The rollout changed", status: .conflict,

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+@testable import LiveryEtcd
 import LiveryTestSupport
 import LiveryTesting
 import Logging
