@@ -1,11 +1,11 @@
 import AsyncHTTPClient
 import Foundation
-@testable import LiveryEtcd
 import LiveryTestSupport
 import LiveryTesting
 import Logging
 import Testing
 
+@testable import LiveryEtcd
 @testable import LiveryServer
 
 /// A daemon on an etcd that requires TLS, a client certificate and a user: `--etcd-cacert`,
