@@ -35,9 +35,12 @@ import Testing
         // in the silenced proxy while that revision is compacted away.
         proxy.set(.silent)
         #expect(try await TestDaemon.eventually { try await b.http.get("/readyz").status == 503 })
-        let widened = try await a.http.post(
-            "/v1/rollout", json: #"{"action": "set", "percent": 40}"#, headers: [("If-Match", id)])
-        #expect(widened.status == 200, "\(widened.text)")
+        // Two changes, so that the revision b resumes from is older than the compaction.
+        for percent in [30, 40] {
+            let widened = try await a.http.post(
+                "/v1/rollout", json: #"{"action": "set", "percent": \#(percent)}"#, headers: [("If-Match", id)])
+            #expect(widened.status == 200, "\(widened.text)")
+        }
         let revision = try await cluster.client().status().revision
         try await cluster.etcdctl(["compact", String(revision)])
         proxy.set(.forward)
