@@ -113,10 +113,25 @@ let package = Package(
             name: "LiveryHTTP",
             swiftSettings: strict
         ),
+        // The etcd client: only the etcd store (and the options that configure it) import it.
+        .target(
+            name: "LiveryEtcd",
+            dependencies: [
+                "Livery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "LiveryServer",
             dependencies: [
                 "Livery",
+                "LiveryEtcd",
                 "LiveryHTTP",
                 "LiveryWatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -152,6 +167,7 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
+                "LiveryEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -245,6 +261,7 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
+                "LiveryEtcd",
                 "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -307,6 +324,7 @@ let package = Package(
             name: "LiveryServerTests",
             dependencies: [
                 "LiveryServer",
+                "LiveryEtcd",
                 "LiveryHTTP",
                 "LiveryRemote",
                 "LiveryTesting",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LiveryServer
+import Livery
+import LiveryEtcd
 
 /// `livery serve --etcd` options for a secured etcd: TLS files and an etcd user.
 struct EtcdSecurityOptions: ParsableArguments {
@@ -26,9 +27,12 @@ struct EtcdSecurityOptions: ParsableArguments {
         guard (etcdUser == nil) == (etcdPasswordFile == nil) else {
             throw ValidationError("--etcd-user and --etcd-password-file go together: give both, or neither")
         }
-        for path in [etcdCacert, etcdCert, etcdKey, etcdPasswordFile].compactMap(\.self)
-        where !FileManager.default.isReadableFile(atPath: path) {
-            throw ValidationError("cannot read '\(path)'")
+        for path in [etcdCacert, etcdCert, etcdKey, etcdPasswordFile].compactMap(\.self) {
+            do throws(FileSystemError) {
+                try LocalFile.checkReadable(path)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
     }
 
@@ -39,7 +43,7 @@ struct EtcdSecurityOptions: ParsableArguments {
     func security() throws -> EtcdSecurity {
         var security = EtcdSecurity(caPath: etcdCacert, certificatePath: etcdCert, keyPath: etcdKey)
         if let etcdUser, let etcdPasswordFile {
-            var password = try String(contentsOfFile: etcdPasswordFile, encoding: .utf8)
+            var password = String(decoding: try LocalFile.contents(of: etcdPasswordFile), as: UTF8.self)
             if password.last?.isNewline == true { password.removeLast() }
             guard !password.isEmpty else {
                 throw ValidationError("--etcd-password-file '\(etcdPasswordFile)' is empty")

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import CDispatch
 import Foundation
 import Livery
+import LiveryEtcd
 import LiveryServer
 import Logging
 
@@ -203,9 +204,11 @@ struct ServeCommand: RegistryCommand {
         let security = try etcdSecurity.security()
         let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
         if let http {
-            configuration.etcd = EtcdStoreConfiguration(
+            var store = EtcdStoreConfiguration(
                 endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
-                historyLimit: historyLimit, credentials: security.credentials)
+                historyLimit: historyLimit)
+            store.credentials = security.credentials
+            configuration.etcd = store
         }
         let served =
             http == nil

@@ -141,7 +141,11 @@ public struct DaemonConfiguration: Sendable {
 extension DaemonConfiguration {
     /// The file that keeps the rollout of ``directory``: in ``stateDirectory``, named after a
     /// hash of the folder's path, so daemons of different folders never share one.
-    package var rolloutStateFile: URL {
+    package var rolloutStateFile: URL { stateFile(ofRecord: RolloutRecordStore.recordName) }
+
+    /// The file that keeps the folder store's record `name`: `<name>-<hash of the folder's path>.json`
+    /// in ``stateDirectory``.
+    func stateFile(ofRecord name: String) -> URL {
         let folder =
             stateDirectory
             ?? {
@@ -152,8 +156,8 @@ extension DaemonConfiguration {
                 return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
                     path: ".local/state/livery")
             }()
-        let name = "rollout-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
-        return folder.appending(path: name)
+        let file = "\(name)-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
+        return folder.appending(path: file)
     }
 
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).

@@ -34,6 +34,8 @@ public final class LiveryDaemon: Service, Sendable {
     let rollouts: RolloutKeeper
     /// Warms the fronts of ``DaemonConfiguration/warmFronts``, if any.
     private let warmer: FrontWarmer?
+    /// Follows the store into the hub and the rollout keeper.
+    private let follower: StoreFollower
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -62,36 +64,35 @@ public final class LiveryDaemon: Service, Sendable {
         self.token = token
         self.logger = logger
         self.metrics = metrics
-        let store: any SpecStore
-        let source: BundleHub.Source
-        let storage: RolloutKeeper.Storage
-        if let etcd = configuration.etcd {
-            let etcdStore = EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
-            (store, source, storage) = (etcdStore, .etcd(etcdStore), .etcd(etcdStore))
-        } else {
-            let gate = BatchGate()
-            store = FolderSpecStore(directory: configuration.directory, limits: configuration.readerLimits, gate: gate)
-            source = .folder(configuration.directory, configuration.watch, gate)
-            storage = .file(configuration.rolloutStateFile)
-        }
+        let store = Self.store(of: configuration, logger: logger)
         let warmer =
             configuration.warmFronts.isEmpty
             ? nil : FrontWarmer(fronts: configuration.warmFronts, readToken: configuration.readToken, logger: logger)
         self.warmer = warmer
-        let hub = BundleHub(
-            source: source, loader: configuration.specLoader, metrics: metrics, logger: logger, warmer: warmer)
+        let hub = BundleHub(metrics: metrics, logger: logger, warmer: warmer)
         self.hub = hub
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
         let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
         let rollouts = RolloutKeeper(
-            hub: hub, writer: writer, clients: clients, storage: storage, threshold: configuration.abortWhen,
+            hub: hub, writer: writer, clients: clients, store: store, threshold: configuration.abortWhen,
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
+        self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
         self.routes = DaemonRoutes(
             hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
             configuration: configuration, logger: logger)
+    }
+
+    /// The one place the daemon chooses its store: etcd when configured, else the specs folder.
+    private static func store(of configuration: DaemonConfiguration, logger: Logger) -> any SpecStore {
+        if let etcd = configuration.etcd {
+            return EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
+        }
+        return FolderSpecStore(
+            directory: configuration.directory, limits: configuration.readerLimits, watch: configuration.watch,
+            recordFile: { [configuration] name in configuration.stateFile(ofRecord: name) }, logger: logger)
     }
 
     /// Every route the daemon answers, as its route table has it: for documentation, and for
@@ -121,7 +122,6 @@ public final class LiveryDaemon: Service, Sendable {
             resolveListening(.failure(error))
             throw error
         }
-        if configuration.etcd == nil { removeLeftoverTemporaryFiles() }
         var application = Application(
             router: router,
             server: HTTPServerBuilder { [configuration, hub, clients, metrics] responder in
@@ -133,15 +133,15 @@ public final class LiveryDaemon: Service, Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },
             logger: logger)
-        application.beforeServerStarts { [hub, rollouts] in
-            await rollouts.restore()
+        application.beforeServerStarts { [hub] in
             await hub.waitUntilReady(timeout: .seconds(2))
         }
-        // Shut down in reverse order: the hub first, so waiting clients are answered and event
-        // streams end; then the server, which waits for the requests still in flight.
+        // Shut down in reverse order: the follower first, which closes the hub, so waiting
+        // clients are answered and event streams end; then the server, which waits for the
+        // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [rollouts, application, hub], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + [application, follower], logger: logger))
         do {
             try await group.run()
         } catch {
@@ -200,21 +200,6 @@ public final class LiveryDaemon: Service, Sendable {
                 ])
         }
         return limits
-    }
-
-    /// A daemon killed in the middle of a write (`kill -9`, a power cut) leaves its hidden
-    /// temporary file behind; the watcher never reads it, and the next start removes it.
-    private func removeLeftoverTemporaryFiles() {
-        for path in AtomicFile.leftovers(in: configuration.directory.path) {
-            if unlink(path) == 0 {
-                logger.notice(
-                    "removed a temporary file left by an interrupted write", metadata: ["livery.path": "\(path)"])
-            } else {
-                logger.warning(
-                    "cannot remove a leftover temporary file",
-                    metadata: ["livery.path": "\(path)", "livery.errno": "\(errno)"])
-            }
-        }
     }
 
     private func didStartListening(_ channel: any Channel) {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryEtcd
 import LiveryRemote
 import LiveryServer
 import Logging

@@ -1,33 +1,21 @@
 package import Foundation
 import Livery
 import LiveryHTTP
-import LiveryWatch
 import Logging
 import NIOCore
 import Prometheus
-import ServiceLifecycle
 import Synchronization
 
-/// Follows the daemon's store and fans every new bundle out to the waiting clients (long-polls
-/// and event streams).
+/// The daemon's versions: the current bundle and the last few, the errors of the store's
+/// current content, whether the store is followed, the rollout the version signal carries, and
+/// the waiting clients (long-polls and event streams) each new version is fanned out to.
 ///
-/// The one path by which bundles are published. A folder is followed through a
-/// ``LiveryWatch/FolderWatcher``: edits on disk and pushes (which only write files) both arrive
-/// through it, and a ``BatchGate`` keeps it from publishing a multi-file push half written.
-/// etcd is followed through one prefix watch; the bundle is built from the same files the same
-/// way, so it has the same bytes and ETag as a folder with those files would give. A failed load
-/// is recorded and logged, and the last good bundle stays current; so does an unreachable etcd
-/// (``staleSince``). On graceful shutdown the hub releases every waiting client, so the HTTP
-/// server can then drain its connections.
-package final class BundleHub: Service, Sendable {
-    /// What the hub follows.
-    enum Source: Sendable {
-        /// A folder, with the gate its store tells about batches.
-        case folder(URL, WatchConfiguration, BatchGate)
-        /// etcd.
-        case etcd(EtcdSpecStore)
-    }
-
+/// The one place bundles are published: the ``StoreFollower`` hands it each state of the store
+/// (``apply(_:source:)``), whatever the store is. A failed load is recorded and logged, and the
+/// last good bundle stays current; so does a store that cannot be followed (``staleSince``).
+/// On graceful shutdown the follower closes the hub, which releases every waiting client, so
+/// the HTTP server can then drain its connections.
+package final class BundleHub: Sendable {
     /// How many versions ``snapshot(version:)`` keeps, the current one included.
     public static let keptVersions = 16
 
@@ -41,7 +29,6 @@ package final class BundleHub: Service, Sendable {
         var nextID = 0
         var isClosed = false
         var hasFirstUpdate = false
-        var appliedSequence = 0
         var storeRevision: Int64?
         var staleSince: Date?
         var staleReason: String?
@@ -76,16 +63,12 @@ package final class BundleHub: Service, Sendable {
         }
     }
 
-    let source: Source
-    private let loader: SpecFolderLoader
     private let metrics: ServerMetrics
     private let logger: Logger
     private let warmer: FrontWarmer?
     private let state = Mutex(State())
 
-    init(source: Source, loader: SpecFolderLoader, metrics: ServerMetrics, logger: Logger, warmer: FrontWarmer?) {
-        self.source = source
-        self.loader = loader
+    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarmer?) {
         self.metrics = metrics
         self.logger = logger
         self.warmer = warmer
@@ -169,131 +152,26 @@ package final class BundleHub: Service, Sendable {
     /// Whether the daemon should get traffic: a bundle loaded and the store followed.
     public var isReady: Bool { state.withLock { $0.snapshot != nil && $0.staleSince == nil } }
 
-    /// Follows the store until graceful shutdown, then releases every waiting client.
-    ///
-    /// Remote includes are fetched here, in this task, so the network never holds up the
-    /// watcher (let alone the thread that owns inotify). Bundles inline them: clients never
-    /// fetch a remote include themselves.
-    public func run() async {
-        switch source {
-        case .folder(let directory, let configuration, let gate):
-            await followFolder(directory, configuration: configuration, gate: gate)
-        case .etcd(let store):
-            await followEtcd(store)
-        }
-        close()
-    }
-
-    /// A read of the folder, with whether a batch overlapped it.
-    private struct GatedStage: Sendable {
-        var stage: SpecFolderLoader.Stage
-        var mark: BatchGate.Mark
-        var quiet: Bool
-    }
-
-    /// A failed read of the folder, with whether a batch overlapped it.
-    private struct GatedFailure: Error {
-        var error: any Error
-        var mark: BatchGate.Mark
-        var quiet: Bool
-    }
-
-    private func followFolder(_ directory: URL, configuration: WatchConfiguration, gate: BatchGate) async {
-        let loader = self.loader
-        let read: @Sendable (() throws -> SpecFolderLoader.Stage) throws -> GatedStage = { read in
-            let mark = gate.mark()
-            do {
-                let stage = try read()
-                return GatedStage(stage: stage, mark: mark, quiet: gate.isQuiet(since: mark))
-            } catch {
-                throw GatedFailure(error: error, mark: mark, quiet: gate.isQuiet(since: mark))
+    /// The store cannot be followed, for `reason`; the last good bundle stays current.
+    func markUnreachable(_ reason: String) {
+        let wasReachable = state.withLock { state in
+            defer {
+                state.staleSince = state.staleSince ?? Date()
+                state.staleReason = reason
+                state.hasFirstUpdate = true
             }
+            return state.staleSince == nil
         }
-        let watcher = FolderWatcher(
-            directory: directory, loader: loader, configuration: configuration, logger: logger, around: read)
-        await withTaskGroup(of: Void.self) { group in
-            // A batch that ended may have been seen only half written, or not at all: read again.
-            group.addTask {
-                for await _ in gate.ends.cancelOnGracefulShutdown() {
-                    let gated: GatedStage
-                    do {
-                        gated = try read { try loader.read(directory) }
-                    } catch {
-                        self.publish(error)
-                        continue
-                    }
-                    await self.publish(gated)
-                }
-            }
-            for await update in watcher.cancelOnGracefulShutdown() {
-                switch update {
-                case .loaded(let gated, _):
-                    await publish(gated)
-                case .failed(let error):
-                    publish(error)
-                }
-            }
-            group.cancelAll()
-        }
-        await watcher.stop()
-    }
-
-    private func publish(_ gated: GatedStage) async {
-        guard gated.quiet else {
-            logger.debug("skipped a read that overlapped a batch write")
-            return
-        }
-        do {
-            apply(.success(try await loader.complete(gated.stage)), sequence: gated.mark.sequence, source: "disk")
-        } catch {
-            apply(.failure(error), sequence: gated.mark.sequence, source: "disk")
+        if wasReachable {
+            logger.error(
+                "the store cannot be followed; still serving the last good bundle",
+                metadata: ["livery.reason": "\(reason)"])
         }
     }
 
-    private func publish(_ error: any Error) {
-        guard let gated = error as? GatedFailure else {
-            apply(.failure(error), sequence: nil, source: "disk")
-            return
-        }
-        guard gated.quiet else {
-            logger.debug("skipped a read that overlapped a batch write")
-            return
-        }
-        apply(.failure(gated.error), sequence: gated.mark.sequence, source: "disk")
-    }
-
-    private func followEtcd(_ store: EtcdSpecStore) async {
-        for await event in store.follow().cancelOnGracefulShutdown() {
-            switch event {
-            case .files(let files, let revision):
-                markReachable(revision: revision)
-                do {
-                    let spec = try await loader.complete(try loader.read(files.get()))
-                    apply(.success(spec), sequence: nil, source: "etcd")
-                } catch {
-                    apply(.failure(error), sequence: nil, source: "etcd")
-                }
-            case .reachable:
-                markReachable(revision: nil)
-            case .unreachable(let reason):
-                let wasReachable = state.withLock { state in
-                    defer {
-                        state.staleSince = state.staleSince ?? Date()
-                        state.staleReason = reason
-                        state.hasFirstUpdate = true
-                    }
-                    return state.staleSince == nil
-                }
-                if wasReachable {
-                    logger.error(
-                        "etcd unreachable; still serving the last good bundle", metadata: ["livery.reason": "\(reason)"]
-                    )
-                }
-            }
-        }
-    }
-
-    private func markReachable(revision: Int64?) {
+    /// The store is followed again; `revision` is the store revision of the files it holds now,
+    /// where it has one.
+    func markReachable(revision: Int64?) {
         let wasStale = state.withLock { state in
             defer {
                 state.staleSince = nil
@@ -302,20 +180,15 @@ package final class BundleHub: Service, Sendable {
             }
             return state.staleSince != nil
         }
-        if wasStale { logger.notice("etcd reachable again") }
+        if wasStale { logger.notice("the store is followed again") }
     }
 
-    /// Publishes a loaded spec or records a failure; a read older than one already applied
-    /// (`sequence`) is dropped.
-    private func apply(_ result: Result<Spec, any Error>, sequence: Int?, source: String) {
+    /// Publishes a loaded spec or records a failure; `source` names the store in metrics.
+    func apply(_ result: Result<Spec, any Error>, source: String) {
         switch result {
         case .success(let spec):
             let loaded = BundleSnapshot(spec: spec)
-            let outcome = state.withLock { state -> (changed: Bool, BundleSnapshot, [any BundleSubscriber])? in
-                if let sequence {
-                    guard sequence > state.appliedSequence else { return nil }
-                    state.appliedSequence = sequence
-                }
+            let outcome = state.withLock { state -> (changed: Bool, BundleSnapshot, [any BundleSubscriber]) in
                 let snapshot = state.signalled(loaded)
                 let changed = state.snapshot?.etag != snapshot.etag || state.snapshot?.rollout != snapshot.rollout
                 state.snapshot = snapshot
@@ -330,7 +203,6 @@ package final class BundleHub: Service, Sendable {
                 state.hasFirstUpdate = true
                 return (changed, snapshot, Array(state.subscribers.values))
             }
-            guard let outcome else { return }
             let (changed, snapshot, subscribers) = outcome
             metrics.reloads.increment()
             metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
@@ -353,18 +225,12 @@ package final class BundleHub: Service, Sendable {
             }
         case .failure(let error):
             let diagnostics = Diagnostic.all(of: error)
-            let applied = state.withLock { state in
-                if let sequence {
-                    guard sequence > state.appliedSequence else { return false }
-                    state.appliedSequence = sequence
-                }
+            state.withLock { state in
                 state.errors = diagnostics
                 state.errorAt = Date()
                 state.generation += 1
                 state.hasFirstUpdate = true
-                return true
             }
-            guard applied else { return }
             metrics.rejectedSpecs(source: source).increment()
             for diagnostic in diagnostics {
                 logger.error(

@@ -25,8 +25,6 @@ extension RolloutError {
             Problem(
                 kind: .noBundle, detail: "the daemon has no good bundle yet, so a rollout has nothing to start from",
                 headers: [.retryAfter: "1"])
-        case .stateFile(let message):
-            Problem(kind: .fileSystem, detail: message)
         case .changedElsewhere:
             Problem(
                 kind: .rolloutChanged,

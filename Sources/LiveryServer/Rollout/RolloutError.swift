@@ -13,8 +13,6 @@ enum RolloutError: Error, Equatable {
     case candidateIsStable(String)
     /// The daemon has no stable version yet.
     case noStableVersion
-    /// The state file could not be written (the message says why).
-    case stateFile(String)
     /// Another daemon changed the rollout since this one read it (etcd).
     case changedElsewhere
     /// The store could not keep the rollout, or completing it could not publish the candidate.

@@ -3,50 +3,39 @@ import Livery
 import LiveryHTTP
 import Logging
 import Prometheus
-import ServiceLifecycle
 
 /// The daemon's staged rollout: starts one from a validated candidate, changes its share,
-/// aborts or completes it, keeps it across restarts, and aborts it by itself when the cohort's
+/// aborts or completes it, keeps it in the store, and aborts it by itself when the cohort's
 /// clients refuse the candidate or report problems with it (``AbortThreshold``).
 ///
 /// Changes take turns (an actor); the version signal learns each one at once through
-/// ``BundleHub/signal(_:candidate:)``, and the record is kept where the store is: a state file
-/// written atomically beside a folder store, or one etcd key changed by a transaction comparing
-/// its mod revision, which every daemon on the prefix follows (``run()``), with a history record
-/// for each change. The clients' reports arrive synchronously from the connections' event loops
-/// (``observe(_:)``) and are counted in a ``RolloutTally``: at once on a folder store; on etcd
-/// once written to etcd (``RolloutReport``) and read back through the watch, so that every
-/// daemon counts the reports of all of them and decides the abort from the same count. An
-/// abort the count causes is started from there; on etcd the daemon whose transaction lands
-/// first aborts, the others follow its change.
-actor RolloutKeeper: Service {
-    /// Where the rollout is kept.
-    enum Storage: Sendable {
-        /// A state file (folder stores).
-        case file(URL)
-        /// The store's rollout key (etcd).
-        case etcd(EtcdSpecStore)
-    }
-
+/// ``BundleHub/signal(_:candidate:)``. The record is kept in the store (``RolloutRecordStore``),
+/// so that of two daemons sharing a store the second to change it learns it lost
+/// (``RolloutError/changedElsewhere``) and follows the first (``adopt(_:)``). The clients'
+/// reports arrive synchronously from the connections' event loops (``observe(_:)``), are added
+/// to the record once per instance, and come back through the store's follower
+/// (``count(report:onRecord:)``), so that every daemon
+/// counts the reports of all of them and decides the abort from the same count; they are
+/// counted in a ``RolloutTally``. On a shared store the daemon whose abort lands first aborts,
+/// the others follow its change.
+actor RolloutKeeper {
     private let hub: BundleHub
     private let writer: SpecWriter
     private let clients: ClientTable
-    private let storage: Storage
-    /// The etcd key's mod revision this daemon last saw (0: no key).
-    private var etcdRevision: Int64 = 0
+    private let stored: RolloutRecordStore
     private let threshold: AbortThreshold
     private let metrics: ServerMetrics
     private let logger: Logger
     private nonisolated let tally = RolloutTally()
 
     init(
-        hub: BundleHub, writer: SpecWriter, clients: ClientTable, storage: Storage, threshold: AbortThreshold,
+        hub: BundleHub, writer: SpecWriter, clients: ClientTable, store: any SpecStore, threshold: AbortThreshold,
         metrics: ServerMetrics, logger: Logger
     ) {
         self.hub = hub
         self.writer = writer
         self.clients = clients
-        self.storage = storage
+        self.stored = RolloutRecordStore(store: store, logger: logger)
         self.threshold = threshold
         self.metrics = metrics
         self.logger = logger
@@ -55,18 +44,11 @@ actor RolloutKeeper: Service {
     /// The last rollout (running or ended), if any.
     nonisolated var record: RolloutRecord? { tally.record }
 
-    /// Reads the state file and puts a running rollout back in the signal. A file that cannot be
-    /// read or a candidate that no longer validates is logged and leaves no rollout running.
+    /// Reads the store's record and puts a running rollout back in the signal, before the store
+    /// is followed. A record that cannot be read is logged and leaves no rollout running; a
+    /// candidate that no longer validates is aborted.
     func restore() async {
-        guard case .file(let file) = storage, FileManager.default.fileExists(atPath: file.path) else { return }
-        let record: RolloutRecord
-        do {
-            record = try JSONDecoder().decode(RolloutRecord.self, from: Data(contentsOf: file))
-        } catch {
-            logger.error(
-                "cannot read the rollout state", metadata: ["livery.path": "\(file.path)", "livery.error": "\(error)"])
-            return
-        }
+        guard let record = await stored.read() else { return }
         guard record.rollout.state == .running else {
             remember(record)
             return
@@ -84,7 +66,7 @@ actor RolloutKeeper: Service {
             logger.error(
                 "rollout aborted at start", metadata: ["livery.id": "\(record.rollout.id)", "livery.error": "\(error)"])
             do {
-                try await persist(ended, event: "rollout \(record.rollout.id) aborted at start")
+                try await stored.write(ended, event: "rollout \(record.rollout.id) aborted at start")
             } catch {
                 logger.error(
                     "cannot keep the abort at start",
@@ -109,7 +91,7 @@ actor RolloutKeeper: Service {
                 id: Self.newID(), basisPoints: basisPoints, stable: stable.etagText,
                 candidate: candidate.bundleETag.description),
             startedAt: Date().formatted(.iso8601), message: message, candidateFiles: files)
-        try await persist(
+        try await stored.write(
             record, event: "rollout \(record.rollout.id) started at \(record.rollout.percentText): \(message)")
         if let replaced = self.record, replaced.rollout.state == .running {
             logger.notice("rollout replaced", metadata: ["livery.id": "\(replaced.rollout.id)"])
@@ -128,7 +110,7 @@ actor RolloutKeeper: Service {
     /// Changes the running rollout's share.
     func set(basisPoints: Int, ifMatch: String?) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(basisPoints: basisPoints)
-        try await persist(record, event: "rollout \(record.rollout.id) set to \(record.rollout.percentText)")
+        try await stored.write(record, event: "rollout \(record.rollout.id) set to \(record.rollout.percentText)")
         remember(record)
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         logger.notice(
@@ -143,7 +125,7 @@ actor RolloutKeeper: Service {
         let record = try running(ifMatch: ifMatch).with(state: .aborted, reason: reason)
         var failure: RolloutError?
         do {
-            try await persist(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
+            try await stored.write(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
         } catch {
             // Another daemon's change came first: this daemon follows it (and, if the reports
             // still reach the threshold, aborts again then).
@@ -180,7 +162,7 @@ actor RolloutKeeper: Service {
         hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
         remember(record)
         logger.notice("rollout completed", metadata: ["livery.id": "\(record.rollout.id)"])
-        try await persist(record, event: "rollout \(record.rollout.id) completed")
+        try await stored.write(record, event: "rollout \(record.rollout.id) completed")
         return record
     }
 
@@ -194,30 +176,29 @@ actor RolloutKeeper: Service {
             cohort: .init(expected: expected, applied: applied, refused: refused, problems: problems))
     }
 
-    /// Takes a client's report against the running rollout: counts it at once on a folder
-    /// store; on etcd writes it there (once per instance), and every daemon counts it when the
-    /// watch brings it back. Called for every report the fleet table records (with a read
-    /// token, only those that carry it).
+    /// Takes a client's report against the running rollout: adds it to the store's record once
+    /// per instance, and every daemon counts it when the store's follower brings it back. Called
+    /// for every report the fleet table records (with a read token, only those that carry it).
     nonisolated func observe(_ header: LiveryClientHeader) {
         guard header.refused != nil || header.problem != nil, let rollout = tally.record?.rollout,
-            rollout.state == .running, let report = RolloutReport(header, against: rollout)
+            rollout.state == .running, let report = RolloutReport(header, against: rollout), tally.claim(report)
         else { return }
-        guard case .etcd(let store) = storage else { return count(report) }
-        guard tally.claim(report) else { return }
-        Task { [tally, logger] in
+        Task { [stored, tally, logger] in
             do throws(StoreError) {
-                try await store.putReport(report)
+                try await stored.add(report)
             } catch {
                 tally.release(report)
                 logger.warning(
-                    "cannot record a rollout report in etcd",
+                    "cannot record a rollout report in the store",
                     metadata: ["livery.instance": "\(report.instance)", "livery.error": "\(error)"])
             }
         }
     }
 
-    /// Counts `report`, and starts an abort when the cohort's reports reach the threshold.
-    private nonisolated func count(_ report: RolloutReport) {
+    /// Counts a report the store holds on the record `name`, and starts an abort when the
+    /// cohort's reports reach the threshold.
+    nonisolated func count(report data: Data, onRecord name: String) {
+        guard let report = stored.report(data, onRecord: name) else { return }
         guard let rollout = tally.record?.rollout, rollout.id == report.rollout, !tally.contains(report) else {
             return
         }
@@ -254,25 +235,10 @@ actor RolloutKeeper: Service {
         writer.rollouts.set(running: record.rollout.state == .running ? record.rollout.id : nil)
     }
 
-    /// Follows the rollout other daemons write (etcd) until graceful shutdown.
-    func run() async throws {
-        guard case .etcd(let store) = storage else {
-            try? await gracefulShutdown()
-            return
-        }
-        for await change in store.followRollout().cancelOnGracefulShutdown() {
-            switch change {
-            case .record(let state): await adopt(state)
-            case .report(let report): count(report)
-            }
-        }
-    }
-
-    /// Takes a rollout read from etcd, unless this daemon wrote it (or a later one) itself.
-    private func adopt(_ state: EtcdSpecStore.RolloutState) async {
-        guard state.modRevision != etcdRevision else { return }
-        etcdRevision = state.modRevision
-        guard let record = state.record else { return }
+    /// Takes the rollout as another daemon wrote it to the store, unless this daemon wrote that
+    /// version itself.
+    func adopt(_ record: StoreRecord) async {
+        guard let record = stored.accept(record) else { return }
         remember(record)
         guard record.rollout.state != .aborted else {
             hub.signal(record.rollout, candidate: nil)
@@ -287,31 +253,6 @@ actor RolloutKeeper: Service {
         let expected = clients.cohort(of: record.rollout).expected
         if record.rollout.state == .running, let reason = tally.recheck(threshold: threshold, expected: expected) {
             await abortAutomatically(reason: reason, id: record.rollout.id)
-        }
-    }
-
-    private func persist(_ record: RolloutRecord, event: String) async throws(RolloutError) {
-        guard case .file(let file) = storage else {
-            guard case .etcd(let store) = storage else { return }
-            let revision: Int64?
-            do throws(StoreError) {
-                revision = try await store.putRollout(record, over: etcdRevision, event: event)
-            } catch {
-                throw .store(error)
-            }
-            guard let revision else { throw .changedElsewhere }
-            etcdRevision = revision
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try AtomicFile.write(try encoder.encode(record), to: file, mode: 0o600)
-        } catch {
-            throw .stateFile("cannot write the rollout state '\(file.path)': \(error)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryEtcd
 import Logging
 
 /// The spec files as keys in etcd, one per file under `PREFIX/specs/`: a ``SpecStore`` that
@@ -10,11 +11,12 @@ import Logging
 /// key and no publish record changed since the revision read (and each changed key still has
 /// the revision read, or is still absent): a daemon that lost a race hears so and validates
 /// again. The history is the publish records, each at the revision its transaction created.
+/// Records are keys beside the specs, followed by the same watch (``follow(loading:into:)``).
 final class EtcdSpecStore: SpecStore {
     let configuration: EtcdStoreConfiguration
     let client: EtcdClient
     private let limits: ReaderLimits
-    let logger: Logger
+    let changeSource = "etcd"
 
     init(configuration: EtcdStoreConfiguration, limits: ReaderLimits, logger: Logger) {
         self.configuration = configuration
@@ -22,7 +24,6 @@ final class EtcdSpecStore: SpecStore {
             endpoints: configuration.endpoints, http: configuration.http, credentials: configuration.credentials,
             logger: logger)
         self.limits = limits
-        self.logger = logger
     }
 
     func read() async throws(StoreError) -> StoreState {

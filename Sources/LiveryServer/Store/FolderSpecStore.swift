@@ -1,6 +1,8 @@
 import CDispatch
 import Foundation
 import Livery
+import LiveryWatch
+import Logging
 
 /// The specs folder as a ``SpecStore``: files read on demand, changes written atomically one
 /// file at a time (temporary file, fsync, rename).
@@ -12,16 +14,39 @@ import Livery
 /// middle of a batch (`kill -9`, power loss) leaves each file either old or new, never torn,
 /// but can leave some files of the batch new and others old; the daemon then loads that mix at
 /// its next start if it validates, and otherwise serves nothing until the folder is fixed.
+///
+/// Its records are files outside the folder (``DaemonConfiguration/stateDirectory``), each
+/// written atomically; their reports are kept in memory, since no other daemon shares them.
 actor FolderSpecStore: SpecStore {
     let directory: URL
     private let limits: ReaderLimits
     /// Told when a commit of several files starts and ends.
-    let gate: BatchGate
+    let gate = BatchGate()
+    /// How the folder is watched.
+    let watch: WatchConfiguration
+    /// The file that keeps the record of each name.
+    let recordFile: @Sendable (_ name: String) -> URL
+    let logger: Logger
+    /// The version of each record this store wrote or read; a record on disk not yet read is 1.
+    var recordVersions: [String: Int64] = [:]
+    /// The reports added, as `record/group/key`.
+    var reportKeys: Set<String> = []
+    /// The reports added, for the follower.
+    let reports: AsyncStream<StoreEvent>
+    let reportSink: AsyncStream<StoreEvent>.Continuation
 
-    init(directory: URL, limits: ReaderLimits, gate: BatchGate) {
+    nonisolated let changeSource = "disk"
+
+    init(
+        directory: URL, limits: ReaderLimits, watch: WatchConfiguration,
+        recordFile: @escaping @Sendable (_ name: String) -> URL, logger: Logger
+    ) {
         self.directory = directory
         self.limits = limits
-        self.gate = gate
+        self.watch = watch
+        self.recordFile = recordFile
+        self.logger = logger
+        (reports, reportSink) = AsyncStream.makeStream(of: StoreEvent.self)
     }
 
     func read() throws(StoreError) -> StoreState {

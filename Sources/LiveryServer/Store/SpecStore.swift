@@ -1,8 +1,11 @@
 import Foundation
 import Livery
 
-/// Where a daemon keeps its spec files: a folder (``FolderSpecStore``) or etcd
-/// (``EtcdSpecStore``). Both hold the same thing, paths to bytes, so both give the same bundle.
+/// Where a daemon keeps its spec set: a folder (``FolderSpecStore``) or etcd
+/// (``EtcdSpecStore``). Both hold the same thing, paths to bytes, so both give the same bundle;
+/// and beside the files a few small named records (``StoreRecord``), such as the staged rollout.
+/// The daemon chooses its store in one place (``LiveryDaemon``); everything else sees this
+/// protocol.
 ///
 /// A store only reads and writes; it never validates. ``SpecWriter`` reads the state, validates
 /// the whole resulting set and asks the store to commit the change *over the state it read*: the
@@ -31,6 +34,31 @@ protocol SpecStore: Sendable {
 
     /// Every spec file as it was at `revision`.
     func read(atRevision revision: Int64) async throws(StoreError) -> StoreState
+
+    /// What metrics and logs call the store's changes: `disk` or `etcd`.
+    var changeSource: String { get }
+
+    /// Follows the store until the calling task is cancelled: the spec files as they are now,
+    /// then each change of them, read and staged by `loader`; whether the store can be followed;
+    /// the records as they are now, then each change another daemon makes; and every report
+    /// added. `receive` is awaited for each; one follower at a time.
+    func follow(loading loader: SpecFolderLoader, into receive: @escaping @Sendable (StoreEvent) async -> Void) async
+
+    /// The record `name` as the store holds it now.
+    func record(named name: String) async throws(StoreError) -> StoreRecord
+
+    /// Writes `data` as the record `name` if it still has `version` (0: still absent), with a
+    /// history entry saying what happened (`event`) where the store keeps a history, and removes
+    /// the record's reports of every group but `group`; all of it or none of it. The record's
+    /// new version, or `nil` when another daemon changed the record first.
+    func write(
+        record data: Data, named name: String, over version: Int64, event: String, keepingReportsOf group: String
+    ) async throws(StoreError) -> Int64?
+
+    /// Adds `data` as the report `key` of `group` on the record `name` unless one is there, so
+    /// that it counts once however many requests and daemons carry it. Every follower of the
+    /// store hears of it (``StoreEvent/report(record:_:)``), this daemon's too.
+    func add(report data: Data, onRecord name: String, group: String, key: String) async throws(StoreError)
 }
 
 /// The spec files of a store at one version, and what a commit compares against.

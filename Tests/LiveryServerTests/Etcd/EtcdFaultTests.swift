@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEtcd
 import LiveryServer
 import LiveryTestSupport
 import LiveryTesting

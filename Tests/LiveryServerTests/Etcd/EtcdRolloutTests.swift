@@ -8,12 +8,12 @@ import Testing
 /// recorded in the history, kept across a restart.
 @Suite(.heavy, .timeLimit(.minutes(5))) struct EtcdRolloutTests {
     /// The rollout `daemon`'s version signal carries now, if any.
-    private static func signalled(_ daemon: TestDaemon) async throws -> [String: Any]? {
+    static func signalled(_ daemon: TestDaemon) async throws -> [String: Any]? {
         try await daemon.http.get("/v1/version").json()["rollout"] as? [String: Any]
     }
 
     /// Starts a rollout on `daemon` of the example with an orange accent (its palette alone).
-    private static func startRollout(
+    static func startRollout(
         on daemon: TestDaemon, percent: String, message: String
     ) async throws
         -> HTTP.Reply

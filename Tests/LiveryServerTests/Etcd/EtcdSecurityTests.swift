@@ -5,6 +5,7 @@ import LiveryTesting
 import Logging
 import Testing
 
+@testable import LiveryEtcd
 @testable import LiveryServer
 
 /// A daemon on an etcd that requires TLS, a client certificate and a user: `--etcd-cacert`,

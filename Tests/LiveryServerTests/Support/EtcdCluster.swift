@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveryEtcd
 import LiveryServer
 import LiveryTestSupport
 import Logging

@@ -1,0 +1,52 @@
+import Livery
+import ServiceLifecycle
+
+/// Follows the daemon's store (``SpecStore/follow(loading:into:)``) until graceful shutdown,
+/// whatever the store is: each state of the spec files goes to the ``BundleHub``, its remote
+/// includes fetched here so that the network never holds up the watcher; whether the store can
+/// be followed goes to the hub; the rollout's record and reports go to the ``RolloutKeeper``.
+/// Then it closes the hub, which releases every waiting client.
+final class StoreFollower: Service, Sendable {
+    private let store: any SpecStore
+    private let loader: SpecFolderLoader
+    private let hub: BundleHub
+    private let rollouts: RolloutKeeper
+
+    init(store: any SpecStore, loader: SpecFolderLoader, hub: BundleHub, rollouts: RolloutKeeper) {
+        self.store = store
+        self.loader = loader
+        self.hub = hub
+        self.rollouts = rollouts
+    }
+
+    /// Puts back the rollout the store keeps, then follows the store until graceful shutdown.
+    func run() async {
+        await rollouts.restore()
+        await cancelWhenGracefulShutdown { [self] in
+            await store.follow(loading: loader) { event in await self.handle(event) }
+        }
+        hub.close()
+    }
+
+    private func handle(_ event: StoreEvent) async {
+        switch event {
+        case .specs(let stage, let revision):
+            hub.markReachable(revision: revision)
+            let spec: Result<Spec, any Error>
+            do {
+                spec = .success(try await loader.complete(stage.get()))
+            } catch {
+                spec = .failure(error)
+            }
+            hub.apply(spec, source: store.changeSource)
+        case .reachable:
+            hub.markReachable(revision: nil)
+        case .unreachable(let reason):
+            hub.markUnreachable(reason)
+        case .record(let record):
+            await rollouts.adopt(record)
+        case .report(let record, let data):
+            rollouts.count(report: data, onRecord: record)
+        }
+    }
+}
