@@ -6,6 +6,7 @@ import Foundation
 /// MIX SIDE COUNT` only makes figure 4's switches, for callgrind (``SwitchRun``); `LiveryBench
 /// --stylesheets SIDE COUNT` only renders figure 10's stylesheet, for callgrind (``StyleSheetRun``);
 /// `LiveryBench --tokens SIDE COUNT` only reads figure 11's documents, for callgrind (``TokensRun``);
+/// `LiveryBench --parses SIDE COUNT` only reads figure 5's documents, for callgrind (``ParseRun``);
 /// `LiveryBench --reloads MIX COUNT` only makes figure 1's saves, for callgrind (``ReloadRun``).
 @main
 struct LiveryBench {
@@ -53,6 +54,14 @@ struct LiveryBench {
                     FileHandle.standardError.write(Data("could not read: \(error)\n".utf8))
                     exit(1)
                 }
+            case "--parses" where arguments.count == 2 && Int(arguments[1]) != nil:
+                do {
+                    try ParseRun.run(side: arguments[0], count: Int(arguments[1]) ?? 0)
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("could not parse: \(error)\n".utf8))
+                    exit(1)
+                }
             case "--reloads" where arguments.count == 2 && Int(arguments[1]) != nil:
                 do {
                     try ReloadRun.run(mix: arguments[0], count: Int(arguments[1]) ?? 0)
@@ -68,7 +77,8 @@ struct LiveryBench {
                     Data(
                         ("usage: LiveryBench [--smoke] [--json PATH] [--markdown PATH] [--only 4,5,…] | --serve SECONDS"
                             + " | --switches MIX engine|hand|assign COUNT | --stylesheets css|json COUNT"
-                            + " | --tokens tokens|yaml COUNT | --reloads two|demo COUNT\n").utf8))
+                            + " | --tokens tokens|yaml COUNT | --parses json|foundation|yaml COUNT"
+                            + " | --reloads two|demo COUNT\n").utf8))
                 exit(2)
             }
         }

@@ -32,6 +32,10 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// The CSS declarations of the value the trait holds (none where the field is left out);
     /// nil when the property has no CSS form, which the stylesheet then names.
     let css: (@Sendable (Owner) -> [CSSDeclaration])?
+    /// Writes the field's value read from its node (nil where the key is missing) into a trait;
+    /// false where the node is not a plain valid value, which only the general decode reports.
+    /// Nil where the value's type or the key path allows no such read (``DeclarationDecodable``).
+    let read: (@Sendable (inout Owner, SpecNode?) -> Bool)?
 
     /// A property set from the field `field`, always given.
     ///
@@ -51,6 +55,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.value = value
         self.setting = { $0[keyPath: value].propertyValue }
         self.binding = binding
+        self.read = Self.required(value)
         if let css {
             self.css = { @Sendable owner in css(owner[keyPath: value]) }
         } else {
@@ -69,6 +74,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.value = value
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
+        self.read = Self.optional(value)
         if let css {
             self.css = { @Sendable owner in owner[keyPath: value].map(css) ?? [] }
         } else {
@@ -90,6 +96,7 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         self.value = value
         self.setting = { $0[keyPath: value]?.propertyValue }
         self.binding = binding
+        self.read = Self.optional(value)
         self.css = cssOfTrait
     }
 
@@ -145,5 +152,53 @@ public struct TraitProperty<Owner: Trait>: Sendable {
         sets property: any ReferenceWritableKeyPath<Root, Value> & Sendable
     ) {
         self.init(field, value, check: check) { Value.binding(exactly: $0, through: property) }
+    }
+}
+
+extension TraitProperty {
+    /// The read of a field that must be given.
+    private static func required<Value>(
+        _ value: any KeyPath<Owner, Value> & Sendable
+    ) -> (@Sendable (inout Owner, SpecNode?) -> Bool)? {
+        guard value is WritableKeyPath<Owner, Value>, let readable = Value.self as? any NodeReadable.Type else {
+            return nil
+        }
+        let read = reader(readable, as: Value.self)
+        return { owner, node in
+            // Checked above; cast here because a key path is not Sendable once it is writable.
+            guard let writable = value as? WritableKeyPath<Owner, Value>, let node, let field = read(node) else {
+                return false
+            }
+            owner[keyPath: writable] = field
+            return true
+        }
+    }
+
+    /// The read of a field that may be left out or null.
+    private static func optional<Value>(
+        _ value: any KeyPath<Owner, Value?> & Sendable
+    ) -> (@Sendable (inout Owner, SpecNode?) -> Bool)? {
+        guard value is WritableKeyPath<Owner, Value?>, let readable = Value.self as? any NodeReadable.Type else {
+            return nil
+        }
+        let read = reader(readable, as: Value.self)
+        return { owner, node in
+            guard let writable = value as? WritableKeyPath<Owner, Value?> else { return false }
+            guard let node, !node.isNull else {
+                // A missing key and null both make the field nil, as `decodeIfPresent` reads them.
+                owner[keyPath: writable] = nil
+                return true
+            }
+            guard let field = read(node) else { return false }
+            owner[keyPath: writable] = field
+            return true
+        }
+    }
+
+    /// `Readable`'s read of a node, as the field's type `Value`, which it is.
+    private static func reader<Readable: NodeReadable, Value>(
+        _: Readable.Type, as _: Value.Type
+    ) -> @Sendable (SpecNode) -> Value? {
+        { Readable.read($0) as? Value }
     }
 }

@@ -29,6 +29,12 @@ final class TraitType: Sendable {
         let setting: @Sendable (any Trait) -> PropertyValue?
     }
 
+    /// For a ``DeclarationDecodable`` trait, its read by its declaration: nil where the entry
+    /// is not plainly valid, which the general decode then decodes or reports.
+    private let declaredReader: (@Sendable (SpecNode) -> (any Trait)?)?
+    /// How messages name a trait of this type: "trait CornerRadius".
+    private let owner: String
+
     /// A ``NamedPropertyTrait``'s parts, with the trait's type erased.
     struct Named: Sendable {
         let settings: @Sendable (any Trait) -> [(name: String, setting: PropertyValue)]?
@@ -44,6 +50,8 @@ final class TraitType: Sendable {
         let properties = (type as? any PropertyTrait.Type).map { Self.properties(of: $0) }
         self.properties = properties
         self.named = (type as? any NamedPropertyTrait.Type).map { Self.named($0) }
+        self.declaredReader = (type as? any DeclarationDecodable.Type)?.declaredReader()
+        self.owner = "trait \(T.typeName)"
         self.applyErased = { trait, object in
             guard let target = object as? T.Target else { return nil }
             // The resolver pairs every trait with its own type, so the cast holds.
@@ -117,9 +125,19 @@ final class TraitType: Sendable {
     }
 
     /// Decodes an entry's fields (everything but `type`) into the trait, and checks them.
-    func decode(_ entry: SpecNode) throws(SpecError) -> any Trait {
-        let owner = "trait \(name)"
-        let trait = try Self.decode(metatype, entry, owner: owner)
+    ///
+    /// The one decision between the two ways to decode: a declared trait is read by its
+    /// declaration, and whatever that read does not take (anything invalid among it) goes through
+    /// `Decodable`, so every error is that path's, with its place.
+    ///
+    /// `byDeclaration: false` takes the general path alone, for tests that hold the two equal.
+    func decode(_ entry: SpecNode, byDeclaration: Bool = true) throws(SpecError) -> any Trait {
+        let trait: any Trait
+        if byDeclaration, let declared = declaredRead(entry) {
+            trait = declared
+        } else {
+            trait = try Self.decode(metatype, entry, owner: owner)
+        }
         for property in properties ?? [] {
             guard let check = property.check, case .number(let number)? = property.setting(trait),
                 let failure = check.failure(number)
@@ -129,6 +147,12 @@ final class TraitType: Sendable {
             throw SpecError(.invalidValue, at: node.location, "'\(field)' of \(owner): \(failure)")
         }
         return trait
+    }
+
+    /// The trait read from `entry` by its declaration, unchecked; nil for a type that is not
+    /// ``DeclarationDecodable`` or an entry that is not plainly valid.
+    func declaredRead(_ entry: SpecNode) -> (any Trait)? {
+        declaredReader?(entry)
     }
 
     private static func decode<T: Trait>(

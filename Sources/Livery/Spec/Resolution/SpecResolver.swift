@@ -159,9 +159,7 @@ struct SpecResolver {
                     "expected a trait type name, found \(typeNode.foundDescription)")
             }
             if typeName == InheritDirective.typeName {
-                let directive = try NodeDecoder.decode(
-                    InheritDirective.self, from: resolved, owner: InheritDirective.typeName, preread: ["type"])
-                return .inherit(directive.traits, location: entry.location)
+                return .inherit(try InheritDirective.decode(resolved).traits, location: entry.location)
             }
             guard let type = registry.type(named: typeName) else {
                 let known = registry.typeNames + [InheritDirective.typeName]
