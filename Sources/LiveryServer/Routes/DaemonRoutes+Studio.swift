@@ -38,10 +38,8 @@ extension DaemonRoutes {
         var path = request.uri.path.dropFirst("/studio".count)
         if path.hasPrefix("/") { path = path.dropFirst() }
         guard let asset = StudioAssets.files[path.isEmpty ? "index.html" : String(path)] else {
-            return Problem(
-                kind: "not-found", title: "Not found", status: .notFound,
-                detail: "the studio has no file '\(path)'"
-            ).response(headers: studioHeaders)
+            return Problem(kind: .notFound, detail: "the studio has no file '\(path)'").response(
+                headers: studioHeaders)
         }
         return asset.response(to: request, headers: studioHeaders)
     }

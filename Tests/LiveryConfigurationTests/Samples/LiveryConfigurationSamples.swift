@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import LiveryConfiguration
+import LiveryConfigurationFolder
 import Logging
 import ServiceLifecycle
 import UnixSignals

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryEtcd
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import Testing
 
