@@ -97,6 +97,13 @@ final class FetchSession {
             let delay: Duration
             do {
                 delay = try await attempt()
+            } catch let busy as ServerBusy {
+                delay = min(busy.retryAfter, configuration.backoff.cap)
+                logger.notice(
+                    "server busy",
+                    metadata: metadata.merging([
+                        "livery.remote.error": "\(busy.error)", "livery.remote.retryIn": "\(delay)",
+                    ]) { $1 })
             } catch {
                 guard !Task.isCancelled else { break }
                 let failure = RemoteError.wrapping(error, url: url.absoluteString)
@@ -180,10 +187,12 @@ final class FetchSession {
     }
 
     /// The error for a status the mode cannot use; the body is never read, let alone applied.
-    func statusError(_ response: HTTPClientResponse, url: URL) -> RemoteError {
-        RemoteError(
+    /// A server shedding load with `Retry-After` is ``ServerBusy``, not a failure.
+    func statusError(_ response: HTTPClientResponse, url: URL) -> any Error {
+        let error = RemoteError(
             .status, url: url.absoluteString, status: Int(response.status.code),
             "the server answered \(response.status.code) \(response.status.reasonPhrase)")
+        return ServerBusy(response, error: error) ?? error
     }
 
     /// Publishes what the gate makes of a body, logs it, and offers a spec that parsed to the

@@ -25,7 +25,10 @@ public import Logging
 ///   the last good spec, which stays with the consumer.
 /// - While the server is unreachable, times out or answers 5xx, every failed attempt is published
 ///   as a failure and retried after an exponential backoff with full jitter (``Backoff``), reset
-///   by the first success; the source recovers by itself, across daemon restarts too.
+///   by the first success; the source recovers by itself, across daemon restarts too. A server
+///   shedding load (503 or 429 with `Retry-After` in seconds, as the daemon answers a long-poll
+///   beyond its held-request limits) is not a failure: the request is retried after the time it
+///   names, at most the backoff's cap, with no failure published and the backoff unchanged.
 /// - With several endpoints (``init(urls:mode:configuration:registry:logger:)``), a failed
 ///   request moves on to the next one at once, keeping the validators, so an unchanged bundle
 ///   is a 304 there, not a second download; the backoff applies once every endpoint has failed

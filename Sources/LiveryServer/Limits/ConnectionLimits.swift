@@ -11,17 +11,19 @@
 public struct ConnectionLimits: Sendable, Equatable {
     /// Open connections, all clients together (`--max-connections`). 8,192 by default.
     public var maxConnections: Int
-    /// Open connections from one IP address (`--max-connections-per-peer`). 256 by default: a
-    /// host or an office behind one NAT address with a hundred programs following the daemon
-    /// (a connection each, two for a browser's studio) fits, one attacker takes a thirty-second
-    /// of the connections. Behind a proxy every client has the proxy's address: see
-    /// ``perPeerAsGlobal``.
+    /// Open connections from one IP address (`--max-connections-per-peer`). 512 by default: a
+    /// host or an office behind one NAT address with two hundred programs following the daemon
+    /// (a connection each, a second while one sends a report, two for a browser's studio) fits,
+    /// one attacker takes a sixteenth of the connections. Behind a proxy every client has the
+    /// proxy's address: see ``perPeerAsGlobal``.
     public var maxConnectionsPerPeer: Int
     /// Held requests, all clients together (`--max-held-requests`). 4,096 by default.
     public var maxHeldRequests: Int
-    /// Held requests from one IP address (`--max-held-requests-per-peer`). 128 by default: a
-    /// long-poll or an event stream per following program, for a hundred of them; the rest of
-    /// that address's connections stay for short requests.
+    /// Held requests from one IP address (`--max-held-requests-per-peer`). 256 by default: a
+    /// long-poll or an event stream per following program, for two hundred of them and some
+    /// room, a sixteenth of all; the rest of that address's connections stay for short requests.
+    /// A program beyond it is told to come back in five seconds (`Retry-After`), which
+    /// `RemoteSpecSource` honours without counting a failure.
     public var maxHeldRequestsPerPeer: Int
 
     /// Descriptors never given to connections: the daemon's files, watcher and etcd client.
@@ -31,8 +33,8 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// Creates limits; every parameter has the default described on its property.
     public init(
-        maxConnections: Int = 8192, maxConnectionsPerPeer: Int = 256, maxHeldRequests: Int = 4096,
-        maxHeldRequestsPerPeer: Int = 128
+        maxConnections: Int = 8192, maxConnectionsPerPeer: Int = 512, maxHeldRequests: Int = 4096,
+        maxHeldRequestsPerPeer: Int = 256
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerPeer = maxConnectionsPerPeer

@@ -15,12 +15,17 @@ final class RoundOnly: HasCornerRadius {
 
 /// Many real followers of one daemon, each a `TraitsProvider` following it with
 /// `provider.follow(url:)` in the version mode under its own instance name (`follower-N`), its
-/// target's corner radius recorded after each update.
+/// target's corner radius recorded after each update, with the moment it changed, and every
+/// failure its source reported.
 final class RolloutFleet: Sendable {
     private struct State {
         var radii: [Double]
         /// Every radius each follower had, in order.
         var histories: [[Double]]
+        /// When each follower's radius last changed.
+        var changes: [ContinuousClock.Instant]
+        /// Failures the followers' sources reported, all together.
+        var failures = 0
     }
 
     let count: Int
@@ -29,10 +34,16 @@ final class RolloutFleet: Sendable {
     private let tasks: Mutex<[Task<Void, Never>]> = Mutex([])
 
     /// Starts `count` followers of `url`; with `roundOnly` their targets take only a radius.
-    init(count: Int, url: URL, roundOnly: Bool = false, wait: Duration = .seconds(2)) {
+    init(
+        count: Int, url: URL, roundOnly: Bool = false, wait: Duration = .seconds(2),
+        backoff: Backoff = Backoff(base: .milliseconds(50), cap: .milliseconds(500))
+    ) {
         self.count = count
         appliedVersions = (0..<count).map { _ in AppliedVersion() }
-        state = Mutex(State(radii: Array(repeating: 0, count: count), histories: Array(repeating: [], count: count)))
+        state = Mutex(
+            State(
+                radii: Array(repeating: 0, count: count), histories: Array(repeating: [], count: count),
+                changes: Array(repeating: .now, count: count)))
         var started: [Task<Void, Never>] = []
         for index in 0..<count {
             let applied = appliedVersions[index]
@@ -43,10 +54,13 @@ final class RolloutFleet: Sendable {
                     _ = provider.register(target, as: "box")
                     var configuration = RemoteSpecSource.Configuration()
                     configuration.identity = ClientIdentity(fitting: "rollout-test", instance: Self.instance(index))
-                    configuration.backoff = Backoff(base: .milliseconds(50), cap: .milliseconds(500))
+                    configuration.backoff = backoff
                     await provider.follow(
                         url: url, mode: .version(wait: wait), configuration: configuration,
-                        onUpdate: { _ in self.note(index, radius: Self.radius(of: target)) }, appliedVersion: applied)
+                        onUpdate: { result in
+                            if case .failure = result { self.state.withLock { $0.failures += 1 } }
+                            self.note(index, radius: Self.radius(of: target))
+                        }, appliedVersion: applied)
                 })
         }
         tasks.withLock { $0 = started }
@@ -61,6 +75,7 @@ final class RolloutFleet: Sendable {
 
     private func note(_ index: Int, radius: Double) {
         state.withLock { state in
+            if state.radii[index] != radius { state.changes[index] = .now }
             state.radii[index] = radius
             if state.histories[index].last != radius { state.histories[index].append(radius) }
         }
@@ -71,6 +86,12 @@ final class RolloutFleet: Sendable {
 
     /// Every radius follower `index` had, in order.
     func history(_ index: Int) -> [Double] { state.withLock { $0.histories[index] } }
+
+    /// When each follower's radius last changed.
+    var changes: [ContinuousClock.Instant] { state.withLock { $0.changes } }
+
+    /// Failures the followers' sources reported, all together.
+    var failures: Int { state.withLock { $0.failures } }
 
     /// Whether each follower has the radius `expected` gives for its index.
     func hasConverged(_ expected: (Int) -> Double) -> Bool {

@@ -10,10 +10,10 @@ import Testing
         let small = defaults.effective(fileLimit: 1024)
         #expect(small.maxConnections == 1024 - 64)
         #expect(small.maxHeldRequests == 1024 - 64 - 64)
-        // One address gets 256 connections and 128 held requests by default, fewer only when
+        // One address gets 512 connections and 256 held requests by default, fewer only when
         // the file limit leaves fewer for everyone.
-        #expect(small.maxConnectionsPerPeer == 256)
-        #expect(small.maxHeldRequestsPerPeer == 128)
+        #expect(small.maxConnectionsPerPeer == 512)
+        #expect(small.maxHeldRequestsPerPeer == 256)
         let tiny = defaults.effective(fileLimit: 200)
         #expect(tiny.maxConnectionsPerPeer == 200 - 64 && tiny.maxHeldRequestsPerPeer == 200 - 64 - 64)
         // Behind a proxy: one address may take everything the others could.

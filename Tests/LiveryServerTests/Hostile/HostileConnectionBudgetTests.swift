@@ -108,14 +108,15 @@ import Testing
         #expect(try await serve.stop() == 0)
     }
 
-    /// Started without options, the daemon holds one address to 128 held requests (and 256
-    /// connections): the 129th event stream from 127.0.0.1 is refused, while that address still
+    /// Started without options, the daemon holds one address to 256 held requests (and 512
+    /// connections): the 257th event stream from 127.0.0.1 is refused, while that address still
     /// gets its short requests answered and another address its streams.
-    @Test func byDefaultOneAddressHoldsAtMost128Requests() async throws {
+    @Test func byDefaultOneAddressHoldsAtMost256Requests() async throws {
+        try Self.raiseOwnFileLimit(to: 512)
         let serve = try await ServeProcess()
         let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         var held: [RawConnection] = []
-        for _ in 0..<128 {
+        for _ in 0..<256 {
             let connection = try RawConnection(port: serve.port)
             try await connection.send(request)
             held.append(connection)
