@@ -1,6 +1,7 @@
 import Foundation
 import LiveryRemote
 import LiveryServer
+import LiveryTestSupport
 import LiveryTesting
 import NIOHTTP1
 import Testing

@@ -20,3 +20,11 @@ func settingsLandingPageSample(server: some Service, logger: Logger) async throw
     // sample end
     _ = (timeout, group)
 }
+
+/// The sample of LiveryConfigurationFolder's landing page, word for word between its markers.
+func folderLandingPageSample(logger: Logger) async throws -> SpecConfigProvider {
+    // sample: Sources/LiveryConfigurationFolder/LiveryConfigurationFolder.docc/LiveryConfigurationFolder.md
+    let settings = try await SpecConfigProvider(directory: URL(filePath: "Specs"), logger: logger)
+    // sample end
+    return settings
+}
