@@ -21,8 +21,9 @@ struct DaemonCall {
         case refused([String])
     }
 
-    /// What the request does, as a refusal names it: `error: push refused, …`.
-    var action = "push"
+    /// What the request does, as a refusal names it (`error: history refused, …`): each command
+    /// says its own, so a refusal never calls a read a push.
+    var action: String
 
     /// A GET of `path`, or a POST with `post` true.
     func send(
@@ -33,17 +34,17 @@ struct DaemonCall {
         return outcome(status: status, reason: reason, body: bytes, naming: naming)
     }
 
-    /// A GET of `path` where a 404 problem of `absentKind` (`urn:livery:problem:<kind>`) means
-    /// there is nothing to show rather than a refusal: `nil` then.
-    func read(_ path: String, absentKind: String) async throws -> Outcome? {
+    /// A GET of `path` where a 404 problem of `absentKind` means there is nothing to show rather
+    /// than a refusal: `nil` then.
+    func read(_ path: String, absentKind: ProblemKind) async throws -> Outcome? {
         let (status, reason, bytes) = try await exchange(post: false, path, json: nil, headers: [])
         if status == 404, Self.isProblem(bytes, kind: absentKind) { return nil }
         return outcome(status: status, reason: reason, body: bytes, naming: .asStored)
     }
 
-    private static func isProblem(_ body: Data, kind: String) -> Bool {
+    private static func isProblem(_ body: Data, kind: ProblemKind) -> Bool {
         do {
-            return try JSONDecoder().decode(Problem.self, from: body).type == "urn:livery:problem:\(kind)"
+            return try JSONDecoder().decode(Problem.self, from: body).kind == kind
         } catch {
             return false  // not a problem document (a proxy's page): a refusal like any other
         }

@@ -23,7 +23,9 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server, token: try readToken.token()).send("/v1/history?limit=\(limit)") {
+        switch try await DaemonCall(server: server, token: try readToken.token(), action: "history").send(
+            "/v1/history?limit=\(limit)")
+        {
         case .ok(let body):
             let list = try JSONDecoder().decode(HistoryPage.self, from: body)
             for entry in list.entries {

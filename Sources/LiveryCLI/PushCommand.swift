@@ -135,7 +135,7 @@ struct PushCommand: AsyncParsableCommand {
             localNames[remote] = file
         }
         for path in delete { contents[path] = .some(nil) }
-        let call = DaemonCall(server: server, token: token, client: client)
+        let call = DaemonCall(server: server, token: token, client: client, action: "push")
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         let outcome = try await call.publish(
             files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,

@@ -25,7 +25,9 @@ struct RollbackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        switch try await DaemonCall(server: server, token: token).send(post: true, "/v1/history/\(revision)/restore") {
+        switch try await DaemonCall(server: server, token: token, action: "rollback").send(
+            post: true, "/v1/history/\(revision)/restore")
+        {
         case .ok(let body):
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let at = result.revision.map { "as revision \($0)" } ?? "(nothing to change)"

@@ -19,7 +19,8 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server, token: try readToken.token()).send("/v1/clients") {
+        switch try await DaemonCall(server: server, token: try readToken.token(), action: "status").send("/v1/clients")
+        {
         case .ok(let body):
             let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)
             for line in fleet.lines { print(line) }

@@ -121,7 +121,7 @@ import Testing
             let history = try await Subprocess.run(["history", "--server", server.base])
             #expect(history.status == 1)
             #expect(
-                history.stderr.contains("error: push refused, 501 No history: history needs the etcd store"),
+                history.stderr.contains("error: history refused, 501 No history: history needs the etcd store"),
                 "\(history.stderr)")
         }
     }
