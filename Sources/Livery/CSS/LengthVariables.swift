@@ -64,7 +64,7 @@ struct LengthVariables {
     private mutating func visit(_ node: SpecNode, field: [String], entry: SpecNode, type: TraitType) {
         switch node.value {
         case .string(let text):
-            if let path = Self.wholeReference(text) {
+            if let path = VariableScope.wholeReference(text) {
                 noteUse(of: path, field: field, entry: entry, type: type)
             } else {
                 for path in Spec.references(in: node) { uses[path] = false }
@@ -76,14 +76,6 @@ struct LengthVariables {
         case .null, .bool, .int, .double:
             break
         }
-    }
-
-    /// `path` when `text` is one reference and nothing else (`@type.body`).
-    private static func wholeReference(_ text: String) -> String? {
-        guard text.hasPrefix("@"), !text.hasPrefix("@@") else { return nil }
-        let path = text.dropFirst()
-        guard !path.isEmpty, path.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else { return nil }
-        return String(path)
     }
 
     /// Variable `path` is the whole value of `field`: a number's use is a length when the trait

@@ -9,6 +9,13 @@ struct VariableScope {
     /// an unbounded chain (a file of `v0: "@v1"`, `v1: "@v2"`, …) would overflow the stack.
     static let maximumReferenceDepth = 64
 
+    /// The variable path a text names when the whole text is one reference (`@type.body` →
+    /// `type.body`); `nil` for a literal (`@@…` escapes a leading `@`) or any other text.
+    static func wholeReference(_ text: String) -> String? {
+        guard text.hasPrefix("@"), !text.hasPrefix("@@") else { return nil }
+        return String(text.dropFirst())
+    }
+
     private let variables: SpecNode
     private var memo: [String: SpecNode] = [:]
     /// Evaluated `~functions` by their text: a spec repeats the same few many times.
@@ -32,8 +39,8 @@ struct VariableScope {
             if text.hasPrefix("@@") || text.hasPrefix("~~") {
                 return SpecNode(.string(String(text.dropFirst())), at: node.location)
             }
-            if text.hasPrefix("@") {
-                return try value(of: String(text.dropFirst()), at: node.location)
+            if let path = Self.wholeReference(text) {
+                return try value(of: path, at: node.location)
             }
             if text.hasPrefix("~") {
                 return SpecNode(.string(try evaluateOnce(text, at: node.location).description), at: node.location)
