@@ -2,8 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import LiveryTestSupport
 import LiveryTesting
-import NIOCore
-import NIOPosix
 import Testing
 
 /// The shipped nginx front (`deploy/nginx/livery.conf`) with a real nginx, in front of two real
@@ -43,17 +41,9 @@ struct FleetThroughNginxTests {
         let second = try await ServeProcess(folder: folder.url, work: work.url, token: token, arguments: warm)
         defer { second.kill() }
         let front = try await NginxFront(daemonPorts: [first.port, second.port], port: frontPort)
-        var pool = HTTPClient.Configuration.ConnectionPool()
-        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.clients + 50
-        // Its own event loop, so that 500 followers do not starve the clients of other tests.
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
-        let followers = (0..<Self.clients).map { _ in VersionFollower() }
-        let base = front.baseURL
-        let tasks = followers.map { follower in
-            Task { await follower.follow(base, client: client, wait: 10) }
-        }
-        func converged(on etag: String?) -> Bool { followers.allSatisfy { $0.etag == etag } }
+        let fleet = VersionFleet(count: Self.clients, following: front.baseURL, wait: 10)
+        let (followers, client) = (fleet.followers, fleet.client)
+        func converged(on etag: String?) -> Bool { fleet.converged(on: etag) }
 
         let initial = try await first.currentETag(client: client)
         try await eventually { converged(on: initial) }
@@ -103,10 +93,7 @@ struct FleetThroughNginxTests {
         )
         #expect(failures == 0, "nginx moves the wait the killed daemon held to the other one: no client sees the kill")
 
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        try await client.shutdown()
-        try await loop.shutdownGracefully()
+        try await fleet.stop()
         try front.stop()
         survivor.stop()
         #expect(converged(on: last))
@@ -122,15 +109,8 @@ struct FleetThroughNginxTests {
             arguments: NginxFront.warmArguments(port: frontPort))
         defer { daemon.kill() }
         let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        var pool = HTTPClient.Configuration.ConnectionPool()
-        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 150
-        let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
-        let followers = (0..<100).map { _ in VersionFollower() }
-        let base = front.baseURL
-        let tasks = followers.map { follower in
-            Task { await follower.follow(base, client: client, wait: 10) }
-        }
+        let fleet = VersionFleet(count: 100, following: front.baseURL, wait: 10)
+        let (followers, client) = (fleet.followers, fleet.client)
         let initial = try await daemon.currentETag(client: client)
         try await eventually { followers.allSatisfy { $0.etag == initial } }
         try await Task.sleep(for: .milliseconds(500))  // the followers are all waiting again
@@ -152,10 +132,7 @@ struct FleetThroughNginxTests {
             "fleet restart: 100 followers on the new version after the front's restart; \(followers.map(\.failures).reduce(0, +)) failed requests retried"
         )
 
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        try await client.shutdown()
-        try await loop.shutdownGracefully()
+        try await fleet.stop()
         try front.stop()
         daemon.stop()
     }
@@ -168,15 +145,8 @@ struct FleetThroughNginxTests {
         let daemon = try await ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
         defer { daemon.kill() }
         let front = try await NginxFront(daemonPorts: [daemon.port])
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        var pool = HTTPClient.Configuration.ConnectionPool()
-        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 150
-        let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
-        let followers = (0..<100).map { _ in VersionFollower() }
-        let base = front.baseURL
-        let tasks = followers.map { follower in
-            Task { await follower.follow(base, client: client, wait: 2) }
-        }
+        let fleet = VersionFleet(count: 100, following: front.baseURL, wait: 2)
+        let (followers, client) = (fleet.followers, fleet.client)
         let initial = try await daemon.currentETag(client: client)
         try await eventually { followers.allSatisfy { $0.etag == initial } }
 
@@ -193,10 +163,7 @@ struct FleetThroughNginxTests {
         #expect(atDaemon <= 8, "one request per round at the daemon, not one per client")
         #expect(followers.allSatisfy { $0.failures == 0 })
 
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        try await client.shutdown()
-        try await loop.shutdownGracefully()
+        try await fleet.stop()
         try front.stop()
         daemon.stop()
     }
