@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import CDispatch
 import Foundation
 import Livery
-import LiveryEtcd
 import LiveryServer
 import Logging
 
@@ -201,13 +200,12 @@ struct ServeCommand: RegistryCommand {
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
-        let security = try etcdSecurity.security()
-        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
+        let http = endpoints.isEmpty ? nil : try etcdSecurity.httpClient()
         if let http {
             var store = EtcdStoreConfiguration(
                 endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
                 historyLimit: historyLimit)
-            store.credentials = security.credentials
+            try etcdSecurity.authenticate(&store)
             configuration.etcd = store
         }
         let served =
