@@ -30,8 +30,8 @@ extension RemoteSpecSource {
         /// `nil` (the default) keeps no cache. One source per folder.
         public var cacheDirectory: URL?
         /// Whether a spec with a trait type the ``RemoteSpecSource/registry`` does not know is
-        /// rejected whole (``Livery/UnknownTraitPolicy/rejectSpec``, the default) or published
-        /// with the identifiers that use it skipped (``Livery/UnknownTraitPolicy/skipIdentifier``),
+        /// rejected whole (`UnknownTraitPolicy.rejectSpec`, the default) or published
+        /// with the identifiers that use it skipped (`UnknownTraitPolicy.skipIdentifier`),
         /// which a provider then keeps on their last good traits. Every other error rejects the
         /// spec under both.
         public var unknownTraits: UnknownTraitPolicy

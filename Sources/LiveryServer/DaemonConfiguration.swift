@@ -59,7 +59,7 @@ public struct DaemonConfiguration: Sendable {
     /// any address (see ``servesStudio``).
     public var studio: Bool?
     /// The web origins whose pages may read the stylesheet, the browser client and the version
-    /// signal (`--allow-origin`); ``LiveryHTTP/CrossOriginPolicy/none``, the default, sends no
+    /// signal (`--allow-origin`); `CrossOriginPolicy.none`, the default, sends no
     /// CORS field.
     public var allowedOrigins: CrossOriginPolicy = .none
 

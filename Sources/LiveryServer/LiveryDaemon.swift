@@ -8,7 +8,7 @@ public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
-/// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder (or a spec set in etcd)
+/// `livery serve` as a `Service`: a specs folder (or a spec set in etcd)
 /// followed and served over HTTP.
 ///
 /// Creating a daemon only assembles it (no I/O); ``run()`` starts the watcher and the HTTP
