@@ -51,7 +51,7 @@ struct ServeCommand: RegistryCommand {
     @Option(
         name: .customLong("warm-front"),
         help: ArgumentHelp(
-            "A shared cache in front of this daemon (such as deploy/nginx/livery.conf), by the base URL its clients use (repeatable): each new version's bundle is asked through it before the version signal names it (waiting at most 500 ms), so the fleet behind it finds it cached.",
+            "A caching front of this daemon (deploy/nginx/livery.conf), by the base URL its clients use (repeatable): each new version's bundle is asked through it, then the new version signal is published to the waits it holds (at most 500 ms for both), so the fleet behind it hears of it at once and finds it cached.",
             valueName: "url"))
     var warmFront: [String] = []
 

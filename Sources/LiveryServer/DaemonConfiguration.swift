@@ -78,10 +78,11 @@ public struct DaemonConfiguration: Sendable {
     public var connectionLimits = ConnectionLimits()
 
     /// The base URLs of the shared caches in front of the daemon, as its clients reach them
-    /// (`--warm-front`): the daemon asks each for a new version's `GET /v1/spec/{etag}` before
-    /// the version signal's held waits name that version, for at most 500 ms, so that a fleet
-    /// behind the front finds the bundle cached instead of queued behind the front's cache lock.
-    /// Empty by default.
+    /// (`--warm-front`): for each new version signal the daemon asks each for the new version's
+    /// `GET /v1/spec/{etag}`, then publishes the signal to the waits the front holds
+    /// (`POST /livery/signal?channel=…`, as `deploy/nginx/livery.conf` takes it), for at most
+    /// 500 ms together, so that the fleet behind the front learns of it at once and finds the
+    /// bundle cached. Empty by default.
     public var warmFronts: [URL] = []
 
     // Staged rollouts.

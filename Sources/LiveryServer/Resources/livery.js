@@ -80,6 +80,9 @@ export function follow(baseURL, options = {}) {
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
+  // A front that holds the waits itself (deploy/nginx) ended one without news (408): it may
+  // have missed the signal, so the next request asks without waiting, which it passes on.
+  let unheard = false;
   let failures = 0;
   let stopped = false;
   let inFlight = null;
@@ -134,12 +137,23 @@ export function follow(baseURL, options = {}) {
     const query = new URLSearchParams();
     if (signal !== null) query.set("since", signal);
     else if (version !== null) query.set("since", urlForm(version));
-    query.set("wait", `${wait}s`);
-    if (round !== null) query.set("round", round);
+    const waits = !unheard;
+    unheard = false;
+    if (waits) query.set("wait", `${wait}s`);
+    if (waits && round !== null) query.set("round", round);
     const started = performance.now();
     // "no-store": the browser must neither answer from its own cache nor turn the daemon's 304
     // into a 200; a shared cache in front of the daemon still coalesces pages.
     const response = await get(`${base}/v1/version?${query}`, wait * 1000 + longPollMargin, "no-store");
+    if (response.status === 408) {
+      failures = 0;
+      unheard = true;
+      return performance.now() - started < (wait * 1000) / 2 ? backoffBase : 0;
+    }
+    if (response.status === 304 && !waits) {
+      failures = 0;
+      return 0;
+    }
     if (response.status === 304) {
       failures = 0;
       const sent = round;
