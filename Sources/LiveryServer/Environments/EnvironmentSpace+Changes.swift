@@ -34,16 +34,11 @@ extension EnvironmentSpace {
             let specs = etcd.prefix + Self.etcdFolder + name + "/" + EtcdStoreConfiguration.specsFolder
             var operations: [EtcdClient.Operation] = [.put(key: marker, value: Data(Self.createdRecord().utf8))]
             for file in files.files.values { operations.append(.put(key: specs + file.path, value: file.data)) }
-            do {
-                let (created, _) = try await client.transaction(if: [.absent(key: marker)], then: operations)
-                guard created else { throw Self.exists(name) }
-            } catch let error as EtcdError {
-                throw EtcdSpecStore.storeError(error).problem
-            } catch let problem as Problem {
-                throw problem
-            } catch {
-                throw Problem(kind: .storeFailed, detail: "cannot create the environment '\(name)': \(error)")
+            let created = try await Self.etcd {
+                () async throws(EtcdError) -> Bool in
+                try await client.transaction(if: [.absent(key: marker)], then: operations).succeeded
             }
+            guard created else { throw Self.exists(name) }
         }
     }
 
@@ -65,24 +60,23 @@ extension EnvironmentSpace {
         case .etcd(let etcd, let client):
             let marker = etcd.prefix + Self.etcdNamesFolder + name
             let folder = etcd.prefix + Self.etcdFolder + name + "/"
-            do {
-                let (markers, _) = try await client.range(key: marker, rangeEnd: marker + "\0")
-                guard let current = markers.first else {
-                    throw Problem(kind: .unknownEnvironment, detail: "there is no environment '\(name)'")
-                }
-                let (deleted, _) = try await client.transaction(
+            let markers = try await Self.etcd {
+                () async throws(EtcdError) -> [EtcdClient.KeyValue] in
+                try await client.range(key: marker, rangeEnd: marker + "\0").0
+            }
+            guard let current = markers.first else {
+                throw Problem(kind: .unknownEnvironment, detail: "there is no environment '\(name)'")
+            }
+            let deleted = try await Self.etcd {
+                () async throws(EtcdError) -> Bool in
+                try await client.transaction(
                     if: [.modRevision(key: marker, equals: current.modRevision)],
-                    then: [.delete(key: marker), .delete(key: folder, rangeEnd: EtcdClient.prefixEnd(folder))])
-                guard deleted else {
-                    throw Problem(
-                        kind: .environmentConflict, detail: "the environment '\(name)' changed meanwhile; try again")
-                }
-            } catch let error as EtcdError {
-                throw EtcdSpecStore.storeError(error).problem
-            } catch let problem as Problem {
-                throw problem
-            } catch {
-                throw Problem(kind: .storeFailed, detail: "cannot delete the environment '\(name)': \(error)")
+                    then: [.delete(key: marker), .delete(key: folder, rangeEnd: EtcdClient.prefixEnd(folder))]
+                ).succeeded
+            }
+            guard deleted else {
+                throw Problem(
+                    kind: .environmentConflict, detail: "the environment '\(name)' changed meanwhile; try again")
             }
         }
     }
@@ -107,6 +101,15 @@ extension EnvironmentSpace {
                 continue
             }
             receive(names.filter { EnvironmentPath.isValidName($0) })
+        }
+    }
+
+    /// The answer of `request` to etcd, or the problem its failure answers with.
+    private static func etcd<T>(_ request: () async throws(EtcdError) -> T) async throws(Problem) -> T {
+        do throws(EtcdError) {
+            return try await request()
+        } catch {
+            throw EtcdSpecStore.storeError(error).problem
         }
     }
 
