@@ -16,8 +16,8 @@ struct EnvironmentOption: ParsableArguments {
         }
     }
 
-    /// The daemon's `/v1/…` route `path` in the environment asked for.
-    func path(_ path: String) -> String {
+    /// The daemon's `/v1/…` route `path` in `environment` (`nil`: the daemon's default one).
+    static func path(_ path: String, environment: String?) -> String {
         environment.map { EnvironmentPath.path(path, environment: $0) } ?? path
     }
 }

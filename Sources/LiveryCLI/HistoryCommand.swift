@@ -26,7 +26,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         switch try await DaemonCall(
-            server: server, token: try readToken.token(), action: "history", environment: environment
+            server: server, token: try readToken.token(), action: "history", environment: environment.environment
         ).send(
             "/v1/history?limit=\(limit)")
         {

@@ -114,7 +114,7 @@ struct PushCommand: AsyncParsableCommand {
                 continue
             }
             let outcome = try await PushRequest(
-                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment
+                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment
             )
             .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
@@ -139,7 +139,8 @@ struct PushCommand: AsyncParsableCommand {
             localNames[remote] = file
         }
         for path in delete { contents[path] = .some(nil) }
-        let call = DaemonCall(server: server, token: token, client: client, action: "push", environment: environment)
+        let call = DaemonCall(
+            server: server, token: token, client: client, action: "push", environment: environment.environment)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         let outcome = try await call.publish(
             files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,

@@ -27,7 +27,9 @@ struct RollbackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        switch try await DaemonCall(server: server, token: token, action: "rollback", environment: environment).send(
+        switch try await DaemonCall(
+            server: server, token: token, action: "rollback", environment: environment.environment
+        ).send(
             post: true, "/v1/history/\(revision)/restore")
         {
         case .ok(let body):

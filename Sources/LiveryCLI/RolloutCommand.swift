@@ -61,7 +61,7 @@ struct RolloutCommand: AsyncParsableCommand {
         if let action {
             call = DaemonCall(
                 server: server, token: try TokenFile.read(tokenURL), action: "rollout \(action)",
-                environment: environment)
+                environment: environment.environment)
             var body: [String: String] = ["action": action]
             if let share { body["percent"] = share }
             if let message { body[action == "abort" ? "reason" : "message"] = message }
@@ -72,7 +72,7 @@ struct RolloutCommand: AsyncParsableCommand {
             // Reading needs a token only when the daemon has a read token; the push token opens it.
             // The default token is optional here, but a --token-file the user named must be read.
             let token = try tokenFile == nil ? try? TokenFile.read(tokenURL) : TokenFile.read(tokenURL)
-            call = DaemonCall(server: server, token: token, action: "rollout", environment: environment)
+            call = DaemonCall(server: server, token: token, action: "rollout", environment: environment.environment)
             // Asking for the state is not refused when there is none: that is the state.
             guard let shown = try await call.read("/v1/rollout", absentKind: .noRollout) else {
                 print("no rollout has run on \(server); start one with livery push FILES --rollout P%")

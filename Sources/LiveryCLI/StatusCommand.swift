@@ -22,7 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         switch try await DaemonCall(
-            server: server, token: try readToken.token(), action: "status", environment: environment
+            server: server, token: try readToken.token(), action: "status", environment: environment.environment
         ).send("/v1/clients")
         {
         case .ok(let body):
