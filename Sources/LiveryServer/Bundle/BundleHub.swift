@@ -65,10 +65,10 @@ package final class BundleHub: Sendable {
 
     private let metrics: ServerMetrics
     private let logger: Logger
-    private let warmer: FrontWarmer?
+    private let warmer: FrontWarming?
     private let state = Mutex(State())
 
-    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarmer?) {
+    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarming?) {
         self.metrics = metrics
         self.logger = logger
         self.warmer = warmer
@@ -127,7 +127,7 @@ package final class BundleHub: Sendable {
             await warmer.warm(versions)
             let current = state.withLock { $0.snapshot } ?? snapshot
             for subscriber in signalWaits { subscriber.deliver(current) }
-            if let previous { await warmer.publish(snapshot.versionSignal, channel: previous.signalChannel) }
+            if let previous { await warmer.publish(snapshot.versionSignal, since: previous.signalChannel) }
         }
     }
 

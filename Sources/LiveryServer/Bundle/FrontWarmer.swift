@@ -20,6 +20,9 @@ import Synchronization
 /// `GET /v1/version` answers. Every client then asks for the new version's bundle at once:
 /// warmed first, that is a cache hit for all of them.
 ///
+/// One warmer serves every environment: each hub names the routes that reach its spec set
+/// (``FrontWarming``).
+///
 /// A front that refuses connections is skipped at once (no connection retries). One that
 /// answers 404 to the warming (it asked a daemon that has not loaded the version yet) is asked
 /// again every 20 ms. Warming and publishing never hold the signal longer than ``bound``,
@@ -68,12 +71,17 @@ package final class FrontWarmer: Service, Sendable {
         try ended.get()
     }
 
-    /// Asks every front for the bundle of each of `versions` (tags as `ETag` shows them) and
-    /// returns once all have it, or after ``bound``.
-    package func warm(_ versions: [String]) async {
+    /// Asks every front for the bundle of each of `versions` (tags as `ETag` shows them), by the
+    /// routes of each of `environments` (`nil`: the routes without one), and returns once all
+    /// have it, or after ``bound``.
+    package func warm(_ versions: [String], environments: [String?]) async {
         guard let http = client.withLock({ $0 }), !versions.isEmpty else { return }
         let deadline = ContinuousClock.now + Self.bound
-        let urls = fronts.flatMap { front in versions.map { BundlePath.versionURL(front, form: .bundle, etag: $0) } }
+        let urls = fronts.flatMap { front in
+            environments.flatMap { environment in
+                versions.map { BundlePath.versionURL(front, form: .bundle, etag: $0, environment: environment) }
+            }
+        }
         await withTaskGroup(of: URL?.self) { group in
             group.addTask {
                 do {
@@ -100,11 +108,12 @@ package final class FrontWarmer: Service, Sendable {
     }
 
     /// Publishes `signal`, the body of a `200` from `GET /v1/version`, to every front's channel
-    /// `channel` (the `since=` of the signal it follows) and returns once all took it, or after
-    /// ``bound``. A front that did not take it is sent it again every ``republishInterval``
-    /// meanwhile, until it does or a later signal is published: a front that was down when
-    /// the signal changed tells its clients as soon as it is back.
-    package func publish(_ signal: ByteBuffer, channel: String) async {
+    /// of `since` (the `since=` of the signal it follows) in each of `environments` (`nil`: the
+    /// routes without one), and returns once all took it, or after ``bound``. A front that did
+    /// not take it is sent it again every ``republishInterval`` meanwhile, until it does or a
+    /// later signal is published: a front that was down when the signal changed tells its
+    /// clients as soon as it is back.
+    package func publish(_ signal: ByteBuffer, since: String, environments: [String?]) async {
         guard let http = client.withLock({ $0 }) else { return }
         let deadline = ContinuousClock.now + Self.bound
         let generation = publications.withLock { count in
@@ -113,15 +122,26 @@ package final class FrontWarmer: Service, Sendable {
         }
         await withTaskGroup(of: Void.self) { group in
             for front in fronts {
-                group.addTask {
-                    let url = front.appending(path: Self.signalPath).appending(queryItems: [
-                        URLQueryItem(name: "channel", value: channel)
-                    ])
-                    guard await !self.publish(signal, to: url, http: http, until: deadline, warn: true) else { return }
-                    Task { await self.republish(signal, to: url, generation: generation) }
+                for channel in environments.map({ Self.channel(since: since, environment: $0) }) {
+                    group.addTask {
+                        let url = front.appending(path: Self.signalPath).appending(queryItems: [
+                            URLQueryItem(name: "channel", value: channel)
+                        ])
+                        guard await !self.publish(signal, to: url, http: http, until: deadline, warn: true) else {
+                            return
+                        }
+                        Task { await self.republish(signal, to: url, generation: generation) }
+                    }
                 }
             }
         }
+    }
+
+    /// The front's channel of the waits for the signal after `since` on the routes of
+    /// `environment`: the shipped conf names it by the path's `environments/NAME/` and the
+    /// `since=` of the wait.
+    static func channel(since: String, environment: String?) -> String {
+        (environment.map { "environments/\($0)/" } ?? "") + since
     }
 
     /// How often a publication a front did not take is sent again.
@@ -203,5 +223,18 @@ package final class FrontWarmer: Service, Sendable {
             }
             return url
         }
+    }
+}
+
+/// The warmer as one spec set's hub uses it: the environments whose routes reach the set
+/// (`nil`: the routes without one, which address the default environment).
+struct FrontWarming: Sendable {
+    let warmer: FrontWarmer
+    let environments: [String?]
+
+    func warm(_ versions: [String]) async { await warmer.warm(versions, environments: environments) }
+
+    func publish(_ signal: ByteBuffer, since: String) async {
+        await warmer.publish(signal, since: since, environments: environments)
     }
 }
