@@ -25,7 +25,10 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
     var etcdPrefix = "/livery/"
 
-    @Option(help: "With --etcd: how many publishes the history keeps; each publish removes the oldest beyond it.")
+    @Option(
+        help:
+            "How many publishes the history keeps (a folder's in --state-dir, else etcd's); each publish removes the oldest beyond it."
+    )
     var historyLimit = 1000
 
     @Option(
@@ -88,7 +91,7 @@ struct ServeCommand: RegistryCommand {
 
     @Option(
         help:
-            "Where the daemon keeps the running rollout of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
+            "Where the daemon keeps the running rollout and the history of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
     )
     var stateDir: String?
 
@@ -198,6 +201,7 @@ struct ServeCommand: RegistryCommand {
         configuration.tls = options.tls
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
         configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.historyLimit = historyLimit
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()

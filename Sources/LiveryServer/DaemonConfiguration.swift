@@ -88,8 +88,12 @@ public struct DaemonConfiguration: Sendable {
 
     /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the
     /// default, is `$XDG_STATE_HOME/livery` (else `~/.local/state/livery`). One file per specs
-    /// folder (`rolloutStateFile`). With ``etcd`` nothing is kept here.
+    /// folder (`rolloutStateFile`), and its history (``historyLimit``). With ``etcd`` nothing is
+    /// kept here.
     public var stateDirectory: URL?
+    /// How many publishes a folder's history keeps (`--history-limit`), the oldest removed
+    /// first; etcd's is ``EtcdStoreConfiguration/historyLimit``. 1000 by default.
+    public var historyLimit = 1000
     /// When the daemon aborts a rollout by itself (`--abort-when`): the first refusal or problem
     /// report of the cohort by default.
     public var abortWhen: AbortThreshold = .first
@@ -146,18 +150,24 @@ extension DaemonConfiguration {
     /// The file that keeps the folder store's record `name`: `<name>-<hash of the folder's path>.json`
     /// in ``stateDirectory``.
     func stateFile(ofRecord name: String) -> URL {
-        let folder =
-            stateDirectory
-            ?? {
-                let environment = ProcessInfo.processInfo.environment
-                if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-                    return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
-                }
-                return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
-                    path: ".local/state/livery")
-            }()
-        let file = "\(name)-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
-        return folder.appending(path: file)
+        stateFolder.appending(path: "\(name)-\(folderHash).json")
+    }
+
+    /// The folder that keeps the history of ``directory`` (``FolderHistory``):
+    /// `history-<hash of the folder's path>` in ``stateDirectory``.
+    var historyFolder: URL {
+        stateFolder.appending(path: "history-\(folderHash)", directoryHint: .isDirectory)
+    }
+
+    private var folderHash: String { EntityTag(of: directory.standardizedFileURL.path.utf8).opaque }
+
+    private var stateFolder: URL {
+        if let stateDirectory { return stateDirectory }
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
+        }
+        return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/state/livery")
     }
 
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).

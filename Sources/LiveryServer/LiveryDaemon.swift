@@ -32,6 +32,8 @@ public final class LiveryDaemon: Service, Sendable {
     package let clients: ClientTable
     /// The staged rollout (`GET /v1/rollout`).
     let rollouts: RolloutKeeper
+    /// The one write path to the daemon's store.
+    let writer: SpecWriter
     /// Warms the fronts of ``DaemonConfiguration/warmFronts``, if any.
     private let warmer: FrontWarmer?
     /// Follows the store into the hub and the rollout keeper.
@@ -74,6 +76,7 @@ public final class LiveryDaemon: Service, Sendable {
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
         let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
+        self.writer = writer
         let rollouts = RolloutKeeper(
             hub: hub, writer: writer, clients: clients, store: store, threshold: configuration.abortWhen,
             metrics: metrics, logger: logger)
@@ -92,7 +95,9 @@ public final class LiveryDaemon: Service, Sendable {
         }
         return FolderSpecStore(
             directory: configuration.directory, limits: configuration.readerLimits, watch: configuration.watch,
-            recordFile: { [configuration] name in configuration.stateFile(ofRecord: name) }, logger: logger)
+            recordFile: { [configuration] name in configuration.stateFile(ofRecord: name) },
+            history: FolderHistory(folder: configuration.historyFolder, limit: configuration.historyLimit),
+            logger: logger)
     }
 
     /// Every route the daemon answers, as its route table has it: for documentation, and for
