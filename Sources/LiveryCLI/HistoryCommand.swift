@@ -12,6 +12,8 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @OptionGroup var readToken: ReadTokenOption
 
     @Option(help: "The most publishes to list.")
@@ -23,7 +25,9 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server, token: try readToken.token(), action: "history").send(
+        switch try await DaemonCall(
+            server: server, token: try readToken.token(), action: "history", environment: environment
+        ).send(
             "/v1/history?limit=\(limit)")
         {
         case .ok(let body):

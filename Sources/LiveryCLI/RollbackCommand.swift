@@ -15,6 +15,8 @@ struct RollbackCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -25,7 +27,7 @@ struct RollbackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        switch try await DaemonCall(server: server, token: token, action: "rollback").send(
+        switch try await DaemonCall(server: server, token: token, action: "rollback", environment: environment).send(
             post: true, "/v1/history/\(revision)/restore")
         {
         case .ok(let body):

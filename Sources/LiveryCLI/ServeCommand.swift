@@ -22,6 +22,18 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "Keep the specs in etcd instead of a folder: the members' client URLs, comma-separated.")
     var etcd: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve each subfolder of ROOT named [a-z][a-z0-9-]{0,62} as the environment of that name (at /v1/environments/NAME/…), instead of one specs folder as the environment 'default'.",
+            valueName: "root"))
+    var environments: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The environment the routes without one (/v1/spec, /v1/specs…) address (default: 'default').",
+            valueName: "name"))
+    var defaultEnvironment: String?
+
     @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
     var etcdPrefix = "/livery/"
 
@@ -107,6 +119,13 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
+        if environments != nil, directory != nil || etcd != nil {
+            throw ValidationError("give one of a specs folder, --environments ROOT or --etcd")
+        }
+        if let defaultEnvironment, !EnvironmentPath.isValidName(defaultEnvironment) {
+            throw ValidationError(
+                "--default-environment '\(defaultEnvironment)' is not an environment name ([a-z][a-z0-9-]{0,62})")
+        }
         _ = try allowedOrigins()
         _ = try warmFronts()
         let endpoints = try etcdEndpoints()
@@ -130,7 +149,7 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
         }
         if etcd != nil, waitForFolder { throw ValidationError("--wait-for-folder is for a specs folder, not --etcd") }
-        if etcd == nil, !waitForFolder { try Self.checkFolder(directory ?? "Specs") }
+        if etcd == nil, !waitForFolder { try Self.checkFolder(environments ?? directory ?? "Specs") }
     }
 
     /// A folder missing when the daemon starts is almost always a typo: said at once, rather
@@ -202,6 +221,8 @@ struct ServeCommand: RegistryCommand {
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
         configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
         configuration.historyLimit = historyLimit
+        configuration.environmentsRoot = environments.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.defaultEnvironment = defaultEnvironment
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
@@ -216,7 +237,7 @@ struct ServeCommand: RegistryCommand {
         }
         let served =
             http == nil
-            ? directory
+            ? environments.map { "the environments in \($0)" } ?? directory
             : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         let servesStudio = configuration.servesStudio

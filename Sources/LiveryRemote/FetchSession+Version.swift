@@ -29,7 +29,10 @@ extension FetchSession {
             query.insert(URLQueryItem(name: "since", value: since), at: 0)
         }
         if let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
-        let target = url.appending(path: "v1/version").appending(queryItems: query)
+        let target = EnvironmentPath.url(
+            url, route: BundlePath.versionSignalPath, environment: configuration.environment
+        )
+        .appending(queryItems: query)
         let clock = ContinuousClock()
         let start = clock.now
         let response = try await execute(request(target), timeout: wait + configuration.longPollMargin)
@@ -73,7 +76,7 @@ extension FetchSession {
 
     /// `GET /v1/spec/{etag}`: the bundle of one version, handed to the gate.
     private func fetchVersion(_ version: String) async throws {
-        let target = BundlePath.versionURL(url, form: .bundle, etag: version)
+        let target = BundlePath.versionURL(url, form: .bundle, etag: version, environment: configuration.environment)
         let response = try await execute(request(target), timeout: configuration.readTimeout)
         guard response.status.code == 200 else { throw statusError(response, url: target) }
         let body = try await collect(response)

@@ -10,6 +10,14 @@ public struct DaemonConfiguration: Sendable {
     /// Keep the specs in etcd instead of ``directory``: several daemons then share one spec
     /// set. `nil` (a folder) by default.
     public var etcd: EtcdStoreConfiguration?
+    /// Serve each subfolder of this folder whose name is an environment name
+    /// (`[a-z][a-z0-9-]{0,62}`) as the environment of that name, instead of ``directory`` as the
+    /// one environment `default` (`--environments ROOT`). Ignored with ``etcd``, whose
+    /// environments live under its prefix. `nil` by default.
+    public var environmentsRoot: URL?
+    /// The environment the routes without one (`/v1/spec`…) address (`--default-environment`);
+    /// `nil`, the default, is `default`.
+    public var defaultEnvironment: String?
     /// The address to listen on; `127.0.0.1` by default, so only this machine can reach it.
     public var host: String
     /// The port; 0 asks the system for a free one (see ``LiveryDaemon/listeningPort()``).
@@ -145,21 +153,24 @@ public struct DaemonConfiguration: Sendable {
 extension DaemonConfiguration {
     /// The file that keeps the rollout of ``directory``: in ``stateDirectory``, named after a
     /// hash of the folder's path, so daemons of different folders never share one.
-    package var rolloutStateFile: URL { stateFile(ofRecord: RolloutRecordStore.recordName) }
+    package var rolloutStateFile: URL { stateFile(ofRecord: RolloutRecordStore.recordName, folder: directory) }
 
-    /// The file that keeps the folder store's record `name`: `<name>-<hash of the folder's path>.json`
-    /// in ``stateDirectory``.
-    func stateFile(ofRecord name: String) -> URL {
-        stateFolder.appending(path: "\(name)-\(folderHash).json")
+    /// The file that keeps the record `name` of the specs folder `directory`:
+    /// `<name>-<hash of the folder's path>.json` in ``stateDirectory``, so that each
+    /// environment's folder has its own.
+    func stateFile(ofRecord name: String, folder directory: URL) -> URL {
+        stateFolder.appending(path: "\(name)-\(Self.hash(of: directory)).json")
     }
 
-    /// The folder that keeps the history of ``directory`` (``FolderHistory``):
+    /// The folder that keeps the history of the specs folder `directory` (``FolderHistory``):
     /// `history-<hash of the folder's path>` in ``stateDirectory``.
-    var historyFolder: URL {
-        stateFolder.appending(path: "history-\(folderHash)", directoryHint: .isDirectory)
+    func historyFolder(of directory: URL) -> URL {
+        stateFolder.appending(path: "history-\(Self.hash(of: directory))", directoryHint: .isDirectory)
     }
 
-    private var folderHash: String { EntityTag(of: directory.standardizedFileURL.path.utf8).opaque }
+    private static func hash(of directory: URL) -> String {
+        EntityTag(of: directory.standardizedFileURL.path.utf8).opaque
+    }
 
     private var stateFolder: URL {
         if let stateDirectory { return stateDirectory }

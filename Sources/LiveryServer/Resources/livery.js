@@ -45,7 +45,9 @@ const silentHeartbeats = 3;
  * "events"), `wait` (seconds a version signal waits, 30), `heartbeat` (seconds between the event
  * stream's heartbeats, the daemon's 15 by default; three silent ones end the connection), `report` (false: send no Livery-Client header, so the daemon's fleet does not
  * count this page), `token` (the daemon's read token, for a daemon started with
- * `--read-token-file`; sent as `Authorization: Bearer`), `onUpdate({ version })` after each
+ * `--read-token-file`; sent as `Authorization: Bearer`), `environment` (the daemon's environment
+ * to follow, its routes under /v1/environments/{environment}/; the daemon's default one when
+ * absent), `onUpdate({ version })` after each
  * stylesheet applied, `onError(error)`
  * after a failed round.
  *
@@ -60,6 +62,10 @@ const silentHeartbeats = 3;
 export function follow(baseURL, options = {}) {
   const doc = options.document ?? document;
   const base = String(baseURL).replace(/\/+$/, "");
+  // The daemon's /v1/ routes, or those of the environment asked for.
+  const routes = options.environment
+    ? `${base}/v1/environments/${encodeURIComponent(options.environment)}`
+    : `${base}/v1`;
   const wait = Math.max(1, Math.round(options.wait ?? 30));
   const mode = options.mode ?? "version";
   if (mode !== "version" && mode !== "events") throw new TypeError(`mode: expected "version" or "events", not ${mode}`);
@@ -107,7 +113,7 @@ export function follow(baseURL, options = {}) {
    */
   function sendReport() {
     if (!report) return;
-    fetch(`${base}/v1/reports`, { method: "POST", headers: requestHeaders(), cache: "no-store", credentials: "omit" })
+    fetch(`${routes}/reports`, { method: "POST", headers: requestHeaders(), cache: "no-store", credentials: "omit" })
       .then((response) => { if (response.status !== 204) console.warn(`livery: POST /v1/reports answered ${response.status}`); })
       .catch((error) => console.warn("livery: report not sent", error));
   }
@@ -139,7 +145,7 @@ export function follow(baseURL, options = {}) {
     const started = performance.now();
     // "no-store": the browser must neither answer from its own cache nor turn the daemon's 304
     // into a 200; a shared cache in front of the daemon still coalesces pages.
-    const response = await get(`${base}/v1/version?${query}`, wait * 1000 + longPollMargin, "no-store");
+    const response = await get(`${routes}/version?${query}`, wait * 1000 + longPollMargin, "no-store");
     if (response.status === 304) {
       failures = 0;
       const sent = round;
@@ -184,7 +190,7 @@ export function follow(baseURL, options = {}) {
     try {
       const headers = { ...requestHeaders(), Accept: "text/event-stream" };
       if (version !== null) headers["Last-Event-ID"] = version;
-      const response = await fetch(`${base}/v1/events`, {
+      const response = await fetch(`${routes}/events`, {
         headers,
         signal: connection.signal,
         cache: "no-store",
@@ -216,7 +222,7 @@ export function follow(baseURL, options = {}) {
 
   /** Fetches the stylesheet of `etag` and puts it in place, whole. */
   async function apply(etag) {
-    const response = await get(`${base}/v1/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
+    const response = await get(`${routes}/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
     if (response.status !== 200) throw new Error(`GET /v1/css/{etag} answered ${response.status}`);
     const text = await response.text();
     if (stopped) return;

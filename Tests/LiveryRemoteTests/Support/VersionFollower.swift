@@ -23,9 +23,17 @@ final class VersionFollower: Sendable {
     private let state = Mutex(State())
     /// The instance name that places the follower in or out of a rollout's cohort.
     let instance: String?
+    /// The daemon's environment followed; `nil`: its default one.
+    let environment: String?
 
-    init(instance: String? = nil) {
+    init(instance: String? = nil, environment: String? = nil) {
         self.instance = instance
+        self.environment = environment
+    }
+
+    /// The URL of the daemon's route `path` (`/v1/…`) in the environment followed.
+    private func route(_ base: URL, _ path: String) -> String {
+        base.absoluteString + (environment.map { EnvironmentPath.path(path, environment: $0) } ?? path)
     }
 
     /// The ETag of the last bundle fetched (quoted, as the `ETag` header had it).
@@ -59,7 +67,7 @@ final class VersionFollower: Sendable {
         let since = (signal ?? etag.map { String($0.dropFirst().dropLast()) }).map { "since=\($0)&" } ?? ""
         let roundParameter = round.map { "&round=\($0)" } ?? ""
         let signalAnswer = try await client.execute(
-            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s\(roundParameter)"),
+            HTTPClientRequest(url: "\(route(base, "/v1/version"))?\(since)wait=\(wait)s\(roundParameter)"),
             timeout: .seconds(Int64(wait) * 3))
         let body = try await signalAnswer.body.collect(upTo: 4096)
         switch signalAnswer.status.code {
@@ -83,7 +91,7 @@ final class VersionFollower: Sendable {
                 return
             }
             let bundle = try await client.execute(
-                HTTPClientRequest(url: "\(base.absoluteString)/v1/spec/\(next.dropFirst().dropLast())"),
+                HTTPClientRequest(url: route(base, "/v1/spec/\(next.dropFirst().dropLast())")),
                 timeout: .seconds(10))
             _ = try await bundle.body.collect(upTo: 1 << 20)
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
