@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import LiveryServer
 
-/// `livery history`: the publishes of a daemon on etcd, newest first.
+/// `livery history`: the publishes of a daemon, newest first.
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List the publishes of a livery serve on etcd (revision, time, message, paths)."
+        abstract: "List the publishes of a livery serve (revision, time, who, paths, message)."
     )
 
     @Option(help: "The daemon's base URL.")
@@ -34,7 +34,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let list = try JSONDecoder().decode(HistoryPage.self, from: body)
             for entry in list.entries {
                 let message = entry.message.isEmpty ? "" : "  \(entry.message)"
-                print("\(entry.revision)  \(entry.time)  \(entry.paths.joined(separator: ", "))\(message)")
+                print("\(entry.revision)  \(entry.time)  \(entry.by)  \(entry.paths.joined(separator: ", "))\(message)")
             }
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }

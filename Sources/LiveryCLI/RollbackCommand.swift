@@ -6,7 +6,7 @@ import LiveryServer
 struct RollbackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
-        abstract: "Publish the specs as they were at an etcd revision again, as a new, validated publish."
+        abstract: "Publish the specs as they were at a revision of the history again, as a new, validated publish."
     )
 
     @Argument(help: "The revision to go back to (see livery history).")

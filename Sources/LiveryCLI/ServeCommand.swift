@@ -36,7 +36,10 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
     var etcdPrefix = "/livery/"
 
-    @Option(help: "With --etcd: how many publishes the history keeps; each publish removes the oldest beyond it.")
+    @Option(
+        help:
+            "How many publishes the history keeps (a folder's in --state-dir, else etcd's); each publish removes the oldest beyond it."
+    )
     var historyLimit = 1000
 
     @Option(
@@ -99,7 +102,7 @@ struct ServeCommand: RegistryCommand {
 
     @Option(
         help:
-            "Where the daemon keeps the running rollout of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
+            "Where the daemon keeps the running rollout and the history of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
     )
     var stateDir: String?
 
@@ -216,6 +219,7 @@ struct ServeCommand: RegistryCommand {
         configuration.tls = options.tls
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
         configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.historyLimit = historyLimit
         configuration.environmentsRoot = environments.map { URL(filePath: $0, directoryHint: .isDirectory) }
         configuration.defaultEnvironment = defaultEnvironment
         try access.apply(to: &configuration)

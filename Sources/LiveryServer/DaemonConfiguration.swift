@@ -97,8 +97,12 @@ public struct DaemonConfiguration: Sendable {
 
     /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the
     /// default, is `$XDG_STATE_HOME/livery` (else `~/.local/state/livery`). One file per specs
-    /// folder (`rolloutStateFile`). With ``etcd`` nothing is kept here.
+    /// folder (`rolloutStateFile`), and its history (``historyLimit``). With ``etcd`` nothing is
+    /// kept here.
     public var stateDirectory: URL?
+    /// How many publishes a folder's history keeps (`--history-limit`), the oldest removed
+    /// first; etcd's is ``EtcdStoreConfiguration/historyLimit``. 1000 by default.
+    public var historyLimit = 1000
     /// When the daemon aborts a rollout by itself (`--abort-when`): the first refusal or problem
     /// report of the cohort by default.
     public var abortWhen: AbortThreshold = .first
@@ -156,18 +160,26 @@ extension DaemonConfiguration {
     /// `<name>-<hash of the folder's path>.json` in ``stateDirectory``, so that each
     /// environment's folder has its own.
     func stateFile(ofRecord name: String, folder directory: URL) -> URL {
-        let folder =
-            stateDirectory
-            ?? {
-                let environment = ProcessInfo.processInfo.environment
-                if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-                    return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
-                }
-                return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
-                    path: ".local/state/livery")
-            }()
-        let file = "\(name)-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
-        return folder.appending(path: file)
+        stateFolder.appending(path: "\(name)-\(Self.hash(of: directory)).json")
+    }
+
+    /// The folder that keeps the history of the specs folder `directory` (``FolderHistory``):
+    /// `history-<hash of the folder's path>` in ``stateDirectory``.
+    func historyFolder(of directory: URL) -> URL {
+        stateFolder.appending(path: "history-\(Self.hash(of: directory))", directoryHint: .isDirectory)
+    }
+
+    private static func hash(of directory: URL) -> String {
+        EntityTag(of: directory.standardizedFileURL.path.utf8).opaque
+    }
+
+    private var stateFolder: URL {
+        if let stateDirectory { return stateDirectory }
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
+        }
+        return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/state/livery")
     }
 
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).

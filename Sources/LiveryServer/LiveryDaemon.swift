@@ -85,6 +85,8 @@ public final class LiveryDaemon: Service, Sendable {
     package var clients: ClientTable { defaultSet.clients }
     /// The default environment's staged rollout (`GET /v1/rollout`).
     var rollouts: RolloutKeeper { defaultSet.rollouts }
+    /// The default environment's one write path.
+    var writer: SpecWriter { defaultSet.writer }
 
     /// Every route the daemon answers, as its route table has it: for documentation, and for
     /// tests that must cover each route (a route added later is then covered too).

@@ -79,6 +79,8 @@ enum EnvironmentSpace: Sendable {
             return FolderSpecStore(
                 directory: folder, limits: configuration.readerLimits, watch: configuration.watch,
                 recordFile: { [configuration] record in configuration.stateFile(ofRecord: record, folder: folder) },
+                history: FolderHistory(
+                    folder: configuration.historyFolder(of: folder), limit: configuration.historyLimit),
                 logger: logger)
         }
     }

@@ -40,7 +40,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
-    case historyUnsupported = "history-unsupported"
     case revisionCompacted = "revision-compacted"
 
     // A rollout's state refuses the change.
@@ -76,7 +75,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .invalidSpec, .tooManyFiles: .unprocessableContent
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .fileSystem: .internalServerError
-        case .historyUnsupported: .notImplemented
         case .storeFailed: .badGateway
         case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
             .serviceUnavailable
@@ -115,7 +113,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
-        case .historyUnsupported: "No history"
         case .revisionCompacted: "Revision compacted"
         case .rolloutRunning: "A rollout is running"
         case .rolloutNotRunning: "No rollout is running"

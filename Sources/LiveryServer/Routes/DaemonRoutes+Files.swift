@@ -76,13 +76,14 @@ extension DaemonRoutes {
                     path: rawPath)
             }
             return try await answer(
-                startingRollout: ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"), share: share,
+                startingRollout: ChangeSet(
+                    files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName), share: share,
                 replace: request.uri.queryParameters["replace"] == "true",
                 precondition: filePrecondition(request, path: path), place: rawPath, request)
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"),
+                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec pushed", result, request: request)
             let etag = result.fileETags[path]?.description ?? ""
@@ -115,7 +116,7 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)"),
+                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: Self.pushKeyName),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec deleted", result, request: request)
             return Response(status: .noContent)

@@ -65,7 +65,7 @@ extension DaemonRoutes {
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
         do throws(Problem) {
-            return (try TokensStudioStorage.change(pushing: body, over: current), current)
+            return (try TokensStudioStorage.change(pushing: body, over: current, author: Self.pushKeyName), current)
         } catch {
             throw refused(error, path: path)
         }
