@@ -140,7 +140,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 authenticated = carriesToken
             }
             if authenticated || !gate.admission.requiresToken {
-                clients.record(head.headerFields[values: .liveryClient])
+                clients.record(
+                    head.headerFields[values: .liveryClient], readsOFREP: head.path?.hasPrefix("/ofrep/") == true)
             }
             if var request = BundleRequest(head, limits: limits) {
                 request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])

@@ -30,7 +30,7 @@ struct RequestGate: Sendable {
         // A CORS preflight (OPTIONS) never carries credentials, and its answer holds no data: the
         // methods and fields a route takes. The request it clears still needs the token.
         let verdict = admission.decide(
-            host: host, authorization: head.headerFields[.authorization],
+            host: host, authorization: Self.authorization(of: head, path: path),
             needsToken: head.method != .options && !openRoutes.contains(path))
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
@@ -40,12 +40,21 @@ struct RequestGate: Sendable {
         }
     }
 
+    /// The request's `Authorization`; for OpenFeature's remote evaluation protocol, whose
+    /// providers send a key either way, an `X-API-Key` stands for `Authorization: Bearer KEY`.
+    static func authorization(of head: HTTPRequest, path: Substring) -> String? {
+        if let authorization = head.headerFields[.authorization] { return authorization }
+        guard path.hasPrefix("/ofrep/"), let key = head.headerFields[apiKey] else { return nil }
+        return "Bearer " + key
+    }
+
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
         head.method == .get && head.path.map { $0.prefix { $0 != "?" } == "/v1/events" } == true
     }
 
     private static let host = HTTPFields.Element.Name("Host")!
+    private static let apiKey = HTTPFields.Element.Name("X-API-Key")!
 }
 
 /// The paths of the routes open to every client, from the route table.

@@ -84,7 +84,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
-        ] + studioRoutes + tokensStudioRoutes
+        ] + ofrepRoutes + studioRoutes + tokensStudioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import LiveryHTTP
+
+/// OpenFeature's remote evaluation protocol (OFREP, `open-feature/protocol`'s
+/// `service/openapi.yaml`): any OpenFeature SDK with the generic OFREP provider reads the live
+/// values (``OFREPFlags``) by flag key.
+extension DaemonRoutes {
+    /// The protocol's routes, served from the current bundle.
+    var ofrepRoutes: [Route] {
+        [
+            Route(.post, "/ofrep/v1/evaluate/flags/{key}") { request, context in
+                try await self.evaluateFlag(request, key: context.parameters.get("key") ?? "")
+            },
+            Route(.post, "/ofrep/v1/evaluate/flags") { request, _ in try await self.evaluateFlags(request) },
+        ]
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags/{key}` with `{"context": {…}}`: `{key, value, reason,
+    /// variant, metadata}`, or `{key, errorCode, errorDetails}` (404 `FLAG_NOT_FOUND`, 400 for
+    /// the rest).
+    func evaluateFlag(_ request: Request, key rawKey: String) async throws(Problem) -> Response {
+        let key = rawKey.removingPercentEncoding ?? rawKey
+        let outcome: OFREPOutcome
+        switch try await ofrepOutcome(request) {
+        case .success(let found): outcome = found
+        case .failure(let failure): return failure.response(key: key)
+        }
+        guard let evaluation = outcome.evaluation(of: key) else { return outcome.failure(of: key).response(key: key) }
+        return Self.ofrepResponse(evaluation, headers: [.cacheControl: "no-store"])
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags` with `{"context": {…}}`: `{"flags": […], "metadata"}`
+    /// with an entity tag of the version and the context's outcome, and 304 for a matching
+    /// `If-None-Match` (a polling provider's answer when nothing it reads changed).
+    func evaluateFlags(_ request: Request) async throws(Problem) -> Response {
+        let outcome: OFREPOutcome
+        switch try await ofrepOutcome(request) {
+        case .success(let found): outcome = found
+        case .failure(let failure): return failure.response(key: nil)
+        }
+        let etag = outcome.etag
+        let headers: HTTPFields = [.eTag: etag.description, .cacheControl: "no-cache"]
+        if Self.isNotModified(request, etag: etag) { return Response(status: .notModified, headers: headers) }
+        return Self.ofrepResponse(outcome.bulk, headers: headers)
+    }
+
+    /// The outcome of the request's context against the current bundle, or the protocol's
+    /// failure; a 413 for a body past `--max-body-bytes` and a 503 before the first bundle.
+    private func ofrepOutcome(_ request: Request) async throws(Problem) -> Result<OFREPOutcome, OFREPFailure> {
+        let body = try await collectBody(request)
+        guard let current = hub.snapshot else { throw shown(.noBundle(hub.errors), to: request) }
+        do throws(OFREPFailure) {
+            return .success(try OFREPOutcome(OFREPContext(body: body), current: current) { hub.snapshot(version: $0) })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func ofrepResponse(_ json: String, headers extra: HTTPFields) -> Response {
+        var headers = extra
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+}
