@@ -50,7 +50,8 @@ struct RequestGate: Sendable {
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
-        head.method == .get && head.path.map { $0.prefix { $0 != "?" } == "/v1/events" } == true
+        head.method == .get
+            && head.path.map { ["/v1/events", "/ofrep/v1/events"].contains($0.prefix { $0 != "?" }) } == true
     }
 
     private static let host = HTTPFields.Element.Name("Host")!

@@ -72,10 +72,12 @@ struct OFREPOutcome: Sendable {
             .flagNotFound, "no flag '\(key)': flags are variables by dotted name and Set values as IDENTIFIER:NAME")
     }
 
-    /// Every flag's evaluation, as the bulk answer's JSON.
-    var bulk: String {
+    /// Every flag's evaluation, as the bulk answer's JSON, with the change notification at
+    /// `events` (a path of this daemon) in `eventStreams`.
+    func bulk(events: String) -> String {
         #"{"flags":["# + flags.keys.compactMap(evaluation(of:)).joined(separator: ",")
-            + #"],"metadata":{"livery.version":\#(version)}}"#
+            + #"],"metadata":{"livery.version":\#(version)},"#
+            + #""eventStreams":[{"type":"sse","endpoint":{"requestUri":\#(Self.json(events))}}]}"#
     }
 
     /// The version, as an entity tag shows it (quoted), as JSON.

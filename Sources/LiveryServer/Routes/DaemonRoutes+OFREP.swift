@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Livery
 import LiveryHTTP
 
 /// OpenFeature's remote evaluation protocol (OFREP, `open-feature/protocol`'s
@@ -13,7 +14,30 @@ extension DaemonRoutes {
                 try await self.evaluateFlag(request, key: context.parameters.get("key") ?? "")
             },
             Route(.post, "/ofrep/v1/evaluate/flags") { request, _ in try await self.evaluateFlags(request) },
+            Route(.get, Self.ofrepEventsPath) { request, _ in self.ofrepEvents(request) },
         ]
+    }
+
+    /// The protocol's change notification, named in every bulk answer's `eventStreams`.
+    static let ofrepEventsPath = "/ofrep/v1/events"
+
+    /// `GET /ofrep/v1/events`: the protocol's Server-Sent Events change notification (its ADR
+    /// 0008): an `event: message` with `{"type": "refetchEvaluation", "etag"}` each time the
+    /// version signal changes (a new version; a rollout started, widened, aborted or completed),
+    /// `id:` and `etag` the signal's tag; `: heartbeat` after each quiet interval. A
+    /// `Last-Event-ID` naming another signal than the current one gets one at once.
+    func ofrepEvents(_ request: Request) -> Response {
+        eventStream(request, opensWithCurrent: false, version: { Self.versionSignal(of: $0) }) { snapshot in
+            let signal = Self.versionSignal(of: snapshot)
+            let data = #"{"type":"refetchEvaluation","etag":\#(SpecNode.text(signal).canonicalJSON)}"#
+            return ByteBuffer(string: EventStreamFrame(id: signal, event: "message", data: data).text)
+        }
+    }
+
+    /// What the version signal says of `snapshot`: its rollout's tag while one is in the signal,
+    /// else its version.
+    private static func versionSignal(of snapshot: BundleSnapshot) -> String {
+        snapshot.rollout?.signalTag ?? snapshot.etag.opaque
     }
 
     /// `POST /ofrep/v1/evaluate/flags/{key}` with `{"context": {…}}`: `{key, value, reason,
@@ -42,7 +66,7 @@ extension DaemonRoutes {
         let etag = outcome.etag
         let headers: HTTPFields = [.eTag: etag.description, .cacheControl: "no-cache"]
         if Self.isNotModified(request, etag: etag) { return Response(status: .notModified, headers: headers) }
-        return Self.ofrepResponse(outcome.bulk, headers: headers)
+        return Self.ofrepResponse(outcome.bulk(events: Self.ofrepEventsPath), headers: headers)
     }
 
     /// The outcome of the request's context against the current bundle, or the protocol's

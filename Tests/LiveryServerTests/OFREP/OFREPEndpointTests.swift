@@ -140,4 +140,43 @@ import Testing
             #expect(after.clients == 1 && after.ofrepReaders == 0, "the client's last request counts")
         }
     }
+
+    @Test func theEventStreamSaysRefetchWhenTheVersionSignalChanges() async throws {
+        try await Self.daemon { server in
+            let bulk = try await server.http.post("/ofrep/v1/evaluate/flags", json: "{}", token: .some(nil))
+            let streams = try #require(try bulk.json()["eventStreams"] as? [[String: Any]])
+            #expect(streams.first?["type"] as? String == "sse")
+            let uri = try #require((streams.first?["endpoint"] as? [String: String])?["requestUri"])
+            let before = try #require(try await server.bundleETag())
+            let stream = try await EventStreamClient.connect(server.base + uri)
+            defer { stream.close() }
+            #expect(stream.status == 200 && stream.contentType == "text/event-stream")
+            #expect(try await TestDaemon.eventually { stream.messages.first == .retry(1500) })
+            #expect(Self.refetches(stream).isEmpty, "nothing changed since the provider's bulk evaluation")
+
+            let published = try await server.http.publish(
+                ["look.yaml": Self.look.replacingOccurrences(of: "radius: 8", with: "radius: 9")])
+            let after = try #require(try published.json()["etag"] as? String)
+            #expect(try await TestDaemon.eventually { Self.refetches(stream).count == 1 })
+            let opaque = EntityTag.opaque(of: after)
+            #expect(Self.refetches(stream).first?.id == opaque)
+            #expect(Self.refetches(stream).first?.data == #"{"type":"refetchEvaluation","etag":"\#(opaque)"}"#)
+
+            let resumed = try await EventStreamClient.connect(
+                server.base + uri, lastEventID: EntityTag.opaque(of: before))
+            defer { resumed.close() }
+            #expect(
+                try await TestDaemon.eventually { Self.refetches(resumed).count == 1 },
+                "a missed change is sent at once")
+            #expect(Self.refetches(resumed).first?.id == opaque)
+        }
+    }
+
+    /// The protocol's events received so far (`event: message`).
+    static func refetches(_ stream: EventStreamClient) -> [(id: String?, data: String)] {
+        stream.messages.compactMap {
+            if case .event(let id, "message", let data) = $0 { return (id, data) }
+            return nil
+        }
+    }
 }
