@@ -24,6 +24,8 @@ public struct LiveryCommand: AsyncParsableCommand {
             IdentifiersCommand.self,
             CSSCommand.self,
             TokensCommand.self,
+            EnvironmentsCommand.self,
+            PromoteCommand.self,
         ]
     )
 

@@ -2,12 +2,12 @@ import Foundation
 import LiveryServer
 import Logging
 
-/// Figure 12: OpenFeature's remote evaluation protocol on the daemon. A polling provider's bulk
+/// Figure 13: OpenFeature's remote evaluation protocol on the daemon. A polling provider's bulk
 /// evaluation answered 304, beside the poll every Livery client makes (`GET /v1/spec` answered
 /// 304), and single evaluations, each answered in full; wrk against the in-process daemon serving
 /// figure 3's spec, the two sides alternating in the same run.
 enum OFREPFigure {
-    static let figure = Figure(number: "12", title: "OpenFeature (OFREP)") { config in
+    static let figure = Figure(number: "13", title: "OpenFeature (OFREP)") { config in
         let seconds = config.smoke ? 1 : 5
         let folder = try TemporaryBenchFolder()
         try Data(ServeFigure.generatedSpec().utf8).write(to: folder.url.appendingPathComponent("Specs/ui.yaml"))
@@ -56,7 +56,7 @@ enum OFREPFigure {
         let value = Samples.percentile(50, of: ours)
         let baselineValue = Samples.percentile(50, of: theirs)
         return Row(
-            figure: "12", metric: metric, unit: "req/s", value: value, p99: nil,
+            figure: "13", metric: metric, unit: "req/s", value: value, p99: nil,
             baseline: "wrk GET /v1/spec, 304 (If-None-Match)", baselineValue: baselineValue,
             ratio: value / baselineValue, cpuRatio: nil, target: "(none: information)", verdict: .info,
             notes:

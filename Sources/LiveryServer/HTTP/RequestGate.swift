@@ -1,4 +1,5 @@
 import Hummingbird
+import LiveryHTTP
 @_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
@@ -44,16 +45,24 @@ struct RequestGate: Sendable {
     /// providers send a key either way, an `X-API-Key` stands for `Authorization: Bearer KEY`.
     static func authorization(of head: HTTPRequest, path: Substring) -> String? {
         if let authorization = head.headerFields[.authorization] { return authorization }
-        guard path.hasPrefix("/ofrep/"), let key = head.headerFields[apiKey] else { return nil }
+        guard isOFREP(path), let key = head.headerFields[apiKey] else { return nil }
         return "Bearer " + key
+    }
+
+    /// Whether `path` (without its query) is a route of OpenFeature's remote evaluation protocol,
+    /// of any environment.
+    static func isOFREP(_ path: some StringProtocol) -> Bool {
+        EnvironmentPath.split(path).path.hasPrefix("/ofrep/")
     }
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
         head.method == .get
-            && head.path.map { ["/v1/events", "/ofrep/v1/events"].contains($0.prefix { $0 != "?" }) } == true
+            && head.path.map { eventStreamRoutes.contains(EnvironmentPath.split($0.prefix { $0 != "?" }).path) } == true
     }
 
+    /// The event streams' routes, as the default environment's paths.
+    private static let eventStreamRoutes: Set<String> = ["/v1/events", DaemonRoutes.ofrepEventsPath]
     private static let host = HTTPFields.Element.Name("Host")!
     private static let apiKey = HTTPFields.Element.Name("X-API-Key")!
 }

@@ -7,14 +7,15 @@ import LiveryHTTP
 /// `service/openapi.yaml`): any OpenFeature SDK with the generic OFREP provider reads the live
 /// values (``OFREPFlags``) by flag key.
 extension DaemonRoutes {
-    /// The protocol's routes, served from the current bundle.
-    var ofrepRoutes: [Route] {
+    /// The protocol's routes, served from the current bundle of each environment
+    /// (`/ofrep/v1/…` and `/v1/environments/{environment}/ofrep/v1/…`).
+    static var ofrepRoutes: [Route] {
         [
-            Route(.post, "/ofrep/v1/evaluate/flags/{key}") { request, context in
-                try await self.evaluateFlag(request, key: context.parameters.get("key") ?? "")
+            Route(.post, "/ofrep/v1/evaluate/flags/{key}") { routes, request, context in
+                try await routes.evaluateFlag(request, key: context.parameters.get("key") ?? "")
             },
-            Route(.post, "/ofrep/v1/evaluate/flags") { request, _ in try await self.evaluateFlags(request) },
-            Route(.get, Self.ofrepEventsPath) { request, _ in self.ofrepEvents(request) },
+            Route(.post, "/ofrep/v1/evaluate/flags") { routes, request, _ in try await routes.evaluateFlags(request) },
+            Route(.get, ofrepEventsPath) { routes, request, _ in routes.ofrepEvents(request) },
         ]
     }
 
@@ -66,7 +67,10 @@ extension DaemonRoutes {
         let etag = outcome.etag
         let headers: HTTPFields = [.eTag: etag.description, .cacheControl: "no-cache"]
         if Self.isNotModified(request, etag: etag) { return Response(status: .notModified, headers: headers) }
-        return Self.ofrepResponse(outcome.bulk(events: Self.ofrepEventsPath), headers: headers)
+        // The event stream of the environment the request addressed, at the path it used.
+        let environment = EnvironmentPath.split(request.uri.path).environment
+        let events = environment.map { EnvironmentPath.path(Self.ofrepEventsPath, environment: String($0)) }
+        return Self.ofrepResponse(outcome.bulk(events: events ?? Self.ofrepEventsPath), headers: headers)
     }
 
     /// The outcome of the request's context against the current bundle, or the protocol's
