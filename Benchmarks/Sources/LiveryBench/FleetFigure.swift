@@ -37,7 +37,7 @@ enum FleetFigure {
         defer { daemon.stop() }
         // Room for two fleets: a fleet's start may overlap the end of the one before, whose
         // connections nginx still holds (Benchmarks/README.md, figure 9's rollout rows).
-        let front = try FleetFront(
+        var front = try FleetFront(
             root: folder.url.appendingPathComponent("nginx"), daemonPorts: [daemon.port],
             connections: 2 * clients + 1_024, port: frontPort)
         defer { front.stop() }
@@ -61,6 +61,8 @@ enum FleetFigure {
         let rollout = try RolloutMeasure.run(
             clients: clients, following: try url("http://127.0.0.1:\(front.port)"), daemon: daemon, token: token,
             wait: wait)
+        let restarted = try frontRestarted(
+            clients: clients, front: &front, daemon: daemon, pusher: pusher, step: &step)
 
         let size = config.smoke ? "\(Format.count(clients)) clients (smoke; issue: 5,000)" : "5,000 clients"
         let baseline = "the same clients long-polling the daemon directly"
@@ -128,7 +130,65 @@ enum FleetFigure {
                     + "\(cold.failures); a second nginx with the same conf in front of the same daemon, not named by "
                     + "--warm-front: its clients learn of a change when the front's 10 s wait ends and they ask the "
                     + "daemon; \(common)"),
+            Row(
+                figure: "9",
+                metric: "front stopped, a push, front started again → every one of \(size) on the new version",
+                unit: "ms", value: restarted.all.nanoseconds / 1e6, p99: nil, baseline: baseline,
+                baselineValue: direct.all.median / 1e6, ratio: restarted.all.nanoseconds / direct.all.median,
+                cpuRatio: nil,
+                target: "every follower ends on the new version", verdict: .pass,
+                notes: "from nginx's start on the same port and cache; the median client after "
+                    + "\(Format.number(restarted.half.nanoseconds / 1e6)) ms; failed updates, retried: "
+                    + "\(restarted.failures); nginx stopped with SIGTERM (its fast shutdown drops every held wait) "
+                    + "0.5 s after the fleet had applied the first spec, the push 0.5 s later, nginx started 1 s "
+                    + "after the push; the daemon publishes the signal again every second until the front takes it; "
+                    + "\(common)"),
         ]
+    }
+
+    /// What the fleet saw of a front restarted under it: from the restart until every client
+    /// (and the median client) had applied the push made while the front was down.
+    struct Restarted {
+        var all: Duration
+        var half: Duration
+        var failures: Int
+    }
+
+    /// A fleet follows `front`; the front stops, a push is made, and the front starts again on
+    /// the same port with the same cache folder. Every client must end on the pushed version
+    /// (within 120 s, or the figure fails).
+    private static func frontRestarted(
+        clients: Int, front: inout FleetFront, daemon: DaemonProcess, pusher: Pusher, step: inout Int
+    ) throws -> Restarted {
+        let applied = AppliedLog()
+        let base = try url("http://127.0.0.1:\(front.port)")
+        let tasks = try startFleet(clients: clients, applied: applied, label: "front restarted") { _ in
+            let styler = CardStyler(targets: 1)
+            return Task { await styler.follow(base, mode: .version(wait: wait), log: applied) }
+        }
+        defer { for task in tasks { task.cancel() } }
+        Thread.sleep(forTimeInterval: 0.5)
+        front.stop()
+        Thread.sleep(forTimeInterval: 0.5)
+        step += 1
+        let body = spec(step: step)
+        try Blocking.run { try await pusher.put(body) }
+        Thread.sleep(forTimeInterval: 1)
+        let start = ContinuousClock.now
+        front = try front.restarted()
+        guard applied.wait(for: 2 * clients, timeout: .seconds(120)) else {
+            throw BenchError(
+                "front restarted: \(applied.times.count - clients) of \(clients) clients applied the push made "
+                    + "while it was down within 120 s of its restart (\(applied.failures) failed updates; the first: "
+                    + "\(applied.firstFailure ?? "none"))")
+        }
+        let times = applied.times.suffix(clients).map { $0 - start }.sorted()
+        let result = Restarted(
+            all: times[times.count - 1], half: times[times.count / 2], failures: applied.failures)
+        let following = tasks
+        for task in following { task.cancel() }
+        try Blocking.run { for task in following { await task.value } }
+        return result
     }
 
     /// What one way of following measured: per push, the daemon's requests, the time until

@@ -11,6 +11,9 @@ final class FleetFront {
     let port: Int
     private let process: ChildProcess
     private let errorLog: URL
+    private let root: URL
+    private let daemonPorts: [Int]
+    private let connections: Int
 
     /// The `[alert]` lines of nginx's error log so far, such as "worker_connections are not
     /// enough" (a client's connection refused).
@@ -29,6 +32,9 @@ final class FleetFront {
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         self.port = try port ?? FreePort.find()
+        self.root = root
+        self.daemonPorts = daemonPorts
+        self.connections = connections
         let config = root.appendingPathComponent("nginx.conf")
         errorLog = root.appendingPathComponent("error.log")
         try Data(
@@ -51,6 +57,11 @@ final class FleetFront {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
+    }
+
+    /// A new nginx with this one's conf, port and cache folder (this one stopped first).
+    func restarted() throws -> FleetFront {
+        try FleetFront(root: root, daemonPorts: daemonPorts, connections: connections, port: port)
     }
 
     /// SIGTERM (nginx's fast shutdown), then waits for the exit.
