@@ -6,7 +6,7 @@ import LiveryServer
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List the publishes of a livery serve on etcd (revision, time, message, paths)."
+        abstract: "List the publishes of a livery serve on etcd (revision, time, key, paths, message)."
     )
 
     @Option(help: "The daemon's base URL.")
@@ -30,7 +30,8 @@ struct HistoryCommand: AsyncParsableCommand {
             let list = try JSONDecoder().decode(HistoryPage.self, from: body)
             for entry in list.entries {
                 let message = entry.message.isEmpty ? "" : "  \(entry.message)"
-                print("\(entry.revision)  \(entry.time)  \(entry.paths.joined(separator: ", "))\(message)")
+                let by = entry.by.isEmpty ? "" : "  by \(entry.by)"
+                print("\(entry.revision)  \(entry.time)\(by)  \(entry.paths.joined(separator: ", "))\(message)")
             }
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }

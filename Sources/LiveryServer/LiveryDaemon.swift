@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Livery
+import LiveryEtcd
 public import Logging
 import NIOCore
 public import ServiceLifecycle
@@ -36,8 +37,10 @@ public final class LiveryDaemon: Service, Sendable {
     private let warmer: FrontWarmer?
     /// Follows the store into the hub and the rollout keeper.
     private let follower: StoreFollower
+    /// The keys and who may call what with them.
+    private let keys: KeyKeeper
+    private let access: AccessRule
     private let routes: DaemonRoutes
-    private let token: BearerToken
     private let logger: Logger
     private let listening = Mutex(ListenState())
 
@@ -50,7 +53,7 @@ public final class LiveryDaemon: Service, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Folder, address and limits.
-    ///   - token: The token pushes must carry.
+    ///   - token: An admin key on every environment, named `token-file` (`--token-file`).
     ///   - logger: Where the daemon logs; it makes no logger of its own.
     public convenience init(configuration: DaemonConfiguration, token: BearerToken, logger: Logger) {
         self.init(configuration: configuration, token: token, logger: logger, metrics: ServerMetrics())
@@ -61,7 +64,6 @@ public final class LiveryDaemon: Service, Sendable {
         configuration: DaemonConfiguration, token: BearerToken, logger: Logger, metrics: ServerMetrics
     ) {
         self.configuration = configuration
-        self.token = token
         self.logger = logger
         self.metrics = metrics
         let store = Self.store(of: configuration, logger: logger)
@@ -80,9 +82,27 @@ public final class LiveryDaemon: Service, Sendable {
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
         self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        let ring = KeyRing(token: token, readToken: configuration.readToken)
+        let keys = KeyKeeper(ring: ring, storage: Self.keyStorage(of: configuration, logger: logger), logger: logger)
+        self.keys = keys
+        let access = AccessRule(
+            keys: ring, readsNeedKey: configuration.readsNeedKey,
+            defaultEnvironment: DaemonConfiguration.defaultEnvironment)
+        self.access = access
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
-            configuration: configuration, logger: logger)
+            hub: hub, clients: clients, writer: writer, rollouts: rollouts, access: access, keys: keys,
+            metrics: metrics, configuration: configuration, logger: logger)
+    }
+
+    /// Where the keys are kept: beside the specs in etcd, else in the state folder.
+    private static func keyStorage(of configuration: DaemonConfiguration, logger: Logger) -> any KeyStorage {
+        if let etcd = configuration.etcd {
+            return EtcdKeyStorage(
+                client: EtcdClient(
+                    endpoints: etcd.endpoints, http: etcd.http, credentials: etcd.credentials, logger: logger),
+                configuration: etcd)
+        }
+        return FileKeyStorage(file: configuration.keysFile)
     }
 
     /// The one place the daemon chooses its store: etcd when configured, else the specs folder.
@@ -99,17 +119,25 @@ public final class LiveryDaemon: Service, Sendable {
     /// tests that must cover each route (a route added later is then covered too).
     package var routeTable: [DaemonRoute] {
         routes.routes.map {
-            DaemonRoute(method: $0.method.rawValue, path: $0.path, writes: $0.writes, isOpen: $0.open)
+            DaemonRoute(method: $0.method.rawValue, path: $0.path, scope: $0.scope, writes: $0.writes)
         }
     }
 
     /// Runs the watcher and the server until graceful shutdown (or cancellation).
     public func run() async throws {
+        do throws(StoreError) {
+            try await keys.load()
+        } catch {
+            let failure = DaemonError("cannot read the keys: \(error)")
+            resolveListening(.failure(failure))
+            throw failure
+        }
         let router = Router(options: .autoGenerateHeadEndpoints)
+        routes.register(on: router)
         let gate = RequestGate(
-            admission: configuration.admission(pushToken: token), openRoutes: routes.register(on: router),
+            admission: configuration.admission(access: access), access: access,
             budget: ConnectionBudget(limits: connectionLimits()),
-            places: PlaceDisclosure(configuration: configuration, pushToken: token))
+            places: PlaceDisclosure(configuration: configuration, access: access))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",
@@ -141,7 +169,7 @@ public final class LiveryDaemon: Service, Sendable {
         // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [application, follower], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + [application, follower, keys], logger: logger))
         do {
             try await group.run()
         } catch {

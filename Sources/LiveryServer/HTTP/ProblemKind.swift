@@ -12,6 +12,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case misdirected = "misdirected"
     case unauthorized = "unauthorized"
     case readOnly = "read-only"
+    case missingScope = "missing-scope"
     case uriTooLong = "uri-too-long"
     case headersTooLarge = "headers-too-large"
     case methodNotAllowed = "method-not-allowed"
@@ -28,6 +29,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case revisionNotFound = "revision-not-found"
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
+    case unknownKey = "unknown-key"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -36,6 +38,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case tooManyFiles = "too-many-files"
     case changeTooLarge = "change-too-large"
     case writeConflict = "write-conflict"
+    case keyExists = "key-exists"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
     case historyUnsupported = "history-unsupported"
@@ -59,11 +62,12 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         switch self {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
-        case .readOnly: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout: .notFound
+        case .readOnly, .missingScope: .forbidden
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict: .conflict
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists:
+            .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
         case .bodyTooLarge, .changeTooLarge: .contentTooLarge
@@ -87,6 +91,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .misdirected: "Misdirected request"
         case .unauthorized: "Unauthorized"
         case .readOnly: "Read-only"
+        case .missingScope: "Missing scope"
         case .uriTooLong: "URI too long"
         case .headersTooLarge: "Request header fields too large"
         case .methodNotAllowed: "Method not allowed"
@@ -101,12 +106,14 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .revisionNotFound: "No such revision"
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
+        case .unknownKey: "Unknown key"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
         case .tooManyFiles: "Too many files"
         case .changeTooLarge: "Change too large"
         case .writeConflict: "Write conflict"
+        case .keyExists: "Key exists"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
         case .historyUnsupported: "No history"

@@ -4,11 +4,12 @@ import Hummingbird
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
 /// rule the raw path applies to its bytes), then the connection budget's held requests for an
 /// event stream. ``BundleRequestHandler`` asks it about each head and answers the refusals.
+/// The router's routes then pass the ``AccessRule`` with their scopes (``KeyAuthorization``).
 struct RequestGate: Sendable {
-    /// The rule on `Host` and tokens.
+    /// The rule on `Host`, and on keys for the bundle requests answered before the router.
     let admission: RequestAdmission
-    /// The paths open without a token (`/healthz`, `/readyz`, the studio's files).
-    let openRoutes: OpenRoutes
+    /// Who may call what, for the problem a refused bundle request gets.
+    let access: AccessRule
     /// Connections and held requests, per peer and in all.
     let budget: ConnectionBudget
     /// Who learns where the specs live, for the answers given before the router.
@@ -22,21 +23,26 @@ struct RequestGate: Sendable {
         case refused(Problem, closing: Bool)
     }
 
-    /// The verdict on `head`, by ``RequestAdmission``.
-    func admit(_ head: HTTPRequest) -> Outcome {
+    /// The verdict on `head`, by ``RequestAdmission``; `isBundle` when it is a bundle read the
+    /// daemon answers before the router, which must then carry a read key where reads need one.
+    func admit(_ head: HTTPRequest, isBundle: Bool) -> Outcome {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
-        let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
-        // A CORS preflight (OPTIONS) never carries credentials, and its answer holds no data: the
-        // methods and fields a route takes. The request it clears still needs the token.
         let verdict = admission.decide(
-            host: host, authorization: head.headerFields[.authorization],
-            needsToken: head.method != .options && !openRoutes.contains(path))
+            host: host, authorization: head.headerFields[.authorization], needsToken: isBundle)
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
         case .badHost: return .refused(.badHost, closing: true)
         case .misdirected: return .refused(.misdirected, closing: false)
-        case .unauthorized: return .refused(.readUnauthorized, closing: false)
+        case .unauthorized:
+            // A key the daemon knows, without `read` here, is told what it lacks, as on every route.
+            let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
+            let environment = access.environment(ofPath: path)
+            let decision = access.decide(head.headerFields[.authorization], scope: .read, environment: environment)
+            guard case .forbidden(let scope, let environment, let key) = decision else {
+                return .refused(.readUnauthorized, closing: false)
+            }
+            return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
         }
     }
 
@@ -46,28 +52,6 @@ struct RequestGate: Sendable {
     }
 
     private static let host = HTTPFields.Element.Name("Host")!
-}
-
-/// The paths of the routes open to every client, from the route table.
-struct OpenRoutes: Sendable {
-    private var exact: Set<Substring> = []
-    private var prefixes: [String] = []
-
-    /// The open routes' paths among `patterns` (router patterns: exact, or ending in `/**`).
-    init(_ patterns: [String]) {
-        for pattern in patterns {
-            if pattern.hasSuffix("/**") {
-                prefixes.append(String(pattern.dropLast(2)))
-            } else {
-                exact.insert(Substring(pattern))
-            }
-        }
-    }
-
-    /// Whether `path` (without its query) is one of them.
-    func contains(_ path: Substring) -> Bool {
-        exact.contains(path) || prefixes.contains { path.hasPrefix($0) }
-    }
 }
 
 extension Problem {
@@ -82,11 +66,9 @@ extension Problem {
             "this daemon does not answer for that Host; it answers localhost, 127.0.0.1, [::1] and the names given with --allowed-host"
     )
 
-    /// A read without the read token, when the daemon requires one.
-    static let readUnauthorized = Problem(
-        kind: .unauthorized,
-        detail: "this daemon was started with --read-token-file: requests need 'Authorization: Bearer <token>'",
-        headers: [.wwwAuthenticate: #"Bearer realm="livery""#])
+    /// A bundle read without a read key, when the daemon requires one.
+    static let readUnauthorized = Problem.unauthorized(
+        scope: .read, environment: DaemonConfiguration.defaultEnvironment, readsNeedKey: true)
 
     /// A held request (long-poll, event stream) beyond the connection budget.
     static let tooManyHeld = Problem(

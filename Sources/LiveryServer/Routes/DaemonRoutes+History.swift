@@ -64,7 +64,8 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let then = try await writer.store.read(atRevision: revision).sources
-            let change = try await writer.change(toMatch: then, message: "restore revision \(revision)")
+            let change = try await writer.change(
+                toMatch: then, message: "restore revision \(revision)", author: author(of: request))
             return try await answer(publishing: change, request)
         } catch {
             // Kept historic bundles may be of revisions etcd no longer has: the next look at one

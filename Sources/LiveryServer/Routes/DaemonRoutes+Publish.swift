@@ -52,7 +52,7 @@ extension DaemonRoutes {
         for (rawPath, content) in publish.files {
             files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
         }
-        return (ChangeSet(files: files, message: publish.message ?? ""), publish)
+        return (ChangeSet(files: files, message: publish.message ?? "", author: author(of: request)), publish)
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200

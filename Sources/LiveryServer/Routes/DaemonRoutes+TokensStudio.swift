@@ -8,9 +8,9 @@ extension DaemonRoutes {
     var tokensStudioRoutes: [Route] {
         [
             Route(.get, TokensStudioStorage.path) { request, _ in try await self.tokensStudioPull(request) },
-            Route(.put, TokensStudioStorage.path, writes: true) { request, _ in try await self.tokensStudioPush(request)
+            Route(.put, TokensStudioStorage.path, scope: .push) { request, _ in try await self.tokensStudioPush(request)
             },
-            Route(.post, TokensStudioStorage.path, writes: true) { request, _ in
+            Route(.post, TokensStudioStorage.path, scope: .push) { request, _ in
                 try await self.tokensStudioCreate(request)
             },
         ]
@@ -64,7 +64,9 @@ extension DaemonRoutes {
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
         do throws(Problem) {
-            return (try TokensStudioStorage.change(pushing: body, over: current), current)
+            return (
+                try TokensStudioStorage.change(pushing: body, over: current, author: author(of: request)), current
+            )
         } catch {
             throw refused(error, path: path)
         }

@@ -9,7 +9,8 @@ struct DaemonRoutes: Sendable {
     let clients: ClientTable
     let writer: SpecWriter
     let rollouts: RolloutKeeper
-    let token: BearerToken
+    let access: AccessRule
+    let keys: KeyKeeper
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
     let logger: Logger
@@ -29,87 +30,87 @@ struct DaemonRoutes: Sendable {
         var commits: Int
     }
 
-    /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
+    /// A route: what answers `method` on `path` (a router pattern), and the scope a key needs
+    /// to call it (``KeyAuthorization``).
     struct Route: Sendable {
         let method: HTTPRequest.Method
         let path: String
-        /// Writes go through ``WriteAuthorization``: the push token, then `--read-only`.
-        let writes: Bool
-        /// Open to every client even with `--read-token-file` (``RequestGate``): the probes and
-        /// the studio's own files. Every other route needs the read token when one is set.
-        let open: Bool
+        /// What a key needs to call the route: `read` (open to all unless the daemon requires a
+        /// key to read) by default; `nil` for the routes open to every client, the probes and
+        /// the studio's own files.
+        let scope: KeyScope?
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
 
         init(
-            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false, open: Bool = false,
+            _ method: HTTPRequest.Method, _ path: String, scope: KeyScope? = .read,
             _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
         ) {
             self.method = method
             self.path = path
-            self.writes = writes
-            self.open = open
+            self.scope = scope
             self.handler = handler
         }
+
+        /// Whether the route changes what clients apply, which `--read-only` refuses.
+        var writes: Bool { scope?.changesSpecs ?? false }
     }
 
     /// Every route of the daemon. `HEAD` of each `GET` route is the `GET` without its body
     /// (the router's own rule); `OPTIONS` and the 405s come from this table.
     var routes: [Route] {
         BundlePath.patterns.map { pattern in Route(.get, pattern) { request, _ in self.bundle(request) } } + [
-            Route(.post, BundleForm.styleSheet.path, writes: true) { request, _ in
+            Route(.post, BundleForm.styleSheet.path, scope: .push) { request, _ in
                 try await self.styleSheetDryRun(request)
             },
             Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
             Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
-            Route(.put, "/v1/specs/**", writes: true) { request, _ in try await self.putFile(request) },
-            Route(.delete, "/v1/specs/**", writes: true) { request, _ in try await self.deleteFile(request) },
-            Route(.post, "/v1/specs", writes: true) { request, _ in try await self.publish(request) },
+            Route(.put, "/v1/specs/**", scope: .push) { request, _ in try await self.putFile(request) },
+            Route(.delete, "/v1/specs/**", scope: .push) { request, _ in try await self.deleteFile(request) },
+            Route(.post, "/v1/specs", scope: .push) { request, _ in try await self.publish(request) },
             Route(.get, "/v1/history") { request, _ in try await self.history(request) },
             Route(.get, "/v1/history/{revision}") { request, context in
                 try await self.historicBundle(request, context: context)
             },
-            Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
+            Route(.post, "/v1/history/{revision}/restore", scope: .push) { request, context in
                 try await self.restore(request, context: context)
             },
             Route(.get, "/v1/rollout") { _, _ in try self.rolloutStatus() },
-            Route(.post, "/v1/rollout", writes: true) { request, _ in try await self.changeRollout(request) },
+            Route(.post, "/v1/rollout", scope: .rollout) { request, _ in try await self.changeRollout(request) },
             Route(.post, CrossOriginPolicy.reportsPath) { request, _ in try await self.report(request) },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
             Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
-            Route(.get, "/healthz", open: true) { request, _ in self.health(request) },
-            Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
+            Route(.get, "/healthz", scope: nil) { request, _ in self.health(request) },
+            Route(.get, "/readyz", scope: nil) { request, _ in try self.readiness(request) },
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
-        ] + studioRoutes + tokensStudioRoutes
+        ] + studioRoutes + tokensStudioRoutes + keyRoutes
     }
 
-    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
-    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`); returns
-    /// the paths of the routes open without the read token, for the ``RequestGate``.
-    func register(on router: Router<BasicRequestContext>) -> OpenRoutes {
+    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and each
+    /// route's authorization (``KeyAuthorization``) to `router` (made with `.autoGenerateHeadEndpoints`).
+    func register(on router: Router<BasicRequestContext>) {
         let routes = self.routes
         var allowed = AllowedMethods()
         for route in routes { allowed.add(route.method, route.path) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
-        let writes = router.group().add(
-            middleware: WriteAuthorization(
-                token: token, readOnly: configuration.readOnly,
-                served: configuration.etcd == nil ? "the specs folder" : "the specs in etcd"))
+        let served = configuration.etcd == nil ? "the specs folder" : "the specs in etcd"
         for route in routes {
-            if route.writes {
-                writes.on(RouterPath(route.path), method: route.method, use: route.handler)
-            } else {
-                router.on(RouterPath(route.path), method: route.method, use: route.handler)
-            }
+            router.group()
+                .add(
+                    middleware: KeyAuthorization(
+                        rule: access, scope: route.scope, readOnly: configuration.readOnly, served: served)
+                )
+                .on(RouterPath(route.path), method: route.method, use: route.handler)
         }
-        allowed.register(on: router)
-        return OpenRoutes(routes.filter(\.open).map(\.path))
+        allowed.register(
+            on: router,
+            refusals: KeyAuthorization(rule: access, scope: .read, readOnly: configuration.readOnly, served: served))
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

@@ -68,7 +68,8 @@ final class EtcdSpecStore: SpecStore {
         }
         let now = Date()
         let record = PublishRecord(
-            time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
+            time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths,
+            by: change.author)
         operations.append(.put(key: history + Self.recordName(at: now), value: record.encoded))
         do {
             operations += try await recordsToPrune().map { .delete(key: $0) }
@@ -109,7 +110,8 @@ final class EtcdSpecStore: SpecStore {
         let entries = kvs.map { kv in
             let record = PublishRecord(kv.value)
             return HistoryEntry(
-                revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths)
+                revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths,
+                by: record.by ?? "")
         }
         return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
     }
@@ -178,16 +180,19 @@ final class EtcdSpecStore: SpecStore {
     }
 }
 
-/// The value of a publish record key: JSON `{"time", "message", "paths"}`.
+/// The value of a publish record key: JSON `{"time", "message", "paths", "by"}`.
 struct PublishRecord: Codable, Sendable {
     var time: String
     var message: String
     var paths: [String]
+    /// The key's name; absent in records written before writes named their key.
+    var by: String?
 
-    init(time: String, message: String, paths: [String]) {
+    init(time: String, message: String, paths: [String], by: String?) {
         self.time = time
         self.message = message
         self.paths = paths
+        self.by = by
     }
 
     /// Decodes a record; one that is not (written by hand, say) reads as "unknown".
@@ -195,7 +200,7 @@ struct PublishRecord: Codable, Sendable {
         do {
             self = try JSONDecoder().decode(PublishRecord.self, from: data)
         } catch {
-            self.init(time: "", message: "(unreadable publish record: \(error))", paths: [])
+            self.init(time: "", message: "(unreadable publish record: \(error))", paths: [], by: nil)
         }
     }
 

@@ -85,6 +85,8 @@ struct ChangeSet: Sendable {
     var files: [String: Data?]
     /// Why, as the author said it; recorded in the history where the store keeps one.
     var message: String
+    /// Who: the name of the key the write carried (`disk` for an edit on disk).
+    var author: String
 
     /// The paths, sorted.
     var paths: [String] { files.keys.sorted() }
@@ -100,12 +102,16 @@ package struct HistoryEntry: Codable, Hashable, Sendable {
     public var message: String
     /// The paths it wrote or removed.
     public var paths: [String]
+    /// Who made it: the name of the key the write carried; empty for a publish recorded before
+    /// writes named their key.
+    public var by: String
 
     /// Creates an entry.
-    public init(revision: Int64, time: String, message: String, paths: [String]) {
+    public init(revision: Int64, time: String, message: String, paths: [String], by: String) {
         self.revision = revision
         self.time = time
         self.message = message
         self.paths = paths
+        self.by = by
     }
 }

@@ -147,7 +147,7 @@ struct SpecWriter: Sendable {
     }
 
     /// The change that makes the store hold exactly `sources` (a restore).
-    func change(toMatch sources: SpecSourceSet, message: String) async throws(StoreError) -> ChangeSet {
+    func change(toMatch sources: SpecSourceSet, message: String, author: String) async throws(StoreError) -> ChangeSet {
         let now = try await store.read().sources
         var files: [String: Data?] = [:]
         for (path, file) in sources.files where now.files[path]?.data != file.data {
@@ -156,7 +156,7 @@ struct SpecWriter: Sendable {
         for path in now.files.keys where sources.files[path] == nil {
             files[path] = .some(nil)
         }
-        return ChangeSet(files: files, message: message)
+        return ChangeSet(files: files, message: message, author: author)
     }
 
     private func check(

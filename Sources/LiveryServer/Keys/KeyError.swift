@@ -1,0 +1,13 @@
+/// Why a key cannot be added or revoked.
+enum KeyError: Error, Sendable {
+    /// The name, scopes or environments break a rule; the message says which.
+    case invalid(String)
+    /// A key of that name exists.
+    case exists(String)
+    /// No stored key has that name.
+    case unknown(String)
+    /// The name is one of the keys given on the command line, which the API cannot change.
+    case fixed(String)
+    /// The storage failed.
+    case store(StoreError)
+}
