@@ -39,6 +39,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case changeTooLarge = "change-too-large"
     case writeConflict = "write-conflict"
     case keyExists = "key-exists"
+    case fixedKey = "fixed-key"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
     case historyUnsupported = "history-unsupported"
@@ -66,7 +67,8 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists:
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists,
+            .fixedKey:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -114,6 +116,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .changeTooLarge: "Change too large"
         case .writeConflict: "Write conflict"
         case .keyExists: "Key exists"
+        case .fixedKey: "Key of the command line"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
         case .historyUnsupported: "No history"

@@ -55,8 +55,8 @@ final class KeyRing: Sendable {
         self.now = now
     }
 
-    /// The names no stored key may take.
-    package var reservedNames: Set<String> { Set(fixed.map(\.grant.name)) }
+    /// The names no stored key may take: those of the command line's keys, given or not.
+    package var reservedNames: Set<String> { [Self.tokenFileName, Self.readTokenFileName] }
 
     /// The key `authorization` (an `Authorization` value's bytes) carries, if the ring knows it.
     package func grant(of authorization: UnsafeRawBufferPointer) -> KeyGrant? {

@@ -90,8 +90,10 @@ extension KeyError {
             Problem(kind: .keyExists, detail: "a key named '\(name)' exists; revoke it first or choose another name")
         case .unknown(let name): Problem(kind: .unknownKey, detail: "there is no key named '\(name)'")
         case .fixed(let name):
-            .badRequest(
-                "'\(name)' is the key the daemon was started with (--token-file, --read-token-file); change it by restarting with another file"
+            Problem(
+                kind: .fixedKey,
+                detail:
+                    "'\(name)' is the key the daemon was started with (--token-file, --read-token-file); change it by restarting with another file"
             )
         case .store(let error): error.problem
         }

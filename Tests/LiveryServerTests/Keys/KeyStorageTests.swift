@@ -53,7 +53,8 @@ import Testing
             #expect(twice.status == 409, "\(twice.text)")
             let fixed = try await server.http.post(
                 "/v1/keys", json: #"{"name": "token-file", "scopes": ["read"], "environments": ["*"]}"#)
-            #expect(fixed.status == 400, "\(fixed.text)")
+            #expect(fixed.status == 409, "\(fixed.text)")
+            #expect(try await server.http.delete("/v1/keys/read-token-file").status == 409)
         }
         // A new daemon of the same folder and state folder knows the key.
         try await TestDaemon.with(folder: specs, configure: { $0.stateDirectory = state.url }) { server in
