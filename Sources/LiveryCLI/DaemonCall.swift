@@ -24,6 +24,8 @@ struct DaemonCall {
     /// What the request does, as a refusal names it (`error: history refused, …`): each command
     /// says its own, so a refusal never calls a read a push.
     var action: String
+    /// The environment the requests address (`--environment`).
+    var environment: String?
 
     /// A GET of `path`, or a POST with `post` true.
     func send(
@@ -62,7 +64,7 @@ struct DaemonCall {
         method: HTTPMethod, _ path: String, json: Data?, headers: [(String, String)]
     ) async throws -> (status: Int, reason: String, body: Data) {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        var request = HTTPClientRequest(url: base + path)
+        var request = HTTPClientRequest(url: base + EnvironmentOption.path(path, environment: environment))
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: token.authorizationHeader) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }

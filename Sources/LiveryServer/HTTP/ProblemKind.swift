@@ -30,6 +30,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
     case unknownKey = "unknown-key"
+    case unknownEnvironment = "unknown-environment"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -40,9 +41,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case writeConflict = "write-conflict"
     case keyExists = "key-exists"
     case fixedKey = "fixed-key"
+    case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
-    case historyUnsupported = "history-unsupported"
     case revisionCompacted = "revision-compacted"
 
     // A rollout's state refuses the change.
@@ -64,11 +65,12 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
         case .readOnly, .missingScope: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey: .notFound
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment:
+            .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
         case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists,
-            .fixedKey:
+            .fixedKey, .environmentConflict:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -78,7 +80,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .invalidSpec, .tooManyFiles: .unprocessableContent
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .fileSystem: .internalServerError
-        case .historyUnsupported: .notImplemented
         case .storeFailed: .badGateway
         case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
             .serviceUnavailable
@@ -109,6 +110,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
         case .unknownKey: "Unknown key"
+        case .unknownEnvironment: "Unknown environment"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
@@ -117,9 +119,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .writeConflict: "Write conflict"
         case .keyExists: "Key exists"
         case .fixedKey: "Key of the command line"
+        case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
-        case .historyUnsupported: "No history"
         case .revisionCompacted: "Revision compacted"
         case .rolloutRunning: "A rollout is running"
         case .rolloutNotRunning: "No rollout is running"

@@ -38,17 +38,21 @@ struct RequestGate: Sendable {
             // A key the daemon knows, without `read` here, is told what it lacks, as on every route.
             let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
             let environment = access.environment(ofPath: path)
-            let decision = access.decide(head.headerFields[.authorization], scope: .read, environment: environment)
-            guard case .forbidden(let scope, let environment, let key) = decision else {
-                return .refused(.readUnauthorized, closing: false)
+            switch access.decide(head.headerFields[.authorization], scope: .read, environment: environment) {
+            case .allowed: return .admitted(authenticated: true)
+            case .forbidden(let scope, let environment, let key):
+                return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
+            case .unauthorized:
+                return .refused(
+                    .unauthorized(scope: .read, environment: environment, readsNeedKey: true), closing: false)
             }
-            return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
         }
     }
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
-        head.method == .get && head.path.map { $0.prefix { $0 != "?" } == "/v1/events" } == true
+        head.method == .get
+            && head.path.map { EnvironmentPath.split($0.prefix { $0 != "?" }).path == "/v1/events" } == true
     }
 
     private static let host = HTTPFields.Element.Name("Host")!
@@ -65,10 +69,6 @@ extension Problem {
         detail:
             "this daemon does not answer for that Host; it answers localhost, 127.0.0.1, [::1] and the names given with --allowed-host"
     )
-
-    /// A bundle read without a read key, when the daemon requires one.
-    static let readUnauthorized = Problem.unauthorized(
-        scope: .read, environment: DaemonConfiguration.defaultEnvironment, readsNeedKey: true)
 
     /// A held request (long-poll, event stream) beyond the connection budget.
     static let tooManyHeld = Problem(

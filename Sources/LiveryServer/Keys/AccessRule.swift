@@ -51,11 +51,9 @@ struct AccessRule: Sendable, ReadKeyCheck {
         keys.grant(of: authorization)?.allows(.push, in: environment) ?? false
     }
 
-    /// The environment `path` addresses: `{env}` of `/v1/environments/{env}/…`, else the default.
+    /// The environment `path` addresses: `{env}` of `/v1/environments/{env}/…`
+    /// (``LiveryHTTP/EnvironmentPath``), else the default.
     func environment(ofPath path: some StringProtocol) -> String {
-        let prefix = "/v1/environments/"
-        guard path.hasPrefix(prefix) else { return defaultEnvironment }
-        let name = path.dropFirst(prefix.count).prefix { $0 != "/" }
-        return name.isEmpty ? defaultEnvironment : String(name)
+        EnvironmentPath.split(path).environment.map(String.init) ?? defaultEnvironment
     }
 }

@@ -8,7 +8,8 @@ struct KeyAuthorization<Context: RequestContext>: RouterMiddleware {
     let rule: AccessRule
     /// What the route needs; `nil` for an open route.
     let scope: KeyScope?
-    /// `--read-only`.
+    /// Whether the daemon refuses the route: it was started with `--read-only` and the route
+    /// changes what clients apply.
     let readOnly: Bool
     /// What the daemon serves, for the read-only 403's detail: "the specs folder", "the specs in etcd".
     let served: String
@@ -25,7 +26,7 @@ struct KeyAuthorization<Context: RequestContext>: RouterMiddleware {
         case .allowed:
             break
         }
-        if readOnly, scope?.changesSpecs == true {
+        if readOnly {
             throw Problem(
                 kind: .readOnly,
                 detail: "this daemon was started with --read-only: it serves \(served) and accepts no writes")

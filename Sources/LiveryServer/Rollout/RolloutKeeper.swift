@@ -146,7 +146,7 @@ actor RolloutKeeper {
         return record
     }
 
-    /// Publishes the candidate as the stable version, through the one write path, as `author`.
+    /// Publishes the candidate as the stable version, through the one write path.
     func complete(ifMatch: String?, message: String, author: String) async throws(RolloutError) -> RolloutRecord {
         let running = try running(ifMatch: ifMatch)
         let record = running.with(state: .completed)

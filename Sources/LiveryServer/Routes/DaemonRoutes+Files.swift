@@ -91,7 +91,13 @@ extension DaemonRoutes {
             let created = result.created.contains(path)
             var headers = HTTPFields()
             headers[.eTag] = etag
-            if created { headers[.location] = "/v1/specs/" + path }
+            if created {
+                // At the prefix the request came by: the default environment's or its own.
+                let environment = EnvironmentPath.split(request.uri.path).environment
+                headers[.location] =
+                    (environment.map { EnvironmentPath.path("/v1/specs/", environment: String($0)) } ?? "/v1/specs/")
+                    + path
+            }
             return JSONBody.response(
                 SpecFileEntry(path: path, etag: etag, size: data.count), status: created ? .created : .ok,
                 headers: headers)
@@ -176,12 +182,12 @@ extension DaemonRoutes {
     /// The body, refused with 413 as soon as it is known to exceed the daemon's limit
     /// (``DaemonConfiguration/maxBodyBytes``).
     func collectBody(_ request: Request) async throws(Problem) -> Data {
-        try await collectBody(request, limit: configuration.maxBodyBytes)
+        try await Self.collectBody(request, limit: configuration.maxBodyBytes)
     }
 
     /// The body, refused with 413 as soon as it is known to exceed `limit` bytes: from
     /// `Content-Length` before reading anything, or while collecting a chunked body.
-    func collectBody(_ request: Request, limit: Int) async throws(Problem) -> Data {
+    static func collectBody(_ request: Request, limit: Int) async throws(Problem) -> Data {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw .bodyTooLarge(limit)
         }

@@ -5,13 +5,17 @@ extension DaemonRoutes {
     /// The keys: `POST /v1/keys` adds one and answers it, the one time it is shown; `GET
     /// /v1/keys` lists them (never a key, nor its hash); `DELETE /v1/keys/{name}` revokes one.
     /// All need `admin`. `GET /v1/keys/self` tells any key what it may do.
-    var keyRoutes: [Route] {
+    static var keyRoutes: [Route] {
         [
-            Route(.post, "/v1/keys", scope: .admin) { request, _ in try await self.addKey(request) },
-            Route(.get, "/v1/keys", scope: .admin) { _, _ in self.listKeys() },
-            Route(.get, "/v1/keys/self", scope: nil) { request, _ in try self.selfKey(request) },
-            Route(.delete, "/v1/keys/{name}", scope: .admin) { request, context in
-                try await self.revokeKey(context.parameters.get("name") ?? "")
+            Route(.post, "/v1/keys", scope: .admin, daemonWide: true) { routes, request, _ in
+                try await routes.addKey(request)
+            },
+            Route(.get, "/v1/keys", scope: .admin, daemonWide: true) { routes, _, _ in routes.listKeys() },
+            Route(.get, "/v1/keys/self", scope: nil, daemonWide: true) { routes, request, _ in
+                try routes.selfKey(request)
+            },
+            Route(.delete, "/v1/keys/{name}", scope: .admin, daemonWide: true) { routes, _, context in
+                try await routes.revokeKey(context.parameters.get("name") ?? "")
             },
         ]
     }

@@ -88,7 +88,7 @@ extension DaemonRoutes {
 struct PublishRequest: Decodable {
     /// New contents by path; `nil` removes the file.
     var files: [String: String?]
-    /// Why; recorded in the history on etcd.
+    /// Why; recorded in the history.
     var message: String?
     /// Start a rollout of the set to this share instead of publishing it.
     var rollout: RolloutShare?
@@ -100,7 +100,7 @@ struct PublishRequest: Decodable {
 package struct PublishResult: Codable, Hashable, Sendable {
     /// The ETag of the bundle the published files make.
     public var etag: String
-    /// The etcd revision of the publish; absent on a folder, and for a dry run.
+    /// The store revision of the publish (etcd's, or the folder history's); absent for a dry run.
     public var revision: Int64?
     /// The paths written or removed.
     public var paths: [String]

@@ -52,7 +52,7 @@ enum TokensStudioStorage {
     }
 
     /// The change a push makes to `current`: each set written, sets it no longer has removed,
-    /// its themes as the resolver (removed when it has none); `author` names the key.
+    /// its themes as the resolver (removed when it has none).
     static func change(
         pushing body: SpecNode, over current: SpecSourceSet, author: String
     ) throws(Problem) -> ChangeSet {

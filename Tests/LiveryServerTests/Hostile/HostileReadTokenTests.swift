@@ -25,6 +25,7 @@ import Testing
             .replacingOccurrences(of: "{etag}", with: "0000000000000000")
             .replacingOccurrences(of: "{revision}", with: "1")
             .replacingOccurrences(of: "{name}", with: "nobody")
+            .replacingOccurrences(of: "{environment}", with: "default")
     }
 
     @Test func everyReadRouteNeedsTheTokenAndTheOpenOnesDoNot() async throws {

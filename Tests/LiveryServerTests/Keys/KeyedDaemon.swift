@@ -21,7 +21,7 @@ extension TestDaemon {
         var target = route.path
             .replacingOccurrences(of: "/studio/**", with: "/studio/index.html")
             .replacingOccurrences(of: "**", with: "card.yaml")
-        let values = ["etag": "0000000000000000", "revision": "1", "env": "default", "name": "nobody"]
+        let values = ["etag": "0000000000000000", "revision": "1", "environment": "default", "name": "nobody"]
         while let parameter = target.firstMatch(of: /\{([a-z]+)\}/) {
             target.replaceSubrange(parameter.range, with: values[String(parameter.1)] ?? "1")
         }
