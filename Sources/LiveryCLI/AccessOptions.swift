@@ -14,9 +14,15 @@ struct AccessOptions: ParsableArguments {
 
     @Option(
         help:
-            "A file holding a token every read needs (Authorization: Bearer), except /healthz, /readyz and the studio's page; the push token is accepted too."
+            "A file holding a read key on every environment (named read-token-file); giving one requires a key to read, as --require-read-key does."
     )
     var readTokenFile: String?
+
+    @Flag(
+        help:
+            "Every read needs a key of scope read (Authorization: Bearer), except /healthz, /readyz and the studio's page."
+    )
+    var requireReadKey = false
 
     @Option(help: "The most open connections, all clients together (lowered to fit the open-file limit).")
     var maxConnections = ConnectionLimits().maxConnections
@@ -53,6 +59,7 @@ struct AccessOptions: ParsableArguments {
     func apply(to configuration: inout DaemonConfiguration) throws {
         configuration.allowedHosts = allowedHosts
         configuration.readToken = try readTokenFile.map { try TokenFile.read(URL(filePath: $0)) }
+        configuration.requireReadKey = requireReadKey
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, maxConnectionsPerPeer: maxConnectionsPerPeer,
             maxHeldRequests: maxHeldRequests, maxHeldRequestsPerPeer: maxHeldRequestsPerPeer)

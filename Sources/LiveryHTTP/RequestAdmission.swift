@@ -8,8 +8,8 @@
 ///   `--allowed-host`), a request must name one of them, with or without a port: any other
 ///   name is ``Verdict/misdirected`` (421). A request without exactly one `Host` is
 ///   ``Verdict/badHost`` (400), as RFC 9112 §3.2 requires.
-/// - **Token.** With read tokens set (`--read-token-file`; the push token is accepted too), a
-///   request for anything but an open route must carry `Authorization: Bearer <token>`,
+/// - **Key.** With ``readKeys`` set (the daemon requires a key to read), a request for anything
+///   but an open route must carry `Authorization: Bearer <key>` naming a key that may read,
 ///   compared in constant time; otherwise ``Verdict/unauthorized`` (401).
 ///
 /// The Host is checked first, so a page of another origin learns nothing about the token.
@@ -33,18 +33,23 @@
 
     /// The accepted `Host` names; `nil` accepts any.
     private let hosts: AcceptedHosts?
-    /// The tokens that open the routes that are not open to all; empty requires none.
-    private let tokens: [BearerToken]
+    /// What tells the keys that may read; `nil` requires none.
+    private let readKeys: (any ReadKeyCheck)?
 
-    /// Creates the rule: `hosts` are the names accepted in `Host` (`nil`: any), `tokens` those
-    /// accepted in `Authorization` (empty: no token needed).
-    public init(hosts: [String]?, tokens: [BearerToken]) {
+    /// Creates the rule: `hosts` are the names accepted in `Host` (`nil`: any), `readKeys` what
+    /// tells whether an `Authorization` value may read (`nil`: no key needed).
+    public init(hosts: [String]?, readKeys: (any ReadKeyCheck)?) {
         self.hosts = hosts.map(AcceptedHosts.init)
-        self.tokens = tokens
+        self.readKeys = readKeys
     }
 
-    /// Whether tokens are required.
-    public var requiresToken: Bool { !tokens.isEmpty }
+    /// Creates the rule with fixed `tokens` (empty: no token needed).
+    public init(hosts: [String]?, tokens: [BearerToken]) {
+        self.init(hosts: hosts, readKeys: tokens.isEmpty ? nil : TokenList(tokens: tokens))
+    }
+
+    /// Whether a key is required.
+    public var requiresToken: Bool { readKeys != nil }
 
     /// The verdict on a request whose `Host` value is `host` (`nil` when it has none, or more
     /// than one) and whose `Authorization` value is `authorization`, as bytes; `needsToken` is
@@ -55,8 +60,8 @@
     ) -> Verdict {
         guard let host, !host.isEmpty else { return .badHost }
         if let hosts, !hosts.admit(host) { return .misdirected }
-        guard !tokens.isEmpty else { return .admitted(authenticated: false) }
-        let authenticated = authorization.map { value in tokens.contains { $0.authorizes(value) } } ?? false
+        guard let readKeys else { return .admitted(authenticated: false) }
+        let authenticated = authorization.map { readKeys.admitsRead($0) } ?? false
         if needsToken, !authenticated { return .unauthorized }
         return .admitted(authenticated: authenticated)
     }

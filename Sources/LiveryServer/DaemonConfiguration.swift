@@ -78,10 +78,13 @@ public struct DaemonConfiguration: Sendable {
     /// loopback ``host`` other names get 421; elsewhere any name is accepted unless some are
     /// given here. Empty by default.
     public var allowedHosts: [String] = []
-    /// The token every route but `/healthz`, `/readyz` and the studio's own files requires
-    /// (`--read-token-file`); the push token is accepted too. `nil`, the default, leaves reads
-    /// open to whoever reaches the daemon.
+    /// A read key on every environment, named `read-token-file` (`--read-token-file`); giving
+    /// one requires a key to read, as ``requireReadKey`` does. `nil` by default.
     public var readToken: BearerToken?
+    /// Whether every route but `/healthz`, `/readyz` and the studio's own files needs a key of
+    /// scope `read` (`--require-read-key`). `false`, the default, leaves reads open to whoever
+    /// reaches the daemon.
+    public var requireReadKey = false
     /// Bounds on connections and held requests (long-polls, event streams).
     public var connectionLimits = ConnectionLimits()
 
@@ -197,10 +200,17 @@ extension DaemonConfiguration {
         return RequestAdmission.loopbackNames + allowedHosts
     }
 
-    /// The rule on `Host` and tokens; `pushToken` opens the read routes too.
-    func admission(pushToken: BearerToken) -> RequestAdmission {
-        RequestAdmission(hosts: acceptedHosts, tokens: readToken.map { [$0, pushToken] } ?? [])
+    /// The rule on `Host` and, for the bundle reads answered before the router, on keys.
+    func admission(access: AccessRule) -> RequestAdmission {
+        RequestAdmission(hosts: acceptedHosts, readKeys: access.readsNeedKey ? access : nil)
     }
+
+    /// Whether reads need a key: `--require-read-key` or `--read-token-file`.
+    var readsNeedKey: Bool { requireReadKey || readToken != nil }
+
+    /// The file of the keys added with `POST /v1/keys`, when they are not in etcd: one for the
+    /// daemon, by the folder it serves (its environments' root, else its specs folder).
+    var keysFile: URL { stateFile(ofRecord: "keys", folder: environmentsRoot ?? directory) }
 
     /// Whether `/studio/` is served. By default on loopback, and on any address with TLS; off
     /// beyond loopback without TLS, where a page that asks for the push token would invite

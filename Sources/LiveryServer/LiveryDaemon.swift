@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Livery
+import LiveryEtcd
 public import Logging
 import NIOCore
 public import ServiceLifecycle
@@ -30,8 +31,10 @@ public final class LiveryDaemon: Service, Sendable {
     package let metrics: ServerMetrics
     /// Warms the fronts of ``DaemonConfiguration/warmFronts``, if any.
     private let warmer: FrontWarmer?
+    /// The keys and who may call what with them.
+    private let keys: KeyKeeper
+    private let access: AccessRule
     private let routes: RouteTable
-    private let token: BearerToken
     private let logger: Logger
     private let listening = Mutex(ListenState())
 
@@ -44,7 +47,7 @@ public final class LiveryDaemon: Service, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Folder, address and limits.
-    ///   - token: The token pushes must carry.
+    ///   - token: An admin key on every environment, named `token-file` (`--token-file`).
     ///   - logger: Where the daemon logs; it makes no logger of its own.
     public convenience init(configuration: DaemonConfiguration, token: BearerToken, logger: Logger) {
         self.init(configuration: configuration, token: token, logger: logger, metrics: ServerMetrics())
@@ -55,7 +58,6 @@ public final class LiveryDaemon: Service, Sendable {
         configuration: DaemonConfiguration, token: BearerToken, logger: Logger, metrics: ServerMetrics
     ) {
         self.configuration = configuration
-        self.token = token
         self.logger = logger
         self.metrics = metrics
         let warmer =
@@ -64,10 +66,27 @@ public final class LiveryDaemon: Service, Sendable {
         self.warmer = warmer
         let environments = Environments(configuration: configuration, metrics: metrics, warmer: warmer, logger: logger)
         self.environments = environments
+        let ring = KeyRing(token: token, readToken: configuration.readToken)
+        let keys = KeyKeeper(ring: ring, storage: Self.keyStorage(of: configuration, logger: logger), logger: logger)
+        self.keys = keys
+        let access = AccessRule(
+            keys: ring, readsNeedKey: configuration.readsNeedKey, defaultEnvironment: environments.defaultName)
+        self.access = access
         self.routes = RouteTable(
             DaemonRoutes.Shared(
-                environments: environments, token: token, metrics: metrics, configuration: configuration,
-                logger: logger))
+                environments: environments, access: access, keys: keys, metrics: metrics,
+                configuration: configuration, logger: logger))
+    }
+
+    /// Where the keys are kept: beside the specs in etcd, else in the state folder.
+    private static func keyStorage(of configuration: DaemonConfiguration, logger: Logger) -> any KeyStorage {
+        if let etcd = configuration.etcd {
+            return EtcdKeyStorage(
+                client: EtcdClient(
+                    endpoints: etcd.endpoints, http: etcd.http, credentials: etcd.credentials, logger: logger),
+                configuration: etcd)
+        }
+        return FileKeyStorage(file: configuration.keysFile)
     }
 
     /// The default environment, for tests and benchmarks of a daemon that has one (`livery
@@ -92,17 +111,25 @@ public final class LiveryDaemon: Service, Sendable {
     /// tests that must cover each route (a route added later is then covered too).
     package var routeTable: [DaemonRoute] {
         routes.entries.map {
-            DaemonRoute(method: $0.route.method.rawValue, path: $0.path, writes: $0.route.writes, isOpen: $0.route.open)
+            DaemonRoute(method: $0.route.method.rawValue, path: $0.path, scope: $0.route.scope, writes: $0.route.writes)
         }
     }
 
     /// Runs the watcher and the server until graceful shutdown (or cancellation).
     public func run() async throws {
+        do throws(StoreError) {
+            try await keys.load()
+        } catch {
+            let failure = DaemonError("cannot read the keys: \(error)")
+            resolveListening(.failure(failure))
+            throw failure
+        }
         let router = Router(options: .autoGenerateHeadEndpoints)
+        routes.register(on: router)
         let gate = RequestGate(
-            admission: configuration.admission(pushToken: token), openRoutes: routes.register(on: router),
+            admission: configuration.admission(access: access), access: access,
             budget: ConnectionBudget(limits: connectionLimits()),
-            places: PlaceDisclosure(configuration: configuration, pushToken: token))
+            places: PlaceDisclosure(configuration: configuration, access: access))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(
                 "listening on a non-loopback address without TLS: the push token and the specs travel in clear text; use --tls-cert and --tls-key or a TLS-terminating proxy",
@@ -134,7 +161,7 @@ public final class LiveryDaemon: Service, Sendable {
         // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [application, environments], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + [application, environments, keys], logger: logger))
         do {
             try await group.run()
         } catch {

@@ -1,12 +1,13 @@
 """Livery Studio in a real browser (headless Chromium), against a real `livery serve`."""
 
+import json
 import shutil
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, ROOT, TOKEN, Daemon
+from conftest import ARTIFACTS, ROOT, TOKEN, Daemon, open_studio
 
 ACCENT = '.variable[data-path="colors.accent"]'
 
@@ -251,3 +252,29 @@ def test_livery_serve_no_studio_turns_the_page_off(specs):
             assert daemon.request("GET", "/v1/resolved")[0] == 200
         finally:
             daemon.stop()
+
+
+def test_a_key_without_the_push_scope_sees_the_write_controls_disabled(browser, specs, request):
+    daemon = Daemon(specs, ["--state-dir", str(specs.parent / "state")])
+    try:
+        status, _, body = daemon.request(
+            "POST", "/v1/keys",
+            json.dumps({"name": "viewer", "scopes": ["read"], "environments": ["*"]}).encode(),
+            {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+        assert status == 201, body
+        key = json.loads(body)["key"]
+        for page in open_studio(browser, daemon, request):
+            wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, ACCENT))
+            find(page, "#token").send_keys(key)
+            find(page, "#unlock").click()
+            # The page holds a key the daemon knows, which may only read: still read-only.
+            wait(page, lambda d: find(d, "#mode").get_attribute("title") == "key viewer")
+            assert text_of(page, "#mode") == "read-only"
+            assert find(page, "#lock").is_displayed()
+            assert find(page, "#editor").get_attribute("readonly") is not None
+            assert not find(page, "#save").is_enabled()
+            assert not find(page, ACCENT).find_element(By.CSS_SELECTOR, ".picker").is_enabled()
+            status, _, body = daemon.request("GET", "/v1/keys/self", headers={"Authorization": f"Bearer {key}"})
+            assert status == 200 and json.loads(body) == {"name": "viewer", "scopes": ["read"], "environments": ["*"]}
+    finally:
+        daemon.stop()

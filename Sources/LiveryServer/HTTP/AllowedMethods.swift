@@ -35,8 +35,11 @@ struct AllowedMethods: Sendable {
     }
 
     /// Adds, for every pattern, an `OPTIONS` route (204 with `Allow`, no CORS grant) and a 405
-    /// route with `Allow` for each method of ``refusable`` the pattern does not answer.
-    func register<Context: RequestContext>(on router: Router<Context>) {
+    /// route with `Allow` for each method of ``refusable`` the pattern does not answer, behind
+    /// `refusals` (where reads need a key, a 405 needs one too). A CORS preflight never carries
+    /// credentials and its answer holds no data, so `OPTIONS` needs none.
+    func register<Context: RequestContext>(on router: Router<Context>, refusals: some RouterMiddleware<Context>) {
+        let refused = router.group().add(middleware: refusals)
         for (pattern, methods) in patterns {
             let allowed = Self.allowed(methods)
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
@@ -47,7 +50,7 @@ struct AllowedMethods: Sendable {
                 return Response(status: .noContent, headers: headers)
             }
             for method in Self.refusable where !allowed.contains(method) {
-                router.on(RouterPath(pattern), method: method) { request, _ in
+                refused.on(RouterPath(pattern), method: method) { request, _ in
                     var headers = HTTPFields()
                     headers[.allow] = allow
                     return Problem(

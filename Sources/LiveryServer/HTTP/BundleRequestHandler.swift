@@ -129,8 +129,9 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         switch part {
         case .head(let head):
             // Every request the parser reads passes here, for the bundle or for the router.
+            let bundle = BundleRequest(head, limits: limits)
             let authenticated: Bool
-            switch gate.admit(head) {
+            switch gate.admit(head, isBundle: bundle != nil) {
             case .refused(let problem, let closing):
                 current = BundleRequest(head, refusedWith: problem, closing: closing)
                 return
@@ -143,7 +144,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if authenticated || !gate.admission.requiresToken {
                 set?.clients.record(head.headerFields[values: .liveryClient], readsOFREP: RequestGate.isOFREP(path))
             }
-            if let set, var request = BundleRequest(head, limits: limits) {
+            if let set, var request = bundle {
                 request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])
                 request.hub = set.hub
                 current = request

@@ -1,19 +1,18 @@
 import Foundation
-import LiveryHTTP
 
 /// Where the specs live (the folder's absolute path, etcd's endpoints), told only to the
-/// bearer of the push token: a reader needs neither, and an attacker would use both. For
+/// bearer of a key that may push to the default environment: a reader needs neither, and an attacker would use both. For
 /// everyone else, each answer that names places names them relative to the specs folder (the
 /// folder itself `.`), and each etcd endpoint `etcd`.
 struct PlaceDisclosure: Sendable {
-    private let pushToken: BearerToken
+    private let access: AccessRule
     /// The folder's spellings, longest first (as given, and with its links resolved); none on etcd.
     private let folderSpellings: [String]
     private let endpoints: [String]
 
-    /// The rule for a daemon with `configuration` whose push token is `pushToken`.
-    init(configuration: DaemonConfiguration, pushToken: BearerToken) {
-        self.pushToken = pushToken
+    /// The rule for a daemon with `configuration` whose keys `access` tells.
+    init(configuration: DaemonConfiguration, access: AccessRule) {
+        self.access = access
         if configuration.etcd == nil {
             let folder = configuration.directory.standardizedFileURL
             folderSpellings = Set([folder.path, folder.resolvingSymlinksInPath().path]).filter { $0.count > 1 }
@@ -24,9 +23,9 @@ struct PlaceDisclosure: Sendable {
         endpoints = configuration.etcd?.endpoints.map(\.absoluteString) ?? []
     }
 
-    /// Whether a request with this `Authorization` value bears the push token.
+    /// Whether a request with this `Authorization` value bears a key that may push.
     func discloses(to authorization: String?) -> Bool {
-        pushToken.authorizes(authorization)
+        access.disclosesPlaces(to: authorization, in: access.defaultEnvironment)
     }
 
     /// `text` with its places as the reader may see them.

@@ -16,11 +16,15 @@ package struct Problem: Codable, Hashable, Sendable {
     public var detail: String
     /// The spec errors behind a 422 (or a forbidden path), in source order.
     public var errors: [Diagnostic]?
+    /// The scope a 401 or 403 found missing.
+    public var scope: String?
+    /// The environment the request addressed, on a 401 or 403.
+    public var environment: String?
     /// Header fields the answer carries besides the content type; not part of the document.
     public var headers: HTTPFields = [:]
 
     private enum CodingKeys: String, CodingKey {
-        case type, title, statusCode = "status", detail, errors
+        case type, title, statusCode = "status", detail, errors, scope, environment
     }
 
     /// Creates a problem of `kind`, which gives it its type URI (`urn:livery:problem:<kind>`),

@@ -12,6 +12,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case misdirected = "misdirected"
     case unauthorized = "unauthorized"
     case readOnly = "read-only"
+    case missingScope = "missing-scope"
     case uriTooLong = "uri-too-long"
     case headersTooLarge = "headers-too-large"
     case methodNotAllowed = "method-not-allowed"
@@ -28,6 +29,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case revisionNotFound = "revision-not-found"
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
+    case unknownKey = "unknown-key"
     case unknownEnvironment = "unknown-environment"
 
     // A write the specs or the store refuse.
@@ -37,6 +39,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case tooManyFiles = "too-many-files"
     case changeTooLarge = "change-too-large"
     case writeConflict = "write-conflict"
+    case keyExists = "key-exists"
+    case fixedKey = "fixed-key"
+    case reservedKeyName = "reserved-key-name"
     case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
@@ -58,14 +63,15 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     /// The HTTP status every problem of the kind answers with.
     package var status: HTTPResponse.Status {
         switch self {
-        case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
+        case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath, .reservedKeyName: .badRequest
         case .unauthorized: .unauthorized
-        case .readOnly: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownEnvironment: .notFound
+        case .readOnly, .missingScope: .forbidden
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment:
+            .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict,
-            .environmentConflict:
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists,
+            .fixedKey, .environmentConflict:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -89,6 +95,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .misdirected: "Misdirected request"
         case .unauthorized: "Unauthorized"
         case .readOnly: "Read-only"
+        case .missingScope: "Missing scope"
         case .uriTooLong: "URI too long"
         case .headersTooLarge: "Request header fields too large"
         case .methodNotAllowed: "Method not allowed"
@@ -103,6 +110,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .revisionNotFound: "No such revision"
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
+        case .unknownKey: "Unknown key"
         case .unknownEnvironment: "Unknown environment"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
@@ -110,6 +118,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .tooManyFiles: "Too many files"
         case .changeTooLarge: "Change too large"
         case .writeConflict: "Write conflict"
+        case .keyExists: "Key exists"
+        case .fixedKey: "Key of the command line"
+        case .reservedKeyName: "Reserved key name"
         case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"

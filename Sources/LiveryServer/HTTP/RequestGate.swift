@@ -1,15 +1,15 @@
 import Hummingbird
-import LiveryHTTP
 @_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
 /// rule the raw path applies to its bytes), then the connection budget's held requests for an
 /// event stream. ``BundleRequestHandler`` asks it about each head and answers the refusals.
+/// The router's routes then pass the ``AccessRule`` with their scopes (``KeyAuthorization``).
 struct RequestGate: Sendable {
-    /// The rule on `Host` and tokens.
+    /// The rule on `Host`, and on keys for the bundle requests answered before the router.
     let admission: RequestAdmission
-    /// The paths open without a token (`/healthz`, `/readyz`, the studio's files).
-    let openRoutes: OpenRoutes
+    /// Who may call what, for the problem a refused bundle request gets.
+    let access: AccessRule
     /// Connections and held requests, per peer and in all.
     let budget: ConnectionBudget
     /// Who learns where the specs live, for the answers given before the router.
@@ -23,27 +23,36 @@ struct RequestGate: Sendable {
         case refused(Problem, closing: Bool)
     }
 
-    /// The verdict on `head`, by ``RequestAdmission``.
-    func admit(_ head: HTTPRequest) -> Outcome {
+    /// The verdict on `head`, by ``RequestAdmission``; `isBundle` when it is a bundle read the
+    /// daemon answers before the router, which must then carry a read key where reads need one.
+    func admit(_ head: HTTPRequest, isBundle: Bool) -> Outcome {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
         let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
-        // A CORS preflight (OPTIONS) never carries credentials, and its answer holds no data: the
-        // methods and fields a route takes. The request it clears still needs the token.
         let verdict = admission.decide(
-            host: host, authorization: Self.authorization(of: head, path: path),
-            needsToken: head.method != .options && !openRoutes.contains(path))
+            host: host, authorization: Self.authorization(of: head, path: path), needsToken: isBundle)
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
         case .badHost: return .refused(.badHost, closing: true)
         case .misdirected: return .refused(.misdirected, closing: false)
-        case .unauthorized: return .refused(.readUnauthorized, closing: false)
+        case .unauthorized:
+            // A key the daemon knows, without `read` here, is told what it lacks, as on every route.
+            let environment = access.environment(ofPath: path)
+            switch access.decide(Self.authorization(of: head, path: path), scope: .read, environment: environment) {
+            case .allowed: return .admitted(authenticated: true)
+            case .forbidden(let scope, let environment, let key):
+                return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
+            case .unauthorized:
+                return .refused(
+                    .unauthorized(scope: .read, environment: environment, readsNeedKey: true), closing: false)
+            }
         }
     }
 
-    /// The request's `Authorization`; for OpenFeature's remote evaluation protocol, whose
-    /// providers send a key either way, an `X-API-Key` stands for `Authorization: Bearer KEY`.
-    static func authorization(of head: HTTPRequest, path: Substring) -> String? {
+    /// The request's `Authorization`, the key every check reads (here and ``KeyAuthorization``);
+    /// for OpenFeature's remote evaluation protocol, whose providers send a key either way, an
+    /// `X-API-Key` stands for `Authorization: Bearer KEY`.
+    static func authorization(of head: HTTPRequest, path: some StringProtocol) -> String? {
         if let authorization = head.headerFields[.authorization] { return authorization }
         guard isOFREP(path), let key = head.headerFields[apiKey] else { return nil }
         return "Bearer " + key
@@ -67,28 +76,6 @@ struct RequestGate: Sendable {
     private static let apiKey = HTTPFields.Element.Name("X-API-Key")!
 }
 
-/// The paths of the routes open to every client, from the route table.
-struct OpenRoutes: Sendable {
-    private var exact: Set<Substring> = []
-    private var prefixes: [String] = []
-
-    /// The open routes' paths among `patterns` (router patterns: exact, or ending in `/**`).
-    init(_ patterns: [String]) {
-        for pattern in patterns {
-            if pattern.hasSuffix("/**") {
-                prefixes.append(String(pattern.dropLast(2)))
-            } else {
-                exact.insert(Substring(pattern))
-            }
-        }
-    }
-
-    /// Whether `path` (without its query) is one of them.
-    func contains(_ path: Substring) -> Bool {
-        exact.contains(path) || prefixes.contains { path.hasPrefix($0) }
-    }
-}
-
 extension Problem {
     /// A request without exactly one `Host`, or with an empty one (RFC 9112 §3.2).
     static let badHost = Problem(
@@ -100,12 +87,6 @@ extension Problem {
         detail:
             "this daemon does not answer for that Host; it answers localhost, 127.0.0.1, [::1] and the names given with --allowed-host"
     )
-
-    /// A read without the read token, when the daemon requires one.
-    static let readUnauthorized = Problem(
-        kind: .unauthorized,
-        detail: "this daemon was started with --read-token-file: requests need 'Authorization: Bearer <token>'",
-        headers: [.wwwAuthenticate: #"Bearer realm="livery""#])
 
     /// A held request (long-poll, event stream) beyond the connection budget.
     static let tooManyHeld = Problem(

@@ -5,9 +5,12 @@ package struct DaemonRoute: Sendable, Hashable {
     public var method: String
     /// The router pattern: `{name}` is one path segment, `**` the rest of the path.
     public var path: String
-    /// Needs the push token (and is refused by `--read-only`).
+    /// The scope a key needs to call it; `nil` for the routes open to all (`/healthz`,
+    /// `/readyz`, the studio's own files).
+    public var scope: KeyScope?
+    /// Changes what clients apply, so `--read-only` refuses it.
     public var writes: Bool
-    /// Answered without a token even with `--read-token-file`: `/healthz`, `/readyz` and the
-    /// studio's own files.
-    public var isOpen: Bool
+
+    /// Whether it is answered without a key even where reads need one.
+    public var isOpen: Bool { scope == nil }
 }

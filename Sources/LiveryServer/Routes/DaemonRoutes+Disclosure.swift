@@ -4,7 +4,7 @@ import Hummingbird
 extension DaemonRoutes {
     /// The rule on places (``PlaceDisclosure``) for this daemon.
     var places: PlaceDisclosure {
-        PlaceDisclosure(configuration: configuration, pushToken: token)
+        PlaceDisclosure(configuration: configuration, access: access)
     }
 
     /// Whether `request` bears the push token, which alone learns where the specs live.

@@ -8,11 +8,12 @@ extension DaemonRoutes {
     /// `GET` and `POST /v1/environments`, `DELETE /v1/environments/{environment}`.
     static var environmentRoutes: [Route] {
         [
-            Route(.get, EnvironmentPath.collection) { shared, _, _ in shared.listEnvironments() },
-            Route(.post, EnvironmentPath.collection, writes: true) { shared, request, _ in
+            Route(.get, EnvironmentPath.collection, scope: .read) { shared, _, _ in shared.listEnvironments() },
+            Route(.post, EnvironmentPath.collection, scope: .admin, writes: true) { shared, request, _ in
                 try await shared.createEnvironment(request)
             },
-            Route(.delete, EnvironmentPath.collection + "/{\(EnvironmentPath.parameter)}", writes: true) {
+            Route(.delete, EnvironmentPath.collection + "/{\(EnvironmentPath.parameter)}", scope: .admin, writes: true)
+            {
                 shared, _, context in
                 try await shared.deleteEnvironment(context.parameters.get(EnvironmentPath.parameter) ?? "")
             },

@@ -77,13 +77,14 @@ extension DaemonRoutes {
             }
             return try await answer(
                 startingRollout: ChangeSet(
-                    files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName), share: share,
+                    files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request)),
+                share: share,
                 replace: request.uri.queryParameters["replace"] == "true",
                 precondition: filePrecondition(request, path: path), place: rawPath, request)
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName),
+                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request)),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec pushed", result, request: request)
             let etag = result.fileETags[path]?.description ?? ""
@@ -116,7 +117,7 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: Self.pushKeyName),
+                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: author(of: request)),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec deleted", result, request: request)
             return Response(status: .noContent)
@@ -137,7 +138,8 @@ extension DaemonRoutes {
         return problem
     }
 
-    /// Counts and logs a write that went through (or would have, for a dry run).
+    /// Counts and logs a write that went through (or would have, for a dry run), naming the key
+    /// that made it.
     func logWrite(_ message: Logger.Message, _ result: SpecWriter.Result, request: Request) {
         guard !isDryRun(request) else { return }
         metrics.pushes.increment()
@@ -145,7 +147,13 @@ extension DaemonRoutes {
             message,
             metadata: [
                 "livery.paths": "\(result.paths)", "livery.revision": "\(result.revision.map(String.init) ?? "-")",
+                "livery.by": "\(author(of: request))",
             ])
+    }
+
+    /// Who makes the request's write: the name of the key it carries.
+    func author(of request: Request) -> String {
+        keys.ring.grant(of: request.headers[.authorization])?.name ?? "anonymous"
     }
 
     /// Whether the request asks only for validation (`?dryRun=true`).

@@ -65,7 +65,7 @@ extension DaemonRoutes {
         do throws(StoreError) {
             let then = try await writer.store.read(atRevision: revision).sources
             let change = try await writer.change(
-                toMatch: then, message: "restore revision \(revision)", author: Self.pushKeyName)
+                toMatch: then, message: "restore revision \(revision)", author: author(of: request))
             return try await answer(publishing: change, request)
         } catch {
             // Kept historic bundles may be of revisions the store no longer has: the next look at

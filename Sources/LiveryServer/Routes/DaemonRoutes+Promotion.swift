@@ -8,7 +8,7 @@ extension DaemonRoutes {
     /// target) like every spec-set route.
     static var promotionRoutes: [Route] {
         [
-            Route(.post, "/v1/promotions", writes: true) { routes, request, _ in try await routes.promote(request) },
+            Route(.post, "/v1/promotions", scope: .promote) { routes, request, _ in try await routes.promote(request) },
             Route(.get, "/v1/promotions/preview") { routes, request, _ in try await routes.promotionPreview(request) },
         ]
     }
@@ -40,7 +40,7 @@ extension DaemonRoutes {
         let result: SpecWriter.Result
         do throws(RolloutError) {
             result = try await promotion.promote(
-                version, message: body.message ?? "", author: Self.pushKeyName, precondition: precondition ?? .none,
+                version, message: body.message ?? "", author: author(of: request), precondition: precondition ?? .none,
                 rollout: body.rollout.map { (rollouts, $0.basisPoints) })
         } catch {
             throw refused(error.problem, path: place)

@@ -52,7 +52,7 @@ extension DaemonRoutes {
         for (rawPath, content) in publish.files {
             files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
         }
-        return (ChangeSet(files: files, message: publish.message ?? "", author: Self.pushKeyName), publish)
+        return (ChangeSet(files: files, message: publish.message ?? "", author: author(of: request)), publish)
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
@@ -69,10 +69,6 @@ extension DaemonRoutes {
             created: result.created.sorted(), dryRun: dryRun)
         return JSONBody.response(answer, headers: [.cacheControl: "no-store"])
     }
-
-    /// Who every write is by, in the history: the daemon's one push key is `--token-file`'s
-    /// (a token the daemon made itself is that key too).
-    static let pushKeyName = "token-file"
 
     /// A decoding error in a sentence, with the place in the JSON where it went wrong.
     private static func describe(_ error: any Error) -> String {

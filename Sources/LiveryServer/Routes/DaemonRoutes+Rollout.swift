@@ -42,7 +42,7 @@ extension DaemonRoutes {
                 _ = try await rollouts.abort(reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch)
             case .complete:
                 _ = try await rollouts.complete(
-                    ifMatch: ifMatch, message: change.message ?? "", author: Self.pushKeyName)
+                    ifMatch: ifMatch, message: change.message ?? "", author: author(of: request))
             }
         } catch {
             throw refused(error.problem, path: "POST /v1/rollout")

@@ -13,8 +13,8 @@ extension DaemonRoutes {
             resolved,
             // The page and its code hold no data: a browser loads them without a token, and
             // the page then sends the token with its requests for data.
-            Route(.get, "/studio", open: true, daemonWide: true) { _, request, _ in Self.studioFile(request) },
-            Route(.get, "/studio/**", open: true, daemonWide: true) { _, request, _ in Self.studioFile(request) },
+            Route(.get, "/studio", scope: nil, daemonWide: true) { _, request, _ in Self.studioFile(request) },
+            Route(.get, "/studio/**", scope: nil, daemonWide: true) { _, request, _ in Self.studioFile(request) },
         ]
     }
 

@@ -8,10 +8,10 @@ extension DaemonRoutes {
     static var tokensStudioRoutes: [Route] {
         [
             Route(.get, TokensStudioStorage.path) { routes, request, _ in try await routes.tokensStudioPull(request) },
-            Route(.put, TokensStudioStorage.path, writes: true) { routes, request, _ in
+            Route(.put, TokensStudioStorage.path, scope: .push) { routes, request, _ in
                 try await routes.tokensStudioPush(request)
             },
-            Route(.post, TokensStudioStorage.path, writes: true) { routes, request, _ in
+            Route(.post, TokensStudioStorage.path, scope: .push) { routes, request, _ in
                 try await routes.tokensStudioCreate(request)
             },
         ]
@@ -65,7 +65,9 @@ extension DaemonRoutes {
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
         do throws(Problem) {
-            return (try TokensStudioStorage.change(pushing: body, over: current, author: Self.pushKeyName), current)
+            return (
+                try TokensStudioStorage.change(pushing: body, over: current, author: author(of: request)), current
+            )
         } catch {
             throw refused(error, path: path)
         }

@@ -9,7 +9,9 @@ struct DaemonRoutes: Sendable {
     /// What the routes of every environment share.
     struct Shared: Sendable {
         let environments: Environments
-        let token: BearerToken
+        /// Who may call what (``KeyAuthorization``), and the keys' own routes.
+        let access: AccessRule
+        let keys: KeyKeeper
         let metrics: ServerMetrics
         let configuration: DaemonConfiguration
         let logger: Logger
@@ -27,7 +29,8 @@ struct DaemonRoutes: Sendable {
     static let cachedRevisions = 16
 
     var environments: Environments { shared.environments }
-    var token: BearerToken { shared.token }
+    var access: AccessRule { shared.access }
+    var keys: KeyKeeper { shared.keys }
     var metrics: ServerMetrics { shared.metrics }
     var configuration: DaemonConfiguration { shared.configuration }
     var logger: Logger { shared.logger }
@@ -52,15 +55,18 @@ struct DaemonRoutes: Sendable {
     /// What a route about the environments themselves answers: it needs none of them.
     typealias RegistryHandler = @Sendable (Shared, Request, BasicRequestContext) async throws -> Response
 
-    /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
+    /// A route: what answers `method` on `path` (a router pattern), and the scope a key needs
+    /// to call it (``KeyAuthorization``).
     struct Route: Sendable {
         let method: HTTPRequest.Method
         let path: String
-        /// Writes go through ``WriteAuthorization``: the push token, then `--read-only`.
+        /// What a key needs to call the route: `read` (open to all unless the daemon requires a
+        /// key to read) by default; `nil` for the routes open to every client, the probes and
+        /// the studio's own files.
+        let scope: KeyScope?
+        /// Whether the route changes what clients apply (its scope's, or an environment's
+        /// creation or removal), which `--read-only` refuses.
         let writes: Bool
-        /// Open to every client even with `--read-token-file` (``RequestGate``): the probes and
-        /// the studio's own files. Every other route needs the read token when one is set.
-        let open: Bool
         let answer: Answer
 
         /// Which environment a route answers for.
@@ -77,23 +83,27 @@ struct DaemonRoutes: Sendable {
 
         /// A route of each environment, or with `daemonWide` of the daemon as a whole.
         init(
-            _ method: HTTPRequest.Method, _ path: String, writes: Bool = false, open: Bool = false,
-            daemonWide: Bool = false, _ handler: @escaping Handler
+            _ method: HTTPRequest.Method, _ path: String, scope: KeyScope? = .read, daemonWide: Bool = false,
+            _ handler: @escaping Handler
         ) {
             self.init(
-                method, path, writes: writes, open: open, answer: daemonWide ? .daemon(handler) : .environment(handler))
+                method, path, scope: scope, writes: scope?.changesSpecs ?? false,
+                answer: daemonWide ? .daemon(handler) : .environment(handler))
         }
 
         /// A route about the environments themselves.
-        init(_ method: HTTPRequest.Method, _ path: String, writes: Bool = false, registry: @escaping RegistryHandler) {
-            self.init(method, path, writes: writes, open: false, answer: .registry(registry))
+        init(
+            _ method: HTTPRequest.Method, _ path: String, scope: KeyScope, writes: Bool = false,
+            registry: @escaping RegistryHandler
+        ) {
+            self.init(method, path, scope: scope, writes: writes, answer: .registry(registry))
         }
 
-        private init(_ method: HTTPRequest.Method, _ path: String, writes: Bool, open: Bool, answer: Answer) {
+        private init(_ method: HTTPRequest.Method, _ path: String, scope: KeyScope?, writes: Bool, answer: Answer) {
             self.method = method
             self.path = path
+            self.scope = scope
             self.writes = writes
-            self.open = open
             self.answer = answer
         }
 
@@ -107,36 +117,40 @@ struct DaemonRoutes: Sendable {
     /// body (the router's own rule); `OPTIONS` and the 405s come from the table.
     static func routes(_ configuration: DaemonConfiguration) -> [Route] {
         BundlePath.patterns.map { pattern in Route(.get, pattern) { routes, request, _ in routes.bundle(request) } } + [
-            Route(.post, BundleForm.styleSheet.path, writes: true) { routes, request, _ in
+            Route(.post, BundleForm.styleSheet.path, scope: .push) { routes, request, _ in
                 try await routes.styleSheetDryRun(request)
             },
             Route(.get, "/v1/livery.js", daemonWide: true) { routes, request, _ in routes.browserClient(request) },
             Route(.get, "/v1/events") { routes, request, _ in routes.events(request) },
             Route(.get, "/v1/specs") { routes, request, _ in try await routes.listFiles(request) },
             Route(.get, "/v1/specs/**") { routes, request, _ in try await routes.getFile(request) },
-            Route(.put, "/v1/specs/**", writes: true) { routes, request, _ in try await routes.putFile(request) },
-            Route(.delete, "/v1/specs/**", writes: true) { routes, request, _ in try await routes.deleteFile(request) },
-            Route(.post, "/v1/specs", writes: true) { routes, request, _ in try await routes.publish(request) },
+            Route(.put, "/v1/specs/**", scope: .push) { routes, request, _ in try await routes.putFile(request) },
+            Route(.delete, "/v1/specs/**", scope: .push) { routes, request, _ in try await routes.deleteFile(request) },
+            Route(.post, "/v1/specs", scope: .push) { routes, request, _ in try await routes.publish(request) },
             Route(.get, "/v1/history") { routes, request, _ in try await routes.history(request) },
             Route(.get, "/v1/history/{revision}") { routes, request, context in
                 try await routes.historicBundle(request, context: context)
             },
-            Route(.post, "/v1/history/{revision}/restore", writes: true) { routes, request, context in
+            Route(.post, "/v1/history/{revision}/restore", scope: .push) { routes, request, context in
                 try await routes.restore(request, context: context)
             },
             Route(.get, "/v1/rollout") { routes, _, _ in try routes.rolloutStatus() },
-            Route(.post, "/v1/rollout", writes: true) { routes, request, _ in try await routes.changeRollout(request) },
+            Route(.post, "/v1/rollout", scope: .rollout) { routes, request, _ in
+                try await routes.changeRollout(request)
+            },
             Route(.post, CrossOriginPolicy.reportsPath) { routes, request, _ in try await routes.report(request) },
             Route(.get, "/v1/status") { routes, request, _ in routes.status(request) },
             Route(.get, "/v1/clients") { routes, _, _ in routes.clientsStatus() },
             Route(.get, "/v1/traits", daemonWide: true) { routes, _, _ in routes.traitCatalog() },
-            Route(.get, "/healthz", open: true, daemonWide: true) { routes, request, _ in routes.health(request) },
-            Route(.get, "/readyz", open: true, daemonWide: true) { routes, request, _ in try routes.readiness(request)
+            Route(.get, "/healthz", scope: nil, daemonWide: true) { routes, request, _ in routes.health(request) },
+            Route(.get, "/readyz", scope: nil, daemonWide: true) { routes, request, _ in
+                try routes.readiness(request)
             },
             Route(.get, "/metrics", daemonWide: true) { routes, _, _ in routes.renderMetrics() },
             Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
         ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + environmentRoutes
+            + keyRoutes
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

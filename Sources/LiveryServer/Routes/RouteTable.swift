@@ -29,30 +29,27 @@ struct RouteTable: Sendable {
         }
     }
 
-    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
-    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`); returns
-    /// the paths of the routes open without the read token, for the ``RequestGate``.
-    func register(on router: Router<BasicRequestContext>) -> OpenRoutes {
+    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and each
+    /// route's authorization (``KeyAuthorization``) to `router` (made with `.autoGenerateHeadEndpoints`).
+    func register(on router: Router<BasicRequestContext>) {
         var allowed = AllowedMethods()
         for entry in entries { allowed.add(entry.route.method, entry.path) }
         let configuration = shared.configuration
         router.add(middleware: RequestMetricsMiddleware(metrics: shared.metrics))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
-        let writes = router.group().add(
-            middleware: WriteAuthorization(
-                token: shared.token, readOnly: configuration.readOnly,
-                served: configuration.etcd == nil ? "the specs folder" : "the specs in etcd"))
+        let served = configuration.etcd == nil ? "the specs folder" : "the specs in etcd"
         for entry in entries {
-            let handler = self.handler(of: entry)
-            if entry.route.writes {
-                writes.on(RouterPath(entry.path), method: entry.route.method, use: handler)
-            } else {
-                router.on(RouterPath(entry.path), method: entry.route.method, use: handler)
-            }
+            router.group()
+                .add(
+                    middleware: KeyAuthorization(
+                        rule: shared.access, scope: entry.route.scope,
+                        readOnly: configuration.readOnly && entry.route.writes, served: served)
+                )
+                .on(RouterPath(entry.path), method: entry.route.method, use: handler(of: entry))
         }
-        allowed.register(on: router)
-        return OpenRoutes(entries.filter(\.route.open).map(\.path))
+        allowed.register(
+            on: router, refusals: KeyAuthorization(rule: shared.access, scope: .read, readOnly: false, served: served))
     }
 
     /// The route's handler: bound to the environment its path names, else to the default one

@@ -69,6 +69,8 @@ public struct EtcdStoreConfiguration: Sendable {
     var specsPrefix: String { prefix + Self.specsFolder }
     /// The prefix of the publish records' keys.
     var historyPrefix: String { prefix + "history/" }
+    /// Where the keys are: `PREFIX/keys/NAME` (``EtcdKeyStorage``).
+    var keysPrefix: String { prefix + "keys/" }
 
     /// The key of the record `name`.
     func recordKey(_ name: String) -> String { prefix + name }

@@ -3,10 +3,10 @@ import LiveryServer
 import Logging
 import Testing
 
-/// `--read-token-file`: every route of the daemon's own route table but the open ones refuses a
-/// request without the token (401 with `WWW-Authenticate`), the raw path's plain GET included,
-/// and answers it with the read token or the push token. A route added to the table is covered
-/// without touching this test.
+/// `--read-token-file`: every read route of the daemon's own route table refuses a request
+/// without the token (401 with `WWW-Authenticate`), the raw path's plain GET included, and
+/// answers it with the read token or the push token; the open ones answer without. A route
+/// added to the table is covered without touching this test.
 @Suite(.timeLimit(.minutes(2))) struct HostileReadTokenTests {
     /// The daemon's route table, from an assembled (never started) daemon that serves the studio.
     static var routeTable: [DaemonRoute] {
@@ -24,6 +24,7 @@ import Testing
             .replacingOccurrences(of: "**", with: "card.yaml")
             .replacingOccurrences(of: "{etag}", with: "0000000000000000")
             .replacingOccurrences(of: "{revision}", with: "1")
+            .replacingOccurrences(of: "{name}", with: "nobody")
             .replacingOccurrences(of: "{environment}", with: "default")
     }
 
@@ -31,7 +32,7 @@ import Testing
         let table = try Self.routeTable
         #expect(table.contains { $0.path == "/v1/spec" } && table.contains { $0.path == "/studio/**" })
         let serve = try await ServeProcess(["--studio"], readToken: true)
-        for route in table where !route.writes {
+        for route in table where route.scope == .read || route.scope == nil {
             let target = Self.target(for: route)
             for method in ["GET", "HEAD"] {
                 // The raw path's shape exactly: no Connection field, so the plain GET is read raw.
@@ -53,11 +54,11 @@ import Testing
                 #expect(withPush.status != 401, "\(method) \(target) with the push token: \(withPush)")
             }
         }
-        // Writes still need the push token: the read token is not enough.
-        for route in table where route.writes {
+        // Every other route needs more than the read token: 403, naming the scope it lacks.
+        for route in table where route.scope != .read && route.scope != nil {
             let answer = try await Self.exchange(
                 route.method, Self.target(for: route), authorization: ServeProcess.readToken, port: serve.port)
-            #expect(answer.status == 401, "\(route.method) \(route.path) with the read token: \(answer)")
+            #expect(answer.status == 403, "\(route.method) \(route.path) with the read token: \(answer)")
         }
         #expect(try await serve.stop() == 0)
     }

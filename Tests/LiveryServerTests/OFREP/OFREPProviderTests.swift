@@ -196,7 +196,41 @@ import Testing
                 let result = try await Self.evaluate(server.base, request, headers: headers)
                 #expect(result.first?["value"] as? Int == -1, "\(headers)")
                 #expect(result.first?["errorCode"] as? String == "GENERAL", "\(headers)")
+                #expect(result.first?["errorMessage"] as? String == "unauthorized", "\(headers)")
             }
+        }
+    }
+
+    @Test func aReadKeyForStagingIsAcceptedOnStagingAndRefusedOnTheDefaultEnvironment() async throws {
+        let root = try TemporarySpecFolder(prefix: "livery-ofrep-python-environments")
+        try root.write("default/look.yaml", Self.look)
+        try root.write("staging/look.yaml", Self.look.replacingOccurrences(of: "#0A84FF", with: "#FF9F0A"))
+        let state = try TemporarySpecFolder(prefix: "livery-ofrep-python-state")
+        try await TestDaemon.with(
+            folder: root,
+            configure: {
+                $0.environmentsRoot = root.url
+                $0.requireReadKey = true
+                $0.stateDirectory = state.url
+            }
+        ) { server in
+            let key = try await server.addKey("staging-reader", scopes: ["read"], environments: ["staging"])
+            let request = [Request(type: "string", key: "colors.accent", default: .string("none"))]
+            for headers in [["X-API-Key: \(key)"], ["Authorization: Bearer \(key)"]] {
+                let staging = try await Self.evaluate(
+                    server.base + "/v1/environments/staging", request, headers: headers)
+                #expect(staging.first?["value"] as? String == "#FF9F0A", "\(headers): \(staging)")
+                let production = try await Self.evaluate(server.base, request, headers: headers)
+                #expect(production.first?["value"] as? String == "none", "\(headers): \(production)")
+                #expect(production.first?["errorCode"] as? String == "GENERAL", "\(headers)")
+                #expect(production.first?["errorMessage"] as? String == "forbidden", "\(headers): \(production)")
+            }
+            // What the provider read as "forbidden": a 403 naming the scope and environment missing.
+            let refused = try await server.http.post(
+                "/ofrep/v1/evaluate/flags/colors.accent", json: "{}", token: .some(nil), headers: [("X-API-Key", key)])
+            #expect(refused.status == 403, "\(refused.text)")
+            let problem = try JSONDecoder().decode(Problem.self, from: refused.body)
+            #expect(problem.kind == .missingScope && problem.scope == "read" && problem.environment == "default")
         }
     }
 }

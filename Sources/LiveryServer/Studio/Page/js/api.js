@@ -1,6 +1,6 @@
-// The daemon's HTTP API, same origin. The push token lives in this tab's sessionStorage only
-// and travels only in an Authorization header: with every request, since a daemon started
-// with --read-token-file needs a token for reads too (and takes the push token for them).
+// The daemon's HTTP API, same origin. The key lives in this tab's sessionStorage only and
+// travels only in an Authorization header: with every request, since a daemon started with
+// --require-read-key needs a key for reads too. What the key may do comes from GET /v1/keys/self.
 
 const tokenKey = "livery.studio.token";
 
@@ -9,11 +9,36 @@ export function token() {
   return sessionStorage.getItem(tokenKey);
 }
 
-/** Keeps `value` as the push token for this tab (null forgets it). */
+/** Keeps `value` as the key for this tab (null forgets it). */
 export function setToken(value) {
   if (value) sessionStorage.setItem(tokenKey, value);
   else sessionStorage.removeItem(tokenKey);
+  grant = null;
 }
+
+/** The environment the page shows. */
+const environment = "default";
+
+/** What the kept key may do (GET /v1/keys/self): `{name, scopes, environments}`, or null. */
+let grant = null;
+
+/** Asks the daemon what the kept key may do; a key it does not know may do nothing. */
+export async function loadGrant() {
+  const response = await fetch("/v1/keys/self", authorized({ cache: "no-store" }));
+  grant = response.ok ? await response.json() : null;
+  if (response.status === 401 && token()) refuseToken();
+  return grant;
+}
+
+/** Whether the kept key may do what `scope` allows here (`admin` holds every scope). */
+export function can(scope) {
+  if (!grant || !token()) return false;
+  const scoped = grant.scopes.includes(scope) || grant.scopes.includes("admin");
+  return scoped && (grant.environments.includes("*") || grant.environments.includes(environment));
+}
+
+/** The kept key's name, or null. */
+export const keyName = () => (token() ? grant?.name ?? null : null);
 
 /** Request options with the kept token, if any, in an Authorization header. */
 function authorized(options = {}) {

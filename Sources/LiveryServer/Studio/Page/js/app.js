@@ -30,7 +30,7 @@ const state = {
 // page shows the fleet rather than belonging to it, so it does not report.
 const live = followStyleSheet(location.origin, { report: false, token: api.token() || undefined });
 
-const editable = () => Boolean(api.token());
+const editable = () => api.can("push");
 
 /** The name of the previewed look; null for no theme. */
 const lookName = () => state.inspection?.looks[state.look] ?? null;
@@ -116,14 +116,26 @@ function follow() {
     });
 }
 
+/** Asks what the kept key may do, then redraws the controls for it. */
+async function showKey() {
+  try {
+    await api.loadGrant();
+  } catch (error) {
+    notify(`Could not ask the daemon what the key may do: ${error.message}`);
+  }
+  showMode();
+}
+
 function showMode() {
   const writable = editable();
+  const holdsKey = Boolean(api.keyName());
   const mode = $("mode");
   mode.textContent = writable ? "editing" : "read-only";
+  mode.title = holdsKey ? `key ${api.keyName()}` : "no key";
   mode.className = writable ? "pill editing" : "pill readonly";
-  $("token").hidden = writable;
-  $("unlock").hidden = writable;
-  $("lock").hidden = !writable;
+  $("token").hidden = holdsKey;
+  $("unlock").hidden = holdsKey;
+  $("lock").hidden = !holdsKey;
   document.body.classList.toggle("readonly", !writable);
   files.show();
   history.showMode();
@@ -133,14 +145,14 @@ function showMode() {
 
 function start() {
   history.init({ etag: () => state.etag });
-  rollout.init({ canWrite: editable });
+  rollout.init({ canWrite: () => api.can("rollout") });
   files.init({ edited: () => drawPreviews() });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     api.setToken($("token").value.trim() || null);
     $("token").value = "";
     notify("");
-    showMode();
+    showKey();
     // Read again only if nothing could be read without the token (--read-token-file). A page
     // that shows a version keeps it until the event stream tells of the next one: the ETag a
     // restore sends in If-Match is the one of the version whose diff the page showed.
@@ -148,10 +160,10 @@ function start() {
   });
   $("lock").addEventListener("click", () => { api.setToken(null); showMode(); });
   document.addEventListener("livery-token-needed", () => {
-    notify("This daemon needs a token to be read (--read-token-file): enter the push token.");
+    notify("This daemon needs a key to be read (--require-read-key): enter a key with the read scope.");
   });
   document.addEventListener("livery-token-refused", () => {
-    notify("The push token was refused: the studio is read-only until you enter the right one.");
+    notify("The key was refused: the studio is read-only until you enter a key the daemon knows.");
     showMode();
   });
   $("look").addEventListener("change", () => chooseLook(Number($("look").value)));
@@ -159,7 +171,7 @@ function start() {
     state.search = $("search").value;
     drawList($("identifier-list"), state.inspection, { search: state.search, selected: state.selected, choose });
   });
-  showMode();
+  showKey();
   fleet.refresh();
   reload().catch((error) => notify(`Could not read the daemon: ${error.message}`)).finally(follow);
 }

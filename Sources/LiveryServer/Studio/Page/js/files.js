@@ -165,7 +165,7 @@ function changed(doc) {
 
 /** Validates the unsaved text with a dry run: the daemon answers as the write would. */
 async function check(doc) {
-  if (!api.token() || !isDirty(doc)) {
+  if (!api.can("push") || !isDirty(doc)) {
     doc.errors = [];
     if (doc.path === current) show();
     return;
@@ -191,7 +191,7 @@ async function check(doc) {
 }
 
 async function save(doc, etag) {
-  if (!doc || !api.token()) return;
+  if (!doc || !api.can("push")) return;
   // A dry run still under way answers for text and a tag this save replaces: drop its answer.
   doc.checkSequence = (doc.checkSequence ?? 0) + 1;
   clearTimeout(doc.checkTimer);
@@ -235,7 +235,7 @@ function status(doc) {
   const line = $("file-status");
   line.dataset.state = doc.state;
   line.textContent = doc.state === "refused" ? `${statusText.refused}: ${doc.refusal}` : statusText[doc.state];
-  const writable = Boolean(api.token());
+  const writable = api.can("push");
   $("save").disabled = !writable || !isDirty(doc);
   $("revert").disabled = !isDirty(doc);
 }
@@ -246,7 +246,7 @@ export function show() {
   if (!doc) return;
   const area = $("editor");
   if (area.value !== doc.text) area.value = doc.text;
-  area.readOnly = !api.token();
+  area.readOnly = !api.can("push");
   drawGutter(doc.errors.filter((e) => e.file === doc.path));
   listProblems(doc.errors, doc.path, (error) => (error.file === doc.path ? select(error.line, error.column) : reveal(error)));
   status(doc);

@@ -81,7 +81,7 @@ async function choose(revision, { keepStatus = false } = {}) {
     $("restore").disabled = true;
     return;
   }
-  $("restore").disabled = !api.token();
+  $("restore").disabled = !api.can("push");
   $("history-bundle").textContent = JSON.stringify(then.bundle, null, 2);
   drawDiff(diffLines(canonicalLines(live), canonicalLines(then.bundle)), revision);
 }
@@ -129,7 +129,7 @@ function refusal(answer, revision) {
 const refusalStates = { 409: "conflict", 410: "compacted", 412: "changed", 422: "invalid" };
 
 async function restore(revision) {
-  if (revision === null || !api.token()) return;
+  if (revision === null || !api.can("push")) return;
   $("restore-yes").disabled = true;
   report("restoring", `Restoring revision ${revision}…`);
   let answer;
@@ -150,7 +150,7 @@ async function restore(revision) {
   }
 }
 
-/** Redraws the restore button for the editing mode (it needs the token). */
+/** Redraws the restore button for the editing mode (it needs a push key). */
 export function showMode() {
-  $("restore").disabled = !api.token() || $("history-bundle").textContent === "";
+  $("restore").disabled = !api.can("push") || $("history-bundle").textContent === "";
 }
