@@ -56,16 +56,19 @@ class Lines:
 
 
 class Daemon:
-    """`livery serve` on a temporary folder (or, with `etcd`, on that etcd member), with helpers
-    to read and write its files. The token file is written beside `folder`."""
+    """`livery serve` on a temporary folder (or, with `etcd`, on that etcd member; with
+    `environments`, each subfolder of `folder` an environment), with helpers to read and write
+    its files. The token file is written beside `folder`."""
 
-    def __init__(self, folder, extra_arguments=(), etcd=None):
+    def __init__(self, folder, extra_arguments=(), etcd=None, environments=False):
         self.folder = folder
         token_file = folder.parent / "token"
         token_file.write_text(TOKEN)
         token_file.chmod(0o600)
         # A folder's history goes to a state folder beside it, not the user's.
         store = ["--etcd", etcd.url] if etcd else [str(folder), "--state-dir", str(folder.parent / "state")]
+        if environments:
+            store = ["--environments", *store]
         self.process = subprocess.Popen(
             [str(BUILD / "livery"), "serve", *store, "--port", "0", "--token-file", str(token_file),
              "--log-level", "warning", *extra_arguments],

@@ -27,7 +27,7 @@ import Testing
         let configuration = DaemonConfiguration(directory: URL(filePath: "/nonexistent"))
         let reader = ReaderLimits.default
         let connections = ConnectionLimits()
-        let table = ClientTable(metrics: ServerMetrics())
+        let table = ClientTable(metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         return [
             "spec file size": bytes(reader.maxBytes),
             "nesting depth": count(reader.maxDepth),

@@ -37,9 +37,9 @@ import Testing
             #expect(fleet.malformedHeaders == 1)
 
             let metrics = try await server.http.get("/metrics").text
-            #expect(metrics.contains("livery_fleet_clients 3"))
-            #expect(metrics.contains("livery_fleet_clients_not_converged 2"))
-            #expect(metrics.contains("livery_malformed_client_headers_total 1"))
+            #expect(metrics.contains(#"livery_fleet_clients{environment="default"} 3"#))
+            #expect(metrics.contains(#"livery_fleet_clients_not_converged{environment="default"} 2"#))
+            #expect(metrics.contains(#"livery_malformed_client_headers_total{environment="default"} 1"#))
         }
     }
 
@@ -72,7 +72,9 @@ import Testing
     }
 
     @Test func theTableIsBoundedAndForgets() throws {
-        let table = ClientTable(capacity: 2, lifetime: .seconds(60), metrics: ServerMetrics())
+        let table = ClientTable(
+            capacity: 2, lifetime: .seconds(60),
+            metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         let start = Date()
         for (index, instance) in ["a", "b", "c"].enumerated() {
             table.record([try header(instance, applied: nil).1], at: start.addingTimeInterval(Double(index)))
@@ -85,7 +87,9 @@ import Testing
     }
 
     @Test func theSkippedIdentifiersAreBoundedOverTheWholeTable() throws {
-        let table = ClientTable(capacity: 100, skippedCapacity: 5, lifetime: .seconds(60), metrics: ServerMetrics())
+        let table = ClientTable(
+            capacity: 100, skippedCapacity: 5, lifetime: .seconds(60),
+            metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         let start = Date()
         table.record([try header("a", applied: nil, skipped: ["a1", "a2", "a3"]).1], at: start)
         table.record([try header("b", applied: nil, skipped: ["b1", "b2"]).1], at: start.addingTimeInterval(1))
@@ -108,7 +112,9 @@ import Testing
     }
 
     @Test func aLaterReportOfAnInstanceReplacesTheEarlierOne() throws {
-        let table = ClientTable(capacity: 10, lifetime: .seconds(60), metrics: ServerMetrics())
+        let table = ClientTable(
+            capacity: 10, lifetime: .seconds(60),
+            metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         let current = EntityTag(of: "current".utf8)
         let start = Date()
         table.record([try header("victim", applied: "\"old\"").1], at: start)
@@ -123,7 +129,9 @@ import Testing
     }
 
     @Test func aClientPollingOftenLeavesNoTrailBehind() throws {
-        let table = ClientTable(capacity: 10, lifetime: .seconds(60), metrics: ServerMetrics())
+        let table = ClientTable(
+            capacity: 10, lifetime: .seconds(60),
+            metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         let start = Date()
         table.record([try header("quiet", applied: nil).1], at: start)
         for step in 1...10_000 {
@@ -135,7 +143,7 @@ import Testing
     }
 
     @Test func theListsAreCutAndCounted() throws {
-        let table = ClientTable(metrics: ServerMetrics())
+        let table = ClientTable(metrics: EnvironmentMetrics(environment: "default", server: ServerMetrics()))
         let start = Date()
         for index in 0..<300 {
             table.record(

@@ -47,23 +47,24 @@ import Testing
             #expect(try await server.http.put("/v1/specs/bad.yaml", "specs: [").status == 422)
             #expect(
                 try await TestDaemon.eventually {
-                    try await server.http.get("/metrics").text.contains("livery_reloads_total 2")
+                    try await server.http.get("/metrics").text.contains(
+                        #"livery_reloads_total{environment="default"} 2"#)
                 })
             let reply = try await server.http.get("/metrics")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
             let text = reply.text
             for line in [
-                "livery_pushes_total 1",
-                #"livery_rejected_specs_total{source="push"} 1"#,
-                #"livery_rejected_specs_total{source="disk"} 0"#,
-                "livery_waiting_clients 0",
+                #"livery_pushes_total{environment="default"} 1"#,
+                #"livery_rejected_specs_total{environment="default",source="push"} 1"#,
+                #"livery_rejected_specs_total{environment="default",source="disk"} 0"#,
+                #"livery_waiting_clients{environment="default"} 0"#,
                 #"livery_http_requests_total{route="/v1/spec",method="GET",status="200"} 1"#,
                 #"livery_http_requests_total{route="/v1/specs/**",method="PUT",status="422"} 1"#,
             ] {
                 #expect(text.contains(line), "\(line)")
             }
-            #expect(text.contains("livery_bundle_bytes "))
+            #expect(text.contains(#"livery_bundle_bytes{environment="default"} "#))
             #expect(text.contains("livery_http_request_duration_seconds_bucket{"))
         }
     }

@@ -84,13 +84,14 @@ enum DaemonMemoryFigure {
         ]
     }
 
-    /// The daemon's `livery_waiting_clients` gauge, from `GET /metrics`.
+    /// The daemon's `livery_waiting_clients` gauges, summed over its environments, from
+    /// `GET /metrics`.
     private static func waitingClients(_ base: String) throws -> Int {
         let text = try Command.run("/usr/bin/curl", ["-sf", base + "/metrics"])
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("livery_waiting_clients ") }),
-            let value = Double(line.split(separator: " ").last ?? "")
-        else { throw BenchError("no livery_waiting_clients in /metrics") }
-        return Int(value)
+        let values = text.split(separator: "\n").filter { $0.hasPrefix("livery_waiting_clients{") }
+            .compactMap { Double($0.split(separator: " ").last ?? "") }
+        guard !values.isEmpty else { throw BenchError("no livery_waiting_clients in /metrics") }
+        return Int(values.reduce(0, +))
     }
 
     private static func mebibytes(_ bytes: Double) -> String {

@@ -63,12 +63,12 @@ package final class BundleHub: Sendable {
         }
     }
 
-    private let metrics: ServerMetrics
+    private let metrics: EnvironmentMetrics
     private let logger: Logger
     private let warmer: FrontWarming?
     private let state = Mutex(State())
 
-    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarming?) {
+    init(metrics: EnvironmentMetrics, logger: Logger, warmer: FrontWarming?) {
         self.metrics = metrics
         self.logger = logger
         self.warmer = warmer

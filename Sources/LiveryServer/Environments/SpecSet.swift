@@ -18,6 +18,8 @@ final class SpecSet: Sendable {
     let rollouts: RolloutKeeper
     /// Follows the store into the hub and the rollout keeper.
     let follower: StoreFollower
+    /// The environment's series of the daemon's metrics.
+    let metrics: EnvironmentMetrics
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
     let listings = VersionedCache<DaemonRoutes.ListingVersion>(capacity: DaemonRoutes.cachedListings)
     /// The bundles of `GET /v1/history/{revision}`, which never change.
@@ -32,6 +34,8 @@ final class SpecSet: Sendable {
         self.name = name
         self.store = store
         let logger = Self.logger(logger, name: name)
+        let metrics = EnvironmentMetrics(environment: name, server: metrics)
+        self.metrics = metrics
         let hub = BundleHub(
             metrics: metrics, logger: logger,
             warmer: warmer.map { FrontWarming(warmer: $0, environments: (isDefault ? [nil] : []) + [name]) })

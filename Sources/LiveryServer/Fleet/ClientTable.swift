@@ -50,7 +50,7 @@ package final class ClientTable: Sendable {
     public let skippedCapacity: Int
     /// How long a client is remembered after its last request.
     public let lifetime: Duration
-    private let metrics: ServerMetrics
+    private let metrics: EnvironmentMetrics
     private let state = Mutex(ClientTableState())
     private let observers = Mutex<[@Sendable (LiveryClientHeader) -> Void]>([])
 
@@ -58,7 +58,7 @@ package final class ClientTable: Sendable {
     package init(
         capacity: Int = defaultCapacity, skippedCapacity: Int = defaultSkippedCapacity,
         lifetime: Duration = .seconds(300),
-        metrics: ServerMetrics
+        metrics: EnvironmentMetrics
     ) {
         self.capacity = max(1, capacity)
         self.skippedCapacity = max(0, skippedCapacity)

@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// What a promotion would change on its target (`GET …/promotions/preview`): the files added,
 /// changed and removed, and each identifier whose resolved traits differ, before and after,
@@ -26,6 +27,10 @@ struct PromotionPreview: Codable, Sendable {
     var from: String
     /// The source's revision promoted; `nil` when the source has no history.
     var revision: Int64?
+    /// The ETag of the target's bundle the preview compares against, for the promotion's
+    /// `If-Match`: it refuses (412) once the target has changed since; `nil` when the target
+    /// does not load now.
+    var targetETag: String?
     var added: [String]
     var changed: [String]
     var removed: [String]
@@ -37,6 +42,7 @@ struct PromotionPreview: Codable, Sendable {
     ) {
         self.from = from
         self.revision = revision
+        targetETag = beforeSpec.map { EntityTag(of: $0.bundleJSON.utf8).description }
         added = after.sortedPaths.filter { before.files[$0] == nil }
         changed = after.sortedPaths.filter { path in
             before.files[path].map { $0.data != after.files[path]?.data } ?? false

@@ -24,13 +24,13 @@ actor RolloutKeeper {
     private let clients: ClientTable
     private let stored: RolloutRecordStore
     private let threshold: AbortThreshold
-    private let metrics: ServerMetrics
+    private let metrics: EnvironmentMetrics
     private let logger: Logger
     private nonisolated let tally = RolloutTally()
 
     init(
         hub: BundleHub, writer: SpecWriter, clients: ClientTable, store: any SpecStore, threshold: AbortThreshold,
-        metrics: ServerMetrics, logger: Logger
+        metrics: EnvironmentMetrics, logger: Logger
     ) {
         self.hub = hub
         self.writer = writer

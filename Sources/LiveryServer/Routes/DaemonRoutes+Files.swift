@@ -128,7 +128,7 @@ extension DaemonRoutes {
 
     /// Counts and logs a write the store refused, and returns its problem.
     func refused(_ error: StoreError, path: String) -> Problem {
-        if case .invalid = error { metrics.rejectedSpecs(source: "push").increment() }
+        if case .invalid = error { specSet.metrics.rejectedSpecs(source: "push").increment() }
         return refused(error.problem, path: path)
     }
 
@@ -142,7 +142,7 @@ extension DaemonRoutes {
     /// that made it.
     func logWrite(_ message: Logger.Message, _ result: SpecWriter.Result, request: Request) {
         guard !isDryRun(request) else { return }
-        metrics.pushes.increment()
+        specSet.metrics.pushes.increment()
         logger.notice(
             message,
             metadata: [

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Livery
 @_spi(LiveryInternal) import LiveryHTTP
+import Logging
 
 extension DaemonRoutes {
     /// `POST …/promotions` and `GET …/promotions/preview`, served for each environment (the
@@ -46,6 +47,7 @@ extension DaemonRoutes {
             throw refused(error.problem, path: place)
         }
         if body.rollout != nil { return try rolloutStatus() }
+        logWrite("specs promoted", result, request: request)
         return JSONBody.response(
             PublishResult(
                 etag: result.bundleETag.description, revision: result.revision, paths: result.paths,

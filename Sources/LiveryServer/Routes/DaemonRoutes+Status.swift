@@ -65,7 +65,9 @@ extension DaemonRoutes {
 
     /// `GET /metrics`: Prometheus text exposition.
     func renderMetrics() -> Response {
-        _ = fleetStatus()  // sets the fleet gauges
+        for set in environments.all {
+            _ = set.clients.status(current: set.hub.snapshot?.etag)  // sets the fleet gauges
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

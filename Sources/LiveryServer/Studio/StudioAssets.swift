@@ -14,6 +14,7 @@ enum StudioAssets {
         "js/diff.js": script(PackageResources.diff_js),
         "js/dom.js": script(PackageResources.dom_js),
         "js/editor.js": script(PackageResources.editor_js),
+        "js/environments.js": script(PackageResources.environments_js),
         "js/files.js": script(PackageResources.files_js),
         "js/fleet.js": script(PackageResources.fleet_js),
         "js/history.js": script(PackageResources.history_js),
@@ -21,6 +22,7 @@ enum StudioAssets {
         "js/palette.js": script(PackageResources.palette_js),
         "js/picker.js": script(PackageResources.picker_js),
         "js/preview.js": script(PackageResources.preview_js),
+        "js/promotion.js": script(PackageResources.promotion_js),
         "js/rollout.js": script(PackageResources.rollout_js),
     ]
 

@@ -52,12 +52,15 @@ final class ServeProcess {
     }
 
     /// The requests the daemon holds now (long-polls, version waits, event streams): its
-    /// `livery_waiting_clients` gauge.
+    /// `livery_waiting_clients` gauges, summed over its environments.
     func waitingClients(client: HTTPClient) async throws -> Int {
         let metrics = try await metrics(client: client)
-        let line = metrics.split(separator: "\n").first { $0.hasPrefix("livery_waiting_clients ") }
-        let value = try #require(line?.split(separator: " ").last.flatMap { Double($0) }, "no livery_waiting_clients")
-        return Int(value)
+        let lines = metrics.split(separator: "\n").filter { $0.hasPrefix("livery_waiting_clients{") }
+        try #require(!lines.isEmpty, "no livery_waiting_clients")
+        let values = try lines.map { line in
+            try #require(line.split(separator: " ").last.flatMap { Double($0) }, "unreadable: \(line)")
+        }
+        return Int(values.reduce(0, +))
     }
 
     private func metrics(client: HTTPClient) async throws -> String {

@@ -75,8 +75,8 @@ import Testing
             #expect(reported, "status errors: \(status.errors)")
             #expect(status.etag == good.header("ETag"))
             let metrics = try await server.http.get("/metrics").text
-            #expect(metrics.contains(#"livery_rejected_specs_total{source="disk"} "#))
-            #expect(!metrics.contains(#"livery_rejected_specs_total{source="disk"} 0"#))
+            #expect(metrics.contains(#"livery_rejected_specs_total{environment="default",source="disk"} "#))
+            #expect(!metrics.contains(#"livery_rejected_specs_total{environment="default",source="disk"} 0"#))
             try await expectServing(good, by: server)
         }
     }

@@ -20,6 +20,7 @@ import Testing
             #expect(body["added"] as? [String] == ["title.yaml"])
             #expect(body["changed"] as? [String] == ["palette.yaml"])
             #expect(body["removed"] as? [String] == ["old.yaml"])
+            #expect(body["targetETag"] as? String == production)
             let identifiers = (body["identifiers"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String }
             #expect(identifiers == ["card", "old", "title"])
 

@@ -150,7 +150,8 @@ import Testing
                 }
                 // One daemon aborted it; the others followed its change.
                 let aborts = [a, b, c].filter {
-                    $0.daemon.metrics.render().contains(#"livery_rollout_aborts_total{by="daemon"} 1"#)
+                    $0.daemon.metrics.render().contains(
+                        #"livery_rollout_aborts_total{environment="default",by="daemon"} 1"#)
                 }
                 #expect(aborts.count == 1)
             }

@@ -4,6 +4,18 @@
 
 const tokenKey = "livery.studio.token";
 
+/**
+ * The environment the page shows, from its URL (`?environment=staging`), so that a reload or a
+ * shared link shows the same one; null for the daemon's default environment, read at the routes
+ * without an environment as before there were several. Choosing another loads the page again.
+ */
+export const environment = new URLSearchParams(location.search).get("environment") || null;
+
+/** The route `path` (a /v1/ path) of the environment the page shows. */
+export function route(path) {
+  return environment ? `/v1/environments/${encodeURIComponent(environment)}${path.slice("/v1".length)}` : path;
+}
+
 /** The push token kept for this tab, or null. */
 export function token() {
   return sessionStorage.getItem(tokenKey);
@@ -16,8 +28,15 @@ export function setToken(value) {
   grant = null;
 }
 
-/** The environment the page shows. */
-const environment = "default";
+/**
+ * The name of the environment the page shows, as a key's environments name it: the URL's, else
+ * the daemon's default (`GET /v1/environments` names it; `default` until it has).
+ */
+let defaultEnvironment = "default";
+export function setDefaultEnvironment(name) {
+  if (name) defaultEnvironment = name;
+}
+const shownEnvironment = () => environment ?? defaultEnvironment;
 
 /** What the kept key may do (GET /v1/keys/self): `{name, scopes, environments}`, or null. */
 let grant = null;
@@ -34,7 +53,7 @@ export async function loadGrant() {
 export function can(scope) {
   if (!grant || !token()) return false;
   const scoped = grant.scopes.includes(scope) || grant.scopes.includes("admin");
-  return scoped && (grant.environments.includes("*") || grant.environments.includes(environment));
+  return scoped && (grant.environments.includes("*") || grant.environments.includes(shownEnvironment()));
 }
 
 /** The kept key's name, or null. */
@@ -62,7 +81,7 @@ async function getJSON(path) {
 }
 
 /** GET /v1/resolved: every look's traits and variables with their places. */
-export const resolved = () => getJSON("/v1/resolved");
+export const resolved = () => getJSON(route("/v1/resolved"));
 
 /** GET /v1/traits: every trait type the daemon knows, with its fields' kinds and bounds. */
 export const traits = () => getJSON("/v1/traits").then((r) => r.body.traits);
@@ -73,7 +92,7 @@ export const traits = () => getJSON("/v1/traits").then((r) => r.body.traits);
  */
 export async function rollout() {
   if (!(await status()).rollout) return null;
-  const response = await read("/v1/rollout");
+  const response = await read(route("/v1/rollout"));
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`/v1/rollout: ${response.status}`);
   return response.json();
@@ -85,7 +104,7 @@ export async function rollout() {
  * {status, problem}.
  */
 export async function changeRollout(id, change) {
-  const response = await fetch("/v1/rollout", authorized({
+  const response = await fetch(route("/v1/rollout"), authorized({
     method: "POST",
     headers: { "Content-Type": "application/json", "If-Match": `"${id}"` },
     body: JSON.stringify(change),
@@ -95,12 +114,12 @@ export async function changeRollout(id, change) {
 }
 
 /** GET /v1/status. */
-export const status = () => getJSON("/v1/status").then((r) => r.body);
+export const status = () => getJSON(route("/v1/status")).then((r) => r.body);
 
 /** GET /v1/specs: the files and their ETags. */
-export const files = () => getJSON("/v1/specs").then((r) => r.body.files);
+export const files = () => getJSON(route("/v1/specs")).then((r) => r.body.files);
 
-const fileURL = (path) => "/v1/specs/" + path.split("/").map(encodeURIComponent).join("/");
+const fileURL = (path) => route("/v1/specs/") + path.split("/").map(encodeURIComponent).join("/");
 
 /** GET /v1/specs/{path}: {text, etag}. */
 export async function file(path) {
@@ -119,7 +138,7 @@ export function refuseToken() {
 }
 
 /** GET /v1/clients: the fleet, by the Livery-Client headers of the clients' requests. */
-export const clients = () => getJSON("/v1/clients").then((r) => r.body);
+export const clients = () => getJSON(route("/v1/clients")).then((r) => r.body);
 
 /** The body of a refusal: its application/problem+json, or the status line and text. */
 async function problemOf(response) {
@@ -132,20 +151,20 @@ async function problemOf(response) {
  * store unreachable, say).
  */
 export async function history(limit) {
-  const response = await read(`/v1/history?limit=${limit}`);
+  const response = await read(route(`/v1/history?limit=${limit}`));
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, entries: (await response.json()).entries };
 }
 
 /** GET /v1/history/{revision}: {bundle} as it was then, or {problem} (410 once compacted). */
 export async function historicBundle(revision) {
-  const response = await read(`/v1/history/${revision}`);
+  const response = await read(route(`/v1/history/${revision}`));
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, bundle: await response.json() };
 }
 
 /** GET /v1/spec: the live bundle. */
-export const bundle = () => getJSON("/v1/spec").then((r) => r.body);
+export const bundle = () => getJSON(route("/v1/spec")).then((r) => r.body);
 
 /**
  * POST /v1/history/{revision}/restore with If-Match `etag` (the bundle it replaces): a new
@@ -155,7 +174,7 @@ export const bundle = () => getJSON("/v1/spec").then((r) => r.body);
 export async function restore(revision, etag) {
   const headers = {};
   if (etag) headers["If-Match"] = etag;
-  const response = await fetch(`/v1/history/${revision}/restore`, authorized({ method: "POST", headers }));
+  const response = await fetch(route(`/v1/history/${revision}/restore`), authorized({ method: "POST", headers }));
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, result: await response.json() };
 }
@@ -186,7 +205,7 @@ export async function follow(onSpec, onState) {
   for (;;) {
     try {
       const headers = lastEventID ? { "Last-Event-ID": lastEventID } : {};
-      const response = await fetch("/v1/events", authorized({ cache: "no-store", headers }));
+      const response = await fetch(route("/v1/events"), authorized({ cache: "no-store", headers }));
       if (response.status === 401) document.dispatchEvent(new Event("livery-token-needed"));
       if (!response.ok || !response.body) throw new Error(`/v1/events: ${response.status}`);
       onState(true);
@@ -228,7 +247,40 @@ export async function styleSheet(files, theme) {
   if (current) headers.Authorization = `Bearer ${current}`;
   const query = new URLSearchParams({ dryRun: "true" });
   if (theme) query.set("theme", theme);
-  const response = await fetch(`/v1/css?${query}`, { method: "POST", headers, body: JSON.stringify({ files }) });
+  const response = await fetch(route(`/v1/css?${query}`), { method: "POST", headers, body: JSON.stringify({ files }) });
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { css: await response.text() };
+}
+
+/**
+ * GET /v1/environments: {defaultEnvironment, environments: [{name, etag, files, errors, rollout}]}.
+ */
+export const environments = () => getJSON("/v1/environments").then((r) => r.body);
+
+/**
+ * GET …/promotions/preview?from=ENV[&revision=N] of the environment the page shows (the target):
+ * {preview} (files added, changed, removed; identifiers before and after; the target's ETag
+ * compared against), or {status, problem}.
+ */
+export async function promotionPreview(from, revision) {
+  const query = new URLSearchParams({ from });
+  if (revision) query.set("revision", revision);
+  const response = await read(route(`/v1/promotions/preview?${query}`));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, preview: await response.json() };
+}
+
+/**
+ * POST …/promotions to the environment the page shows, with If-Match `etag` (the target's ETag
+ * the preview showed): `body` is {from, revision, message, rollout}. Answers {status, result} or
+ * {status, problem}.
+ */
+export async function promote(body, etag) {
+  const headers = { "Content-Type": "application/json" };
+  if (etag) headers["If-Match"] = etag;
+  const response = await fetch(route("/v1/promotions"), authorized({
+    method: "POST", headers, body: JSON.stringify(body),
+  }));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, result: await response.json() };
 }

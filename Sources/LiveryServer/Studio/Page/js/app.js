@@ -4,10 +4,12 @@
 import { follow as followStyleSheet } from "/v1/livery.js";
 import * as api from "./api.js";
 import { el, notify, shortTag } from "./dom.js";
+import * as environments from "./environments.js";
 import * as files from "./files.js";
 import * as fleet from "./fleet.js";
 import * as rollout from "./rollout.js";
 import * as history from "./history.js";
+import * as promotion from "./promotion.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
 import { scene } from "./preview.js";
@@ -27,8 +29,9 @@ const state = {
 };
 
 // The live stylesheet, in this page's adoptedStyleSheets; its theme is the previewed look. The
-// page shows the fleet rather than belonging to it, so it does not report.
-const live = followStyleSheet(location.origin, { report: false, token: api.token() || undefined });
+// page shows the fleet rather than belonging to it, so it does not report. Followed once the
+// environment is known (start).
+let live = null;
 
 const editable = () => api.can("push");
 
@@ -37,7 +40,7 @@ const lookName = () => state.inspection?.looks[state.look] ?? null;
 
 /** The live scene, and beside it the scene the unsaved files would make, rendered by the daemon. */
 async function drawPreviews() {
-  live.setTheme(lookName());
+  live?.setTheme(lookName());
   const sequence = ++state.previewSequence;
   const scenes = [scene("Live")];
   if (editable() && files.hasUnsavedChanges()) {
@@ -139,14 +142,21 @@ function showMode() {
   document.body.classList.toggle("readonly", !writable);
   files.show();
   history.showMode();
+  promotion.showMode();
   rollout.refresh();
   draw();
 }
 
-function start() {
+async function start() {
+  await environments.ready();
+  live = followStyleSheet(location.origin, {
+    report: false, token: api.token() || undefined, environment: api.environment || undefined,
+  });
   history.init({ etag: () => state.etag });
   rollout.init({ canWrite: () => api.can("rollout") });
   files.init({ edited: () => drawPreviews() });
+  promotion.init({ canWrite: () => api.can("promote") });
+  environments.init({ unsaved: files.hasUnsavedChanges, listed: promotion.listed });
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     api.setToken($("token").value.trim() || null);
@@ -172,6 +182,7 @@ function start() {
     drawList($("identifier-list"), state.inspection, { search: state.search, selected: state.selected, choose });
   });
   showKey();
+  environments.refresh();
   fleet.refresh();
   reload().catch((error) => notify(`Could not read the daemon: ${error.message}`)).finally(follow);
 }
