@@ -157,6 +157,7 @@ let package = Package(
                 .embedInCode("Studio/Page"),
                 .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/livery.js"),
+                .embedInCode("Resources/livery-tuf.js"),
             ],
             swiftSettings: strict
         ),

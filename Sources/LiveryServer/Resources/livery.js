@@ -26,6 +26,10 @@
 // reportProblem(message) tells the daemon at once that the version it applied misbehaves:
 // POST /v1/reports with the Livery-Client header, which a cache in front of the daemon passes
 // through, where it passes one page's header per round of the version signal.
+// Given `root`, the page trusts nothing the network says until The Update Framework's client
+// workflow has verified it (livery-tuf.js, loaded then): the stylesheet comes from the daemon's
+// TUF repository (/v1/tuf/), signed, fresh and never older than one seen; a refusal leaves the
+// last good stylesheet and is reported (`refused`, `note` in Livery-Client, POST /v1/reports).
 
 const backoffBase = 250;
 const backoffCap = 30_000;
@@ -45,9 +49,11 @@ const silentHeartbeats = 3;
  * "events"), `wait` (seconds a version signal waits, 30), `heartbeat` (seconds between the event
  * stream's heartbeats, the daemon's 15 by default; three silent ones end the connection), `report` (false: send no Livery-Client header, so the daemon's fleet does not
  * count this page), `token` (the daemon's read token, for a daemon started with
- * `--read-token-file`; sent as `Authorization: Bearer`), `onUpdate({ version })` after each
- * stylesheet applied, `onError(error)`
- * after a failed round.
+ * `--read-token-file`; sent as `Authorization: Bearer`), `root` (the trusted TUF root metadata,
+ * an object or its URL: every stylesheet is then verified, see livery-tuf.js), `now()` (the
+ * clock metadata expiry is checked against, Date.now by default), `onUpdate({ version })` after
+ * each stylesheet applied, `onError(error)` after a failed round (a TUFRefusal, whose `check`
+ * names the check, when verification refused what the network gave).
  *
  * Returns `{ setTheme(nameOrNull), stop(), reportProblem(message), version, ready }`: `version`
  * is the ETag of the stylesheet's version applied (null before the first), `ready` a promise of
@@ -77,6 +83,10 @@ export function follow(baseURL, options = {}) {
   let version = null;
   /** The version reported as misbehaving, and why (reportProblem). */
   let problem = null;
+  /** The last version verification refused, and the check that failed. */
+  let refusal = null;
+  /** The verified TUF repository (a promise), when following with `root`. */
+  let trust = null;
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
@@ -96,7 +106,7 @@ export function follow(baseURL, options = {}) {
 
   /** The headers of every request: what the page applied, and the read token if any. */
   function requestHeaders() {
-    const headers = report ? { "Livery-Client": clientHeader(identity, version, problem) } : {};
+    const headers = report ? { "Livery-Client": clientHeader(identity, version, problem, refusal) } : {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     return headers;
   }
@@ -160,9 +170,9 @@ export function follow(baseURL, options = {}) {
       signal = since ?? null;
       return 0;
     }
-    await apply(etag);
+    const changed = await apply(etag);
     signal = since ?? null;
-    return 0;
+    return changed ? 0 : backoffBase;
   }
 
   /**
@@ -214,11 +224,73 @@ export function follow(baseURL, options = {}) {
     return parser.retry ?? backoffBase;
   }
 
-  /** Fetches the stylesheet of `etag` and puts it in place, whole. */
+  /**
+   * Fetches the stylesheet of `etag` and puts it in place, whole; false when, verifying, the
+   * signed metadata holds no other version than the one applied.
+   */
   async function apply(etag) {
+    if (options.root !== undefined) return applyVerified(etag);
     const response = await get(`${base}/v1/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
     if (response.status !== 200) throw new Error(`GET /v1/css/{etag} answered ${response.status}`);
-    const text = await response.text();
+    put(etag, await response.text());
+    return true;
+  }
+
+  /**
+   * The verified stylesheet: the TUF repository refreshed, then the `livery.css` target whose
+   * custom `etag` is the one wanted (a rollout's candidate), else the current `livery.css`.
+   * A refusal is reported at once, and the stylesheet applied stays.
+   */
+  async function applyVerified(etag) {
+    try {
+      const repository = await trustedRepository();
+      const targets = await repository.refresh();
+      const chosen = Object.entries(targets).find(([name, info]) => name.endsWith("livery.css") && info.custom?.etag === etag)
+        ?? ["livery.css", targets["livery.css"]];
+      const [name, info] = chosen;
+      if (info === undefined) throw new (await tuf()).TUFRefusal("targets", "no livery.css is signed");
+      const signed = info.custom?.etag ?? etag;
+      if (signed === version) return false;
+      const bytes = await repository.download(name, info);
+      put(signed, new TextDecoder().decode(bytes));
+      return true;
+    } catch (error) {
+      if (error.name === "TUFRefusal") {
+        refusal = { version: etag, note: `tuf: ${error.message}` };
+        console.warn(`livery: refused ${etag}: ${error.message}`);
+        sendReport();
+      }
+      throw error;
+    }
+  }
+
+  /** The verifying module, loaded on first use (pages without `root` never load it). */
+  function tuf() {
+    return import("./livery-tuf.js");
+  }
+
+  /** The repository trusting `options.root`, started once (again after a failed start). */
+  function trustedRepository() {
+    trust ??= (async () => {
+      const { TrustedRepository } = await tuf();
+      let root = options.root;
+      if (typeof root === "string" || root instanceof URL) {
+        const response = await get(String(root), readTimeout, "no-cache");
+        if (response.status !== 200) throw new Error(`GET ${root} answered ${response.status}`);
+        root = await response.json();
+      }
+      const fetchVerified = (url, cache) => get(url, readTimeout, cache);
+      return TrustedRepository.start(root, {
+        metadataBase: `${base}/v1/tuf/metadata`, targetsBase: `${base}/v1/tuf/targets`,
+        get: fetchVerified, now: options.now ?? Date.now,
+      });
+    })();
+    trust.catch(() => { trust = null; });
+    return trust;
+  }
+
+  /** Puts the stylesheet of `etag` in place, whole. */
+  function put(etag, text) {
     if (stopped) return;
     sheet.replaceSync(text);
     failures = 0;
@@ -280,11 +352,14 @@ function randomInstance() {
 }
 
 /** The Livery-Client value: an RFC 8941 Dictionary, as the Swift client writes it. */
-function clientHeader(identity, applied, problem) {
+function clientHeader(identity, applied, problem, refusal) {
   const members = [`name=${sfString(identity.name)}`, `instance=${sfString(identity.instance)}`];
   if (identity.version) members.push(`version=${sfString(identity.version)}`);
   if (applied !== null) members.push(`applied=${sfString(applied)}`);
-  if (problem !== null) members.push(`problem=${sfString(problem.version)}`, `note=${sfString(problem.note)}`);
+  if (refusal !== null) members.push(`refused=${sfString(refusal.version)}`);
+  if (problem !== null) members.push(`problem=${sfString(problem.version)}`);
+  const note = problem?.note ?? refusal?.note;
+  if (note !== undefined) members.push(`note=${sfString(note)}`);
   return members.join(", ");
 }
 

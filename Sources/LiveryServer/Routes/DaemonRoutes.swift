@@ -60,6 +60,7 @@ struct DaemonRoutes: Sendable {
                 try await self.styleSheetDryRun(request)
             },
             Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
+            Route(.get, "/v1/livery-tuf.js") { request, _ in self.browserVerifier(request) },
             Route(.get, "/v1/events") { request, _ in self.events(request) },
             Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
             Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
