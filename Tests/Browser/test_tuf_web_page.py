@@ -69,6 +69,15 @@ def wait_until(browser, script, what, timeout=20):
     raise AssertionError(f"{what} within {timeout} s; refusals: {browser.execute_script('return window.refusals')}")
 
 
+def wait_for_report(front, text, timeout=10):
+    """Waits for a Livery-Client header containing `text` to pass the front: the page reports a
+    refusal at once (POST /v1/reports), beside the failed round, so it arrives a moment later."""
+    deadline = time.monotonic() + timeout
+    while not front.reported(text):
+        assert time.monotonic() < deadline, f"no report {text!r}: {front.reports[-3:]}"
+        time.sleep(0.05)
+
+
 def applied(browser):
     """The version applied and the stylesheet's number on the box."""
     return browser.execute_script(
@@ -97,12 +106,7 @@ def test_the_page_refuses_each_attack_of_the_hostile_front(browser, tuf_reposito
     check = REFUSALS[attack]
     wait_until(browser, f"return window.refusals.includes({check!r})", f"the page refusing with {check!r}")
     assert applied(browser) == ['"v2"', "2"], "a refused version replaced the last good stylesheet"
-    # The report goes at once, beside the failed round: it reaches the front a moment later.
-    reported = f'refused="\\"v3\\"", note="tuf: {check}:'
-    deadline = time.monotonic() + 10
-    while not front.reported(reported):
-        assert time.monotonic() < deadline, f"no report {reported!r}: {front.reports[-3:]}"
-        time.sleep(0.05)
+    wait_for_report(front, f'refused="\\"v3\\"", note="tuf: {check}:')
     front.start(None)
     wait_until(browser, "return window.livery.version === '\"v3\"'", "the third version once the front is honest")
     assert applied(browser) == ['"v3"', "3"]
@@ -132,3 +136,15 @@ def test_canonical_json_is_the_one_tuf_signs(browser, tuf_repository, hostile_fr
         "import('/livery-tuf.js').then((module) => done(module.canonical(value)), (error) => done(String(error)));",
         value)
     assert written == encode_canonical(value)
+
+
+def test_a_frozen_front_cannot_hide_an_expired_timestamp(browser, tuf_repository, hostile_front):
+    """No new version, so the version signal names the one applied: the page still refreshes
+    the signed metadata, and two days on the frozen timestamp has expired."""
+    open_page(browser, tuf_repository, hostile_front)
+    hostile_front.start("freeze-timestamp")
+    browser.execute_script(f"window.ahead = {2 * DAY_MS}")
+    wait_until(browser, "return window.refusals.includes('timestamp expired')", "the page refusing the stale timestamp")
+    assert applied(browser) == ['"v1"', "1"]
+    # Reported with no version refused: the front named none.
+    wait_for_report(hostile_front, 'applied="\\"v1\\"", note="tuf: timestamp expired:')

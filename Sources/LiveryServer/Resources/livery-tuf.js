@@ -142,7 +142,9 @@ export class TrustedRepository {
   async download(name, info) {
     const digest = info.hashes?.sha256;
     if (typeof digest !== "string") throw new TUFRefusal("target hash", `${name} has no sha256`);
-    const path = this.root.signed.consistent_snapshot ? `${digest}.${name}` : name;
+    // Under consistent snapshots a target is served as DIR/HASH.NAME (the spec's 5.7.3).
+    const slash = name.lastIndexOf("/") + 1;
+    const path = this.root.signed.consistent_snapshot ? `${name.slice(0, slash)}${digest}.${name.slice(slash)}` : name;
     const bytes = await body(await this.get(`${this.targetsBase}/${path}`, "default"), path, info.length + 1);
     if (bytes.length !== info.length) {
       throw new TUFRefusal("target length", `${name} is ${bytes.length} bytes, ${info.length} signed`);

@@ -87,6 +87,8 @@ export function follow(baseURL, options = {}) {
   let refusal = null;
   /** The verified TUF repository (a promise), when following with `root`. */
   let trust = null;
+  /** When the signed metadata was last refreshed whole (performance.now()). */
+  let verifiedAt = -Infinity;
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
@@ -152,6 +154,7 @@ export function follow(baseURL, options = {}) {
     const response = await get(`${base}/v1/version?${query}`, wait * 1000 + longPollMargin, "no-store");
     if (response.status === 304) {
       failures = 0;
+      await recheck();
       const sent = round;
       round = response.headers.get("Livery-Round");
       if (round !== null && round !== sent) return 0;
@@ -166,6 +169,7 @@ export function follow(baseURL, options = {}) {
     const etag = await versionFor(rollout, stable, identity.instance);
     round = null;
     if (etag === version) {
+      await recheck();
       if ((since ?? null) === signal) return backoffBase;
       signal = since ?? null;
       return 0;
@@ -182,6 +186,7 @@ export function follow(baseURL, options = {}) {
    * with the current version only if it is another.
    */
   async function followEvents() {
+    await recheck();
     const connection = new AbortController();
     stream = connection;
     let silence = null;
@@ -239,12 +244,14 @@ export function follow(baseURL, options = {}) {
   /**
    * The verified stylesheet: the TUF repository refreshed, then the `livery.css` target whose
    * custom `etag` is the one wanted (a rollout's candidate), else the current `livery.css`.
-   * A refusal is reported at once, and the stylesheet applied stays.
+   * A refusal is reported at once, naming `refused` (the version it kept the page from; null
+   * when none was named), and the stylesheet applied stays.
    */
-  async function applyVerified(etag) {
+  async function applyVerified(etag, refused = etag) {
     try {
       const repository = await trustedRepository();
       const targets = await repository.refresh();
+      verifiedAt = performance.now();
       const chosen = Object.entries(targets).find(([name, info]) => name.endsWith("livery.css") && info.custom?.etag === etag)
         ?? ["livery.css", targets["livery.css"]];
       const [name, info] = chosen;
@@ -256,11 +263,22 @@ export function follow(baseURL, options = {}) {
       return true;
     } catch (error) {
       if (error.name === "TUFRefusal") {
-        refusal = { version: etag, note: `tuf: ${error.message}` };
-        console.warn(`livery: refused ${etag}: ${error.message}`);
+        refusal = { version: refused, note: `tuf: ${error.message}` };
+        console.warn(`livery: verification refused ${refused ?? "the signed metadata"}: ${error.message}`);
         sendReport();
       }
       throw error;
+    }
+  }
+
+  /**
+   * Refreshes the signed metadata when verifying and it is older than a `wait`, though no new
+   * version was named: a front that freezes the signal or the stream as well must not hide a
+   * timestamp that has expired. The version applied stays unless it is no longer signed.
+   */
+  async function recheck() {
+    if (options.root !== undefined && version !== null && performance.now() - verifiedAt >= wait * 1000) {
+      await applyVerified(version, null);
     }
   }
 
@@ -356,7 +374,7 @@ function clientHeader(identity, applied, problem, refusal) {
   const members = [`name=${sfString(identity.name)}`, `instance=${sfString(identity.instance)}`];
   if (identity.version) members.push(`version=${sfString(identity.version)}`);
   if (applied !== null) members.push(`applied=${sfString(applied)}`);
-  if (refusal !== null) members.push(`refused=${sfString(refusal.version)}`);
+  if (refusal?.version) members.push(`refused=${sfString(refusal.version)}`);
   if (problem !== null) members.push(`problem=${sfString(problem.version)}`);
   const note = problem?.note ?? refusal?.note;
   if (note !== undefined) members.push(`note=${sfString(note)}`);
