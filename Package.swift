@@ -55,6 +55,8 @@ let package = Package(
         // swift-system's FilePath names the executable and folder on Linux.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Ed25519 and SHA-256 for signed delivery (LiveryTUF); already in the graph through swift-nio-extras.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -111,6 +113,13 @@ let package = Package(
         // in seconds rather than minutes.
         .target(
             name: "LiveryHTTP",
+            swiftSettings: strict
+        ),
+        // The Update Framework's formats (canonical JSON, Ed25519 keys, role metadata, threshold
+        // verification), shared by the daemon's repository, `livery push --sign-with` and the clients.
+        .target(
+            name: "LiveryTUF",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // The etcd client: only the etcd store (and the options that configure it) import it.
@@ -313,6 +322,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveryTUFTests",
+            dependencies: ["LiveryTUF"],
             swiftSettings: strict
         ),
         .testTarget(
