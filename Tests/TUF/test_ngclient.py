@@ -126,8 +126,14 @@ class NgclientTests(unittest.TestCase):
         self.assertIsNotNone(info, f"{name} is not a target")
         return pathlib.Path(updater.download_target(info)).read_bytes()
 
-    def assert_downloads_current_version(self):
+    def assert_downloads_current_version(self, after=None):
+        """Downloads the daemon's current version, once it is another than `after`, and signed."""
+        deadline = time.monotonic() + 30
         etag = self.daemon.current_etag()
+        while etag == after and time.monotonic() < deadline:
+            time.sleep(0.05)
+            etag = self.daemon.current_etag()
+        self.assertNotEqual(etag, after, "the push was not published")
         self.daemon.wait_for_signed(etag)
         for name, route in (("bundle.json", "spec"), ("livery.css", "css")):
             status, _, served = self.daemon.request("GET", f"/v1/{route}/{etag}")
@@ -136,13 +142,14 @@ class NgclientTests(unittest.TestCase):
 
     def test_ngclient_follows_pushes_and_a_root_rotation(self):
         self.assert_downloads_current_version()
+        pushed_over = self.daemon.current_etag()
 
         card = (ROOT / "Specs" / "card.yaml").read_text().replace("radius: 6", "radius: 7")
         status, _, body = self.daemon.request(
             "PUT", "/v1/specs/card.yaml", body=card.encode(),
             headers={"Authorization": f"Bearer {self.daemon.token}", "Content-Type": "application/yaml"})
         self.assertIn(status, (200, 201, 204), body)
-        self.assert_downloads_current_version()
+        self.assert_downloads_current_version(after=pushed_over)
 
         subprocess.run([str(LIVERY), "signing", "rotate", "root", "--signing", str(self.signing)],
                        check=True, capture_output=True)
