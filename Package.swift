@@ -55,6 +55,8 @@ let package = Package(
         // swift-system's FilePath names the executable and folder on Linux.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Ed25519 and SHA-256 for signed delivery (LiveryTUF); already in the graph through swift-nio-extras.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -113,6 +115,13 @@ let package = Package(
             name: "LiveryHTTP",
             swiftSettings: strict
         ),
+        // The Update Framework's formats (canonical JSON, Ed25519 keys, role metadata, threshold
+        // verification), shared by the daemon's repository, `livery push --sign-with` and the clients.
+        .target(
+            name: "LiveryTUF",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         // The etcd client: only the etcd store (and the options that configure it) import it.
         .target(
             name: "LiveryEtcd",
@@ -133,6 +142,7 @@ let package = Package(
                 "Livery",
                 "LiveryEtcd",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryWatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -169,6 +179,7 @@ let package = Package(
                 "LiveryRemote",
                 "LiveryServer",
                 "LiveryEtcd",
+                "LiveryTUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -317,6 +328,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LiveryTUFTests",
+            dependencies: ["LiveryTUF"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LiveryHTTPTests",
             dependencies: ["LiveryHTTP", "Livery"],
             swiftSettings: strict
@@ -327,6 +343,7 @@ let package = Package(
                 "LiveryServer",
                 "LiveryEtcd",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryRemote",
                 "LiveryTesting",
                 "LiveryTestSupport",

@@ -36,6 +36,8 @@ public final class LiveryDaemon: Service, Sendable {
     private let warmer: FrontWarmer?
     /// Follows the store into the hub and the rollout keeper.
     private let follower: StoreFollower
+    /// Signs the spec set's TUF metadata, with `--signing`.
+    private let publisher: TUFPublisher<ContinuousClock>?
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -79,10 +81,19 @@ public final class LiveryDaemon: Service, Sendable {
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
-        self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        let signing = configuration.signing.map { signing in
+            let repository = TUFRepository(
+                folder: signing.folder, roles: signing.roles, hub: hub, store: store, now: signing.now, logger: logger)
+            return TUFPublisher(
+                repository: repository, hub: hub, clock: ContinuousClock(), checkInterval: signing.checkInterval)
+        }
+        self.publisher = signing
+        let repository = signing?.repository
+        self.follower = StoreFollower(
+            store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts, signing: repository)
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
-            configuration: configuration, logger: logger)
+            hub: hub, clients: clients, writer: writer, rollouts: rollouts, signing: repository, token: token,
+            metrics: metrics, configuration: configuration, logger: logger)
     }
 
     /// The one place the daemon chooses its store: etcd when configured, else the specs folder.
@@ -141,7 +152,8 @@ public final class LiveryDaemon: Service, Sendable {
         // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [application, follower], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + (publisher.map { [$0] } ?? []) + [application, follower],
+                logger: logger))
         do {
             try await group.run()
         } catch {

@@ -9,6 +9,8 @@ struct DaemonRoutes: Sendable {
     let clients: ClientTable
     let writer: SpecWriter
     let rollouts: RolloutKeeper
+    /// The spec set's TUF repository, with `--signing`.
+    let signing: TUFRepository?
     let token: BearerToken
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
@@ -85,7 +87,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/metrics") { _, _ in self.renderMetrics() },
             Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
-        ] + studioRoutes + tokensStudioRoutes
+        ] + tufRoutes + studioRoutes + tokensStudioRoutes
     }
 
     /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
