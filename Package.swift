@@ -100,6 +100,7 @@ let package = Package(
             dependencies: [
                 "Livery",
                 "LiveryHTTP",
+                "LiveryTUF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -356,6 +357,7 @@ let package = Package(
             dependencies: [
                 "LiveryRemote",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryServer",
                 "LiveryTesting",
                 "LiveryTestSupport",

@@ -43,6 +43,13 @@ extension RemoteSpecSource {
         /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
         /// default, trusts the system's. The file is read when a session starts.
         public var trustedCertificatesPath: String?
+        /// What the bundles applied are trusted for: ``Trust/server`` (the default) applies what
+        /// the server answers; ``Trust/tuf(root:)`` verifies each one with The Update Framework
+        /// first, refusing (and reporting) what fails a check, and keeps the trusted metadata in
+        /// ``cacheDirectory`` so that a restart cannot be rolled back.
+        public var trust: Trust
+        /// The time expiry of signed metadata is checked against; the system clock by default.
+        public var now: @Sendable () -> Date
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void
@@ -60,6 +67,8 @@ extension RemoteSpecSource {
             unknownTraits: UnknownTraitPolicy = .rejectSpec,
             trustedCertificatesPath: String? = nil,
             readToken: BearerToken? = nil,
+            trust: Trust = .server,
+            now: @escaping @Sendable () -> Date = { Date() },
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -73,6 +82,8 @@ extension RemoteSpecSource {
             self.unknownTraits = unknownTraits
             self.trustedCertificatesPath = trustedCertificatesPath
             self.readToken = readToken
+            self.trust = trust
+            self.now = now
             self.sleep = sleep
         }
 

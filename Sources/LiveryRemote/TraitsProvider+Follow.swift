@@ -28,6 +28,9 @@ extension TraitsProvider {
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - readToken: The daemon's read token (`livery serve --read-token-file`), when it
     ///     requires one; it replaces the configuration's ``RemoteSpecSource/Configuration/readToken``.
+    ///   - trust: ``RemoteSpecSource/Trust/tuf(root:)`` to apply only bundles The Update
+    ///     Framework verifies (see <doc:FollowingARemoteSpec#Signed-delivery>); it replaces the
+    ///     configuration's ``RemoteSpecSource/Configuration/trust``.
     ///   - logger: Where to log loads and failures; nothing is logged without one.
     ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
     ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
@@ -39,13 +42,15 @@ extension TraitsProvider {
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
+        trust: RemoteSpecSource.Trust? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         appliedVersion: AppliedVersion = AppliedVersion(),
         isolation: isolated (any Actor)? = #isolation
     ) async {
         await follow(
-            urls: [url], mode: mode, configuration: configuration, readToken: readToken, logger: logger,
+            urls: [url], mode: mode, configuration: configuration, readToken: readToken, trust: trust,
+            logger: logger,
             onUpdate: onUpdate, appliedVersion: appliedVersion, isolation: isolation)
     }
 
@@ -60,6 +65,7 @@ extension TraitsProvider {
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
+        trust: RemoteSpecSource.Trust? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         appliedVersion: AppliedVersion = AppliedVersion(),
@@ -67,6 +73,7 @@ extension TraitsProvider {
     ) async {
         var configuration = configuration
         if let readToken { configuration.readToken = readToken }
+        if let trust { configuration.trust = trust }
         let source = RemoteSpecSource(
             urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger,
             appliedVersion: appliedVersion)

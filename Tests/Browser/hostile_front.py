@@ -11,6 +11,10 @@ what a compromised cache or CDN could:
 - `forge-timestamp`: `timestamp.json` with its expiry pushed a year on, its signatures kept.
 
 It also keeps the `Livery-Client` header of each request, so a test sees what a client reported.
+
+Run as a program (`python3 hostile_front.py UPSTREAM`, for the Swift tests) it prints its base
+URL and serves until killed; `POST /hostile-front/attack/NAME` (or `.../attack/none`) begins an
+attack.
 """
 
 import http.server
@@ -21,6 +25,7 @@ import urllib.error
 import urllib.request
 
 ATTACKS = ("flip", "older-target", "older-timestamp", "older-snapshot", "older-targets", "freeze-timestamp", "forge-timestamp")
+CONTROL = "/hostile-front/attack/"
 FORWARDED = ("Livery-Client", "Authorization", "Accept", "If-None-Match")
 
 
@@ -55,7 +60,10 @@ class HostileFront:
                 front._serve(self, "GET")
 
             def do_POST(self):
-                front._serve(self, "POST")
+                if self.path.startswith(CONTROL):
+                    front._control(self)
+                else:
+                    front._serve(self, "POST")
 
             def log_message(self, *arguments):
                 pass
@@ -79,6 +87,18 @@ class HostileFront:
             self.frozen = timestamps[-1] if attack == "freeze-timestamp" and timestamps else None
         if attack == "freeze-timestamp":
             assert self.frozen is not None, "freeze-timestamp: no timestamp.json passed yet"
+
+    def _control(self, handler):
+        """`POST /hostile-front/attack/NAME`: begins attack NAME (`none` ends it); 204, or 400."""
+        name = handler.path[len(CONTROL):]
+        try:
+            self.start(None if name == "none" else name)
+            handler.send_response(204)
+        except AssertionError as error:
+            handler.send_response(400)
+            print(f"hostile front: {error}", flush=True)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
 
     def reported(self, text):
         """Whether a request's Livery-Client header contained `text`."""
@@ -140,3 +160,11 @@ class HostileFront:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+if __name__ == "__main__":
+    import sys
+
+    front = HostileFront(sys.argv[1])
+    print(front.base, flush=True)
+    threading.Event().wait()
