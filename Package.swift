@@ -122,7 +122,7 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        // The etcd client: only the etcd store (and the options that configure it) import it.
+        // The etcd client: only the etcd store imports it.
         .target(
             name: "LiveryEtcd",
             dependencies: [
@@ -177,7 +177,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 "LiveryTUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -272,7 +271,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
