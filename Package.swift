@@ -123,7 +123,7 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        // The etcd client: only the etcd store (and the options that configure it) import it.
+        // The etcd client: only the etcd store imports it.
         .target(
             name: "LiveryEtcd",
             dependencies: [
@@ -179,7 +179,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 "LiveryTUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -274,7 +273,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

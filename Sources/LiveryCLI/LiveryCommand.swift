@@ -25,6 +25,8 @@ public struct LiveryCommand: AsyncParsableCommand {
             CSSCommand.self,
             TokensCommand.self,
             SigningCommand.self,
+            EnvironmentsCommand.self,
+            PromoteCommand.self,
         ]
     )
 

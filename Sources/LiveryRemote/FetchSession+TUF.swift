@@ -9,7 +9,8 @@ import NIOHTTP1
 
 extension FetchSession {
     /// The version `wanted` (an ETag the version signal named) as The Update Framework's client
-    /// workflow verifies it, from the daemon's repository at `/v1/tuf/`: each next root
+    /// workflow verifies it, from the repository of the environment followed (`/v1/tuf/`, or
+    /// `/v1/environments/{environment}/tuf/`): each next root
     /// (`N.root.json` until a 404), `timestamp.json`, the snapshot and the targets metadata it
     /// names, then the `bundle.json` target whose custom `etag` is `wanted` (a rollout's
     /// candidate), else the current `bundle.json`, fetched as `targets/{sha256}.bundle.json`
@@ -17,7 +18,7 @@ extension FetchSession {
     /// (and kept in the cache folder) though a later one fails. A refusal is reported
     /// (`refused` and a `note` naming the check) and thrown as a ``RemoteError/Code/refused``.
     func fetchVerified(_ wanted: String, root: URL) async throws {
-        let tuf = url.appending(path: "v1/tuf")
+        let tuf = EnvironmentPath.url(url, route: "/v1/tuf", environment: configuration.environment)
         do {
             var repository = try trusted ?? loadTrusted(root: root)
             defer { keep(repository) }

@@ -1,11 +1,14 @@
 import Foundation
 import Livery
+import LiveryHTTP
 import LiveryTUF
 
 /// The TUF metadata a verifying source trusts, kept in the folder of its offline cache
 /// (`livery-tuf/root.json`, `timestamp.json`, `snapshot.json`, `targets.json`, each written
 /// atomically) so that a restart starts from the versions trusted before and cannot be rolled
-/// back. Without a cache folder, the root the program ships is where each start begins.
+/// back. An environment's repository has versions of its own, so its files are kept apart, in
+/// `livery-tuf/environments/{environment}/`. Without a cache folder, the root the program ships
+/// is where each start begins.
 struct TrustedMetadataStore {
     static let folderName = "livery-tuf"
     /// The largest metadata file read, as the browser client bounds it.
@@ -13,8 +16,17 @@ struct TrustedMetadataStore {
 
     let folder: URL
 
-    init(cacheDirectory: URL) {
-        folder = cacheDirectory.appending(component: Self.folderName)
+    /// The store in `cacheDirectory` of the repository of `environment` (`nil`: the daemon's
+    /// default one, `/v1/tuf/`); `nil` for a name no daemon serves (`EnvironmentPath.isValidName`),
+    /// which must not name a folder (`..`) and has no repository to trust anyway.
+    init?(cacheDirectory: URL, environment: String?) {
+        let folder = cacheDirectory.appending(component: Self.folderName)
+        guard let environment else {
+            self.folder = folder
+            return
+        }
+        guard EnvironmentPath.isValidName(environment) else { return nil }
+        self.folder = folder.appending(components: "environments", environment)
     }
 
     /// The repository trusted: the kept files when there are some, their root verified like the

@@ -27,8 +27,9 @@ REFUSALS = {
     "forge-timestamp": "timestamp signature",
 }
 
-# The page: the client follows its own origin (the front) with the trusted root's URL, on a
-# clock the test can move on (window.ahead, in ms).
+# The page: the client follows its own origin (the front) with the trusted root's URL, in the
+# environment the query names (the default one without), on a clock the test can move on
+# (window.ahead, in ms).
 PAGE = """<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Livery TUF test</title>
@@ -39,6 +40,7 @@ PAGE = """<!doctype html>
   window.refusals = [];
   window.livery = follow(location.origin, {
     name: "tuf-web-test", wait: 1, root: "./trusted-root.json", now: () => Date.now() + window.ahead,
+    environment: new URLSearchParams(location.search).get("environment") ?? undefined,
     onUpdate: ({ version }) => window.updates.push(version),
     onError: (error) => window.refusals.push(error.check ?? `not a refusal: ${error.message}`),
   });
@@ -121,6 +123,24 @@ def test_the_page_follows_a_root_rotation(browser, tuf_repository, hostile_front
     repository.publish_number(2)
     wait_until(browser, "return window.livery.version === '\"v2\"'", "the second version, signed after the rotation")
     assert applied(browser) == ['"v2"', "2"]
+    assert browser.execute_script("return window.refusals") == []
+
+
+def test_the_page_follows_its_environments_repository(browser, tuf_repository, hostile_front):
+    """With `{environment, root}` the page verifies with the environment's repository
+    (`/v1/environments/staging/tuf/`), not the default one's, whose keys differ."""
+    from tuf_repository import TUFRepository
+    staging = TUFRepository(tuf_repository.site, routes="v1/environments/staging")
+    serve_page(staging)
+    tuf_repository.publish_number(1)
+    staging.publish_number(5)
+    browser.get(hostile_front.base + "/index.html?environment=staging")
+    wait_until(browser, "return window.livery && window.livery.version === '\"v5\"'", "staging's first version")
+    assert applied(browser) == ['"v5"', "5"]
+    tuf_repository.publish_number(2)
+    staging.publish_number(6)
+    wait_until(browser, "return window.livery.version === '\"v6\"'", "staging's second version")
+    assert applied(browser) == ['"v6"', "6"]
     assert browser.execute_script("return window.refusals") == []
 
 

@@ -26,13 +26,15 @@ def now():
 
 
 class TUFRepository:
-    """A repository under `site` (the static server's folder): `publish` writes each version's
-    targets, snapshot and timestamp; `rotate_root` the next root, signed by the old and new keys.
-    The timestamp expires after `timestamp_expiry`, everything else after 30 days or more."""
+    """A repository under `site` (the static server's folder), at `routes` (`v1`, the daemon's
+    default environment, or `v1/environments/NAME`): `publish` writes each version's targets,
+    snapshot and timestamp; `rotate_root` the next root, signed by the old and new keys. The
+    timestamp expires after `timestamp_expiry`, everything else after 30 days or more."""
 
-    def __init__(self, site, timestamp_expiry=datetime.timedelta(days=1)):
-        self.metadata_dir = site / "v1" / "tuf" / "metadata"
-        self.targets_dir = site / "v1" / "tuf" / "targets"
+    def __init__(self, site, timestamp_expiry=datetime.timedelta(days=1), routes="v1"):
+        self.routes = site / routes
+        self.metadata_dir = self.routes / "tuf" / "metadata"
+        self.targets_dir = self.routes / "tuf" / "targets"
         self.metadata_dir.mkdir(parents=True)
         self.targets_dir.mkdir(parents=True)
         self.site = site
@@ -54,7 +56,7 @@ class TUFRepository:
 
     def publish(self, files, etag, ahead=datetime.timedelta(0)):
         """A new version: `files` (target name → bytes), each with custom `{"etag": etag}`, and
-        the version signal's file `v1/version` naming it. Targets, snapshot and timestamp share
+        the version signal's file (`v1/version`) naming it. Targets, snapshot and timestamp share
         their version number, one per publish; their expiry counts from `ahead` of now (a
         repository whose clock, like its clients', a test has moved on)."""
         entries = {}
@@ -71,7 +73,7 @@ class TUFRepository:
         self._sign_and_write(snapshot, f"{version}.snapshot.json")
         timestamp = Timestamp(version=version, expires=now() + ahead + self.timestamp_expiry, snapshot_meta=MetaFile(version))
         self._sign_and_write(timestamp, "timestamp.json")
-        write(self.site / "v1" / "version", json.dumps({"etag": etag}).encode())
+        write(self.routes / "version", json.dumps({"etag": etag}).encode())
 
     def publish_number(self, number, ahead=datetime.timedelta(0)):
         """Version `number` of the tests' bundle and stylesheet (`#box { --livery-n: number }`),

@@ -29,15 +29,23 @@ import Testing
         let front: ChildProcess
         let frontURL: URL
 
-        static func start() async throws -> Signed {
+        /// With `environments`, the folder holds one folder per environment (`production/box.yaml`,
+        /// `staging/box.yaml`, radius 1 and 7), each a repository of its own.
+        static func start(environments: Bool = false) async throws -> Signed {
             let scratch = try TemporarySpecFolder(prefix: "livery-tuf-client")
             let signing = try SigningFolder.create(at: scratch.url.appending(path: "signing"), now: Date())
             let daemonSigning = try DaemonSigning(folder: signing)
             let folder = try TemporarySpecFolder(prefix: "livery-tuf-specs")
-            try folder.write("box.yaml", yaml(radius: 1))
+            if environments {
+                try folder.write("production/box.yaml", yaml(radius: 1))
+                try folder.write("staging/box.yaml", yaml(radius: 7))
+            } else {
+                try folder.write("box.yaml", yaml(radius: 1))
+            }
             let running = try await RunningDaemon.start(folder: folder) {
                 $0.signing = daemonSigning
                 $0.stateDirectory = scratch.url.appending(path: "state")
+                if environments { $0.environmentsRoot = folder.url }
             }
             let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appending(path: "Browser/hostile_front.py")
@@ -78,7 +86,7 @@ import Testing
         var refusals: [RemoteError] = []
         private var task: Task<Void, Never>?
 
-        init(_ signed: Signed, cache: URL) {
+        init(_ signed: Signed, cache: URL, environment: String? = nil) {
             let provider = TraitsProvider()
             provider.register(box, as: "box")
             let (url, root, now) = (signed.frontURL, signed.root, self.now)
@@ -88,8 +96,8 @@ import Testing
                 cacheDirectory: cache, now: { now.date.withLock { $0 } })
             task = Task { [applied] in
                 await provider.follow(
-                    url: url, mode: .version(wait: .seconds(2)), configuration: configuration,
-                    trust: .tuf(root: root),
+                    url: url, environment: environment, mode: .version(wait: .seconds(2)),
+                    configuration: configuration, trust: .tuf(root: root),
                     onUpdate: { [weak self] result in
                         if case .failure(let error as RemoteError) = result, error.code == .refused {
                             self?.refusals.append(error)
@@ -173,6 +181,27 @@ import Testing
         #expect((second.refusals.first?.underlying as? TUFRefusal)?.check == "timestamp rollback")
         #expect(second.box.cornerRadius == 2)
         await second.stop()
+        await signed.stop()
+    }
+
+    @Test("a follower of an environment verifies with its repository, its trusted metadata kept apart")
+    func followsAnEnvironment() async throws {
+        let signed = try await Signed.start(environments: true)
+        let cache = try TemporarySpecFolder(prefix: "livery-tuf-cache")
+        // Production's repository goes versions ahead of staging's, in the same cache folder.
+        let production = Follower(signed, cache: cache.url, environment: "production")
+        for radius in 2...4 {
+            try signed.folder.atomicSave("production/box.yaml", Self.yaml(radius: radius))
+            try await eventually { production.box.cornerRadius == Double(radius) }
+        }
+        await production.stop()
+
+        let staging = Follower(signed, cache: cache.url, environment: "staging")
+        try await eventually { staging.box.cornerRadius == 7 }
+        try signed.folder.atomicSave("staging/box.yaml", Self.yaml(radius: 8))
+        try await eventually { staging.box.cornerRadius == 8 }
+        #expect(staging.refusals.isEmpty, "\(staging.refusals)")
+        await staging.stop()
         await signed.stop()
     }
 }

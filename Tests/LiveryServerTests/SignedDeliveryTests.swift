@@ -14,31 +14,32 @@ import Testing
         var targets: SignedMetadata<TargetsMetadata>
     }
 
-    /// Walks the repository as a TUF client does: timestamp, snapshot, targets, each verified.
-    private func walk(_ server: TestDaemon, root: RootMetadata) async throws -> Walk {
+    /// Walks the repository at `base` (`/v1`, or an environment's `/v1/environments/{env}`) as
+    /// a TUF client does: timestamp, snapshot, targets, each verified.
+    private func walk(_ server: TestDaemon, root: RootMetadata, base: String = "/v1") async throws -> Walk {
         let timestamp = try SignedMetadata<TimestampMetadata>(
-            bytes: try await server.http.get("/v1/tuf/metadata/timestamp.json").body)
+            bytes: try await server.http.get("\(base)/tuf/metadata/timestamp.json").body)
         try timestamp.verify(by: root)
         let named = try #require(timestamp.signed.snapshot)
-        let snapshotReply = try await server.http.get("/v1/tuf/metadata/\(named.version).snapshot.json")
+        let snapshotReply = try await server.http.get("\(base)/tuf/metadata/\(named.version).snapshot.json")
         #expect(snapshotReply.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(MetaFile(version: named.version, bytes: snapshotReply.body) == named)
         let snapshot = try SignedMetadata<SnapshotMetadata>(bytes: snapshotReply.body)
         try snapshot.verify(by: root)
         let version = try #require(snapshot.signed.meta["targets.json"]?.version)
         let targets = try SignedMetadata<TargetsMetadata>(
-            bytes: try await server.http.get("/v1/tuf/metadata/\(version).targets.json").body)
+            bytes: try await server.http.get("\(base)/tuf/metadata/\(version).targets.json").body)
         try targets.verify(by: root)
         return Walk(timestamp: timestamp.signed.version, targets: targets)
     }
 
-    /// Waits until the targets name the daemon's current bundle, and returns the walk.
-    private func signedCurrent(_ server: TestDaemon, root: RootMetadata) async throws -> Walk {
+    /// Waits until the targets at `base` name the current bundle there, and returns the walk.
+    private func signedCurrent(_ server: TestDaemon, root: RootMetadata, base: String = "/v1") async throws -> Walk {
         var walk: Walk?
         let signed = try await TestDaemon.eventually {
-            let etag = try await server.http.get("/v1/spec").header("ETag")
-            guard try await server.http.get("/v1/tuf/metadata/timestamp.json").status == 200 else { return false }
-            walk = try await self.walk(server, root: root)
+            let etag = try await server.http.get("\(base)/spec").header("ETag")
+            guard try await server.http.get("\(base)/tuf/metadata/timestamp.json").status == 200 else { return false }
+            walk = try await self.walk(server, root: root, base: base)
             return walk?.targets.signed.targets["bundle.json"]?.custom == .object(["etag": .string(etag ?? "")])
         }
         #expect(signed)
@@ -89,6 +90,37 @@ import Testing
             _ = try await server.http.put("/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
             let next = try await signedCurrent(server, root: root)
             #expect(next.targets.signed.version == before.targets.signed.version + 1)
+        }
+    }
+
+    @Test func eachEnvironmentIsARepositoryOfItsOwn() async throws {
+        let environments = try EnvironmentFolderTests.root()
+        let scratch = try TemporarySpecFolder(prefix: "livery-signing")
+        let folder = try SigningFolder.create(at: scratch.url.appending(path: "signing"), now: Date())
+        let root = try folder.latestRoot().signed
+        let signing = try DaemonSigning(folder: folder)
+        try await EnvironmentFolderTests.withEnvironments(
+            environments,
+            configure: {
+                $0.signing = signing
+                $0.stateDirectory = scratch.url.appending(path: "state")
+            }
+        ) { server in
+            let staging = try await signedCurrent(server, root: root, base: "/v1/environments/staging")
+            let production = try await signedCurrent(server, root: root, base: "/v1/environments/production")
+            let stagingBundle = try #require(staging.targets.signed.targets["bundle.json"]?.sha256)
+            #expect(stagingBundle != production.targets.signed.targets["bundle.json"]?.sha256)
+            let elsewhere = try await server.http.get(
+                "/v1/environments/production/tuf/targets/\(stagingBundle).bundle.json")
+            #expect(elsewhere.status == 404, "production serves no target of staging's")
+
+            _ = try await server.http.put(
+                "/v1/environments/staging/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#FF375F\"\n")
+            let pushed = try await signedCurrent(server, root: root, base: "/v1/environments/staging")
+            #expect(pushed.targets.signed.version == staging.targets.signed.version + 1)
+            let untouched = try await walk(server, root: root, base: "/v1/environments/production")
+            #expect(untouched.timestamp == production.timestamp, "staging's push signs nothing of production's")
+            #expect(untouched.targets.signed == production.targets.signed)
         }
     }
 

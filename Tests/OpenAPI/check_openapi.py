@@ -36,8 +36,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(__file__).resolve().parent
 METHODS = ["get", "head", "post", "put", "patch", "delete", "options"]
 # A concrete value for each path parameter, to ask the daemon whether it routes the path.
-SAMPLE_PARAMETERS = {"path": "card.yaml", "revision": "1", "etag": "0000000000000000", "asset": "index.html",
-                     "file": "timestamp.json"}
+SAMPLE_PARAMETERS = {
+    "path": "card.yaml", "revision": "1", "etag": "0000000000000000", "asset": "index.html", "environment": "default",
+    "file": "timestamp.json",
+}
 MAX_BODY_BYTES = 65536
 
 

@@ -156,6 +156,10 @@ class NgclientTests(unittest.TestCase):
         self.assert_downloads_current_version()
         self.assertIn(b'"version":2', (self.metadata / "root.json").read_bytes(), "ngclient did not take root 2")
 
+    def test_the_keys_are_readable_by_their_owner_only(self):
+        for role in ("root", "timestamp", "snapshot", "targets"):
+            self.assertEqual((self.signing / f"{role}.key").stat().st_mode & 0o777, 0o600, role)
+
     def test_every_file_but_the_timestamp_and_newest_root_is_immutable(self):
         self.daemon.wait_for_signed(self.daemon.current_etag())
         for path, cache in (("timestamp.json", "no-cache"), ("root.json", "no-cache"),

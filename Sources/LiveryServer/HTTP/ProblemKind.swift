@@ -28,6 +28,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case revisionNotFound = "revision-not-found"
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
+    case unknownEnvironment = "unknown-environment"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -36,9 +37,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case tooManyFiles = "too-many-files"
     case changeTooLarge = "change-too-large"
     case writeConflict = "write-conflict"
+    case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
-    case historyUnsupported = "history-unsupported"
     case revisionCompacted = "revision-compacted"
 
     // A rollout's state refuses the change.
@@ -60,10 +61,12 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
         case .readOnly: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout: .notFound
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownEnvironment: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict: .conflict
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict,
+            .environmentConflict:
+            .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
         case .bodyTooLarge, .changeTooLarge: .contentTooLarge
@@ -72,7 +75,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .invalidSpec, .tooManyFiles: .unprocessableContent
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .fileSystem: .internalServerError
-        case .historyUnsupported: .notImplemented
         case .storeFailed: .badGateway
         case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
             .serviceUnavailable
@@ -101,15 +103,16 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .revisionNotFound: "No such revision"
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
+        case .unknownEnvironment: "Unknown environment"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
         case .tooManyFiles: "Too many files"
         case .changeTooLarge: "Change too large"
         case .writeConflict: "Write conflict"
+        case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
-        case .historyUnsupported: "No history"
         case .revisionCompacted: "Revision compacted"
         case .rolloutRunning: "A rollout is running"
         case .rolloutNotRunning: "No rollout is running"

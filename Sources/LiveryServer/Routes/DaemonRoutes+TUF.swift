@@ -3,15 +3,18 @@ import Hummingbird
 import LiveryTUF
 
 extension DaemonRoutes {
-    /// The routes of signed delivery (The Update Framework), a spec set's.
-    var tufRoutes: [Route] {
+    /// The routes of signed delivery (The Update Framework), each environment's: a spec set is
+    /// one repository (``SpecSet/signing``), served for each environment like every spec-set route.
+    static var tufRoutes: [Route] {
         [
-            Route(.get, "/v1/tuf/metadata/{file}") { _, context in try self.tufMetadata(context: context) },
-            Route(.get, "/v1/tuf/targets/{file}") { _, context in try self.tufTarget(folder: "", context: context) },
-            Route(.get, "/v1/tuf/targets/candidate/{file}") { _, context in
-                try self.tufTarget(folder: TUFTargets.candidateFolder, context: context)
+            Route(.get, "/v1/tuf/metadata/{file}") { routes, _, context in try routes.tufMetadata(context: context) },
+            Route(.get, "/v1/tuf/targets/{file}") { routes, _, context in
+                try routes.tufTarget(folder: "", context: context)
             },
-            Route(.get, "/v1/tuf/status") { _, _ in try self.tufStatus() },
+            Route(.get, "/v1/tuf/targets/candidate/{file}") { routes, _, context in
+                try routes.tufTarget(folder: TUFTargets.candidateFolder, context: context)
+            },
+            Route(.get, "/v1/tuf/status") { routes, _, _ in try routes.tufStatus() },
         ]
     }
 
@@ -21,7 +24,7 @@ extension DaemonRoutes {
     private static let revalidated = "no-cache"
 
     private func signingRepository() throws(Problem) -> TUFRepository {
-        guard let signing else {
+        guard let signing = specSet.signing else {
             throw Problem(
                 kind: .notFound, detail: "signed delivery is off: start the daemon with livery serve --signing DIR")
         }
@@ -80,7 +83,7 @@ extension DaemonRoutes {
         let path = folder + (context.parameters.get("file") ?? "")
         guard let (name, target) = try signingRepository().files?.targets[path],
             case .object(let custom)? = target.custom, case .string(let etag)? = custom["etag"],
-            let snapshot = hub.snapshot(version: etag), let bytes = TUFTargets.bytes(of: name, in: snapshot),
+            let snapshot = specSet.hub.snapshot(version: etag), let bytes = TUFTargets.bytes(of: name, in: snapshot),
             target.matches(bytes.readableBytesView)
         else {
             throw Problem(kind: .notFound, detail: "no target \(path) in the versions this daemon keeps")
