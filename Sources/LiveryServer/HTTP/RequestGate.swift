@@ -31,7 +31,7 @@ struct RequestGate: Sendable {
         // A CORS preflight (OPTIONS) never carries credentials, and its answer holds no data: the
         // methods and fields a route takes. The request it clears still needs the token.
         let verdict = admission.decide(
-            host: host, authorization: head.headerFields[.authorization],
+            host: host, authorization: Self.authorization(of: head, path: path),
             needsToken: head.method != .options && !openRoutes.contains(path))
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
@@ -41,13 +41,30 @@ struct RequestGate: Sendable {
         }
     }
 
+    /// The request's `Authorization`; for OpenFeature's remote evaluation protocol, whose
+    /// providers send a key either way, an `X-API-Key` stands for `Authorization: Bearer KEY`.
+    static func authorization(of head: HTTPRequest, path: Substring) -> String? {
+        if let authorization = head.headerFields[.authorization] { return authorization }
+        guard isOFREP(path), let key = head.headerFields[apiKey] else { return nil }
+        return "Bearer " + key
+    }
+
+    /// Whether `path` (without its query) is a route of OpenFeature's remote evaluation protocol,
+    /// of any environment.
+    static func isOFREP(_ path: some StringProtocol) -> Bool {
+        EnvironmentPath.split(path).path.hasPrefix("/ofrep/")
+    }
+
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
         head.method == .get
-            && head.path.map { EnvironmentPath.split($0.prefix { $0 != "?" }).path == "/v1/events" } == true
+            && head.path.map { eventStreamRoutes.contains(EnvironmentPath.split($0.prefix { $0 != "?" }).path) } == true
     }
 
+    /// The event streams' routes, as the default environment's paths.
+    private static let eventStreamRoutes: Set<String> = ["/v1/events", DaemonRoutes.ofrepEventsPath]
     private static let host = HTTPFields.Element.Name("Host")!
+    private static let apiKey = HTTPFields.Element.Name("X-API-Key")!
 }
 
 /// The paths of the routes open to every client, from the route table.
