@@ -55,6 +55,8 @@ let package = Package(
         // swift-system's FilePath names the executable and folder on Linux.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Ed25519 and SHA-256 for signed delivery (LiveryTUF); already in the graph through swift-nio-extras.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -98,6 +100,7 @@ let package = Package(
             dependencies: [
                 "Livery",
                 "LiveryHTTP",
+                "LiveryTUF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,6 +114,13 @@ let package = Package(
         // in seconds rather than minutes.
         .target(
             name: "LiveryHTTP",
+            swiftSettings: strict
+        ),
+        // The Update Framework's formats (canonical JSON, Ed25519 keys, role metadata, threshold
+        // verification), shared by the daemon's repository, `livery push --sign-with` and the clients.
+        .target(
+            name: "LiveryTUF",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // The etcd client: only the etcd store imports it.
@@ -133,6 +143,7 @@ let package = Package(
                 "Livery",
                 "LiveryEtcd",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryWatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -157,6 +168,7 @@ let package = Package(
                 .embedInCode("Studio/Page"),
                 .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/livery.js"),
+                .embedInCode("Resources/livery-tuf.js"),
             ],
             swiftSettings: strict
         ),
@@ -167,6 +179,7 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
+                "LiveryTUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -314,6 +327,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LiveryTUFTests",
+            dependencies: ["LiveryTUF"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LiveryHTTPTests",
             dependencies: ["LiveryHTTP", "Livery"],
             swiftSettings: strict
@@ -324,6 +342,7 @@ let package = Package(
                 "LiveryServer",
                 "LiveryEtcd",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryRemote",
                 "LiveryTesting",
                 "LiveryTestSupport",
@@ -336,6 +355,7 @@ let package = Package(
             dependencies: [
                 "LiveryRemote",
                 "LiveryHTTP",
+                "LiveryTUF",
                 "LiveryServer",
                 "LiveryTesting",
                 "LiveryTestSupport",

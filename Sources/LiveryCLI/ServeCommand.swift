@@ -4,6 +4,7 @@ import CDispatch
 import Foundation
 import Livery
 import LiveryServer
+import LiveryTUF
 import Logging
 
 /// `livery serve [DIR]` or `livery serve --etcd URL[,URL...]`: follows a specs folder (or a spec
@@ -106,11 +107,21 @@ struct ServeCommand: RegistryCommand {
     )
     var stateDir: String?
 
+    @Option(
+        help:
+            "Serve the specs as a TUF repository at /v1/tuf/, signed with the online keys of this folder (made by livery signing init)."
+    )
+    var signing: String?
+
+    @Option(help: "Seconds a signed timestamp is valid with --signing; the daemon re-signs it at half of it.")
+    var timestampExpiry = 86_400
+
     func validate() throws {
         guard AbortThreshold(parsing: abortWhen) != nil else {
             throw ValidationError("--abort-when '\(abortWhen)' is neither a count of 1 or more (3) nor a share (5%)")
         }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard timestampExpiry >= 2 else { throw ValidationError("--timestamp-expiry must be at least 2 seconds") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
@@ -222,6 +233,11 @@ struct ServeCommand: RegistryCommand {
         configuration.historyLimit = historyLimit
         configuration.environmentsRoot = environments.map { URL(filePath: $0, directoryHint: .isDirectory) }
         configuration.defaultEnvironment = defaultEnvironment
+        configuration.signing = try signing.map { folder in
+            try DaemonSigning(
+                folder: SigningFolder(url: URL(filePath: folder, directoryHint: .isDirectory)),
+                timestampLifetime: TimeInterval(timestampExpiry))
+        }
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()

@@ -2,8 +2,8 @@
 /// the one rule for what an answer says about it (the CORS protocol, Fetch standard §3.2).
 ///
 /// Only the routes a page needs answer an allowed origin: the read routes `/v1/css`,
-/// `/v1/css/{etag}`, `/v1/livery.js`, `/v1/version`, `/v1/events`, `/v1/spec` and
-/// `/v1/spec/{etag}`, with `GET` or `HEAD`, and the browser client's report,
+/// `/v1/css/{etag}`, `/v1/livery.js`, `/v1/livery-tuf.js`, `/v1/version`, `/v1/events`, `/v1/spec`,
+/// `/v1/spec/{etag}` and the TUF repository under `/v1/tuf/`, with `GET` or `HEAD`, and the browser client's report,
 /// `POST /v1/reports`, which carries nothing a read route's `Livery-Client`
 /// header could not. Write routes never do, whatever is allowed, so a page on an allowed origin
 /// still cannot push.
@@ -66,7 +66,8 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     package static func isReadRoute(method: String, path: String) -> Bool {
         guard method == "GET" || method == "HEAD" else { return false }
         let path = EnvironmentPath.split(path).path
-        return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/events"
+        return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/livery-tuf.js"
+            || path == "/v1/events" || path.hasPrefix("/v1/tuf/")
     }
 
     /// Whether `method` on `path` (without its query) is a route a page may call from another

@@ -81,6 +81,17 @@ public final class AppliedVersion: Sendable {
         sendReport()
     }
 
+    /// Records that verification refused what the server offered (`etag`, the version it kept
+    /// from the consumer, or `nil` when none was named), with `note` naming the check: reported
+    /// like a refused load, the note with it.
+    func recordVerificationRefused(etag: String?, note: String) {
+        state.withLock { state in
+            state.refused = etag ?? state.refused
+            state.note = note
+        }
+        sendReport()
+    }
+
     /// Reports that the version applied now misbehaves in this program, with `message` (cut to
     /// `ClientIdentity.maxFieldBytes` bytes): in the version mode it is sent to
     /// the daemon at once (`POST /v1/reports`), and every later request says it too. The daemon

@@ -80,7 +80,11 @@ extension FetchSession {
                 }
                 return configuration.backoff.base
             }
-            try await fetchVersion(version)
+            if case .tuf(let root) = configuration.trust {
+                try await fetchVerified(version, root: root)
+            } else {
+                try await fetchVersion(version)
+            }
             signalTag = since
             return .zero
         default:

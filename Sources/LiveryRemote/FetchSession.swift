@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Livery
+import LiveryTUF
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -49,6 +50,10 @@ final class FetchSession {
     /// A version handed over whose outcome the consumer has not recorded yet: the next request
     /// waits for it, so its `Livery-Client` header reports what is applied.
     var unsettled: BodyDigest?
+    /// The TUF metadata trusted, with ``RemoteSpecSource/Trust/tuf(root:)``, once read.
+    var trusted: TrustedRepository?
+    /// Where the trusted metadata is kept: the offline cache's folder.
+    let metadataStore: TrustedMetadataStore?
 
     init(source: RemoteSpecSource, output: AsyncStream<RemoteUpdate>.Continuation) {
         endpoints = source.endpoints
@@ -58,6 +63,9 @@ final class FetchSession {
         appliedVersion = source.appliedVersion
         cache = source.configuration.cacheDirectory.map {
             BundleCache(folder: $0, maxBytes: source.configuration.limits.maxBytes)
+        }
+        metadataStore = source.configuration.cacheDirectory.flatMap {
+            TrustedMetadataStore(cacheDirectory: $0, environment: source.configuration.environment)
         }
         keeper = cache.map { AppliedBundleKeeper(cache: $0, output: output, logger: source.logger) }
         self.output = output
@@ -140,7 +148,14 @@ final class FetchSession {
 
     /// One request in the source's mode; returns how long to wait before the next one.
     private func attempt() async throws -> Duration {
-        switch mode.kind {
+        switch (mode.kind, configuration.trust) {
+        case (.version, _), (_, .server): break
+        case (_, .tuf):
+            // Only the version mode fetches bundles by a version the signed targets can name.
+            throw RemoteError(
+                .refused, url: url.absoluteString, "verification with TUF needs the version mode, not \(mode)")
+        }
+        return switch mode.kind {
         case .poll(let interval): try await poll(every: interval)
         case .longPoll(let wait): try await longPoll(wait: wait)
         case .serverSentEvents: try await followEvents()

@@ -23,6 +23,11 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
         public static let invalidResponse = Code("invalidResponse")
         /// The body is larger than `ReaderLimits.maxBytes`.
         public static let tooLarge = Code("tooLarge")
+        /// Signed metadata or a target failed a check of The Update Framework's client workflow
+        /// (``RemoteSpecSource/Trust/tuf(root:)``): a bad signature, an expired role, a version
+        /// lower than one trusted, a mixed set, a target of another length or hash. The message
+        /// names the check.
+        public static let refused = Code("refused")
 
         /// The code's name.
         public var description: String { name }

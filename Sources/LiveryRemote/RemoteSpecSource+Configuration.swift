@@ -47,6 +47,13 @@ extension RemoteSpecSource {
         /// `/v1/environments/{environment}/`); `nil`, the default, follows the daemon's default
         /// environment (`/v1/…`).
         public var environment: String?
+        /// What the bundles applied are trusted for: ``Trust/server`` (the default) applies what
+        /// the server answers; ``Trust/tuf(root:)`` verifies each one with The Update Framework
+        /// first, refusing (and reporting) what fails a check, and keeps the trusted metadata in
+        /// ``cacheDirectory`` so that a restart cannot be rolled back.
+        public var trust: Trust
+        /// The time expiry of signed metadata is checked against; the system clock by default.
+        public var now: @Sendable () -> Date
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void
@@ -64,6 +71,8 @@ extension RemoteSpecSource {
             unknownTraits: UnknownTraitPolicy = .rejectSpec,
             trustedCertificatesPath: String? = nil,
             readToken: BearerToken? = nil,
+            trust: Trust = .server,
+            now: @escaping @Sendable () -> Date = { Date() },
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.connectTimeout = connectTimeout
@@ -77,6 +86,8 @@ extension RemoteSpecSource {
             self.unknownTraits = unknownTraits
             self.trustedCertificatesPath = trustedCertificatesPath
             self.readToken = readToken
+            self.trust = trust
+            self.now = now
             self.sleep = sleep
         }
 

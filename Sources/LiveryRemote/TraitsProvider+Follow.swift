@@ -31,6 +31,9 @@ extension TraitsProvider {
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - readToken: The daemon's read token (`livery serve --read-token-file`), when it
     ///     requires one; it replaces the configuration's ``RemoteSpecSource/Configuration/readToken``.
+    ///   - trust: ``RemoteSpecSource/Trust/tuf(root:)`` to apply only bundles The Update
+    ///     Framework verifies (see <doc:FollowingARemoteSpec#Signed-delivery>); it replaces the
+    ///     configuration's ``RemoteSpecSource/Configuration/trust``.
     ///   - logger: Where to log loads and failures; nothing is logged without one.
     ///   - onUpdate: Called, in the caller's isolation, after each update: with the load's
     ///     report, or with the error (a failed load, a fetch failure or a spec that did not parse).
@@ -43,6 +46,7 @@ extension TraitsProvider {
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
+        trust: RemoteSpecSource.Trust? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         appliedVersion: AppliedVersion = AppliedVersion(),
@@ -50,6 +54,7 @@ extension TraitsProvider {
     ) async {
         await follow(
             urls: [url], environment: environment, mode: mode, configuration: configuration, readToken: readToken,
+            trust: trust,
             logger: logger,
             onUpdate: onUpdate, appliedVersion: appliedVersion, isolation: isolation)
     }
@@ -66,6 +71,7 @@ extension TraitsProvider {
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
+        trust: RemoteSpecSource.Trust? = nil,
         logger: Logger = .discarding,
         onUpdate: ((Result<LoadReport, any Error>) -> Void)? = nil,
         appliedVersion: AppliedVersion = AppliedVersion(),
@@ -74,6 +80,7 @@ extension TraitsProvider {
         var configuration = configuration
         if let readToken { configuration.readToken = readToken }
         if let environment { configuration.environment = environment }
+        if let trust { configuration.trust = trust }
         let source = RemoteSpecSource(
             urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger,
             appliedVersion: appliedVersion)

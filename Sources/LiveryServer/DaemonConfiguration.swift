@@ -110,6 +110,10 @@ public struct DaemonConfiguration: Sendable {
     /// report of the cohort by default.
     public var abortWhen: AbortThreshold = .first
 
+    /// Signed delivery (`--signing`): the spec set served as a TUF repository at `/v1/tuf/`;
+    /// `nil`, the default, serves none.
+    package var signing: DaemonSigning?
+
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
         directory: URL,

@@ -302,5 +302,27 @@ def etcd_follower(etcd_daemon):
     running.stop()
 
 
+@pytest.fixture
+def tuf_repository():
+    """A TUF repository python-tuf writes in a fresh site folder (tuf_repository.py)."""
+    from tuf_repository import TUFRepository
+    site = pathlib.Path(tempfile.mkdtemp(prefix="livery-tuf-")) / "site"
+    site.mkdir()
+    yield TUFRepository(site)
+    shutil.rmtree(site.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def hostile_front(tuf_repository):
+    """The hostile front (hostile_front.py) before a static server of the repository's site."""
+    from hostile_front import HostileFront
+    from web_page import StaticServer
+    server = StaticServer(tuf_repository.site)
+    front = HostileFront(server.origin)
+    yield front
+    front.stop()
+    server.stop()
+
+
 def json_body(reply):
     return json.loads(reply[2])

@@ -17,7 +17,7 @@ import Testing
         configuration.allowedOrigins = try! CrossOriginPolicy(allowing: [page])  // a valid origin
     }
 
-    @Test(arguments: ["/v1/css", "/v1/spec", "/v1/version", "/v1/livery.js", "/v1/css?wait=0s"])
+    @Test(arguments: ["/v1/css", "/v1/spec", "/v1/version", "/v1/livery.js", "/v1/livery-tuf.js", "/v1/css?wait=0s"])
     func readRoutesAnswerTheAllowedOrigin(target: String) async throws {
         try await TestDaemon.with(configure: Self.allowing) { server in
             let allowed = try await RawResponse.exchange(

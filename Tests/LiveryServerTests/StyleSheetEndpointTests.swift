@@ -110,16 +110,21 @@ import Testing
         }
     }
 
-    @Test func theBrowserClientIsAnESModuleWithATag() async throws {
+    /// The browser client, and its verification (loaded by it for `follow(base, {root})`).
+    @Test(arguments: [
+        ("/v1/livery.js", "export function follow(baseURL, options = {})"),
+        ("/v1/livery-tuf.js", "export class TrustedRepository"),
+    ])
+    func theBrowserClientIsAnESModuleWithATag(path: String, export: String) async throws {
         try await TestDaemon.with { server in
-            let answer = try await RawResponse.exchange(Self.request("/v1/livery.js"), port: server.port)
+            let answer = try await RawResponse.exchange(Self.request(path), port: server.port)
             #expect(answer.status == 200)
             #expect(answer.field("Content-Type") == "text/javascript; charset=utf-8")
             let text = String(decoding: answer.body, as: UTF8.self)
-            #expect(text.contains("export function follow(baseURL, options = {})"))
+            #expect(text.contains(export))
             let tag = try #require(answer.field("ETag"))
             let again = try await RawResponse.exchange(
-                Self.request("/v1/livery.js", "If-None-Match: \(tag)\r\n"), port: server.port)
+                Self.request(path, "If-None-Match: \(tag)\r\n"), port: server.port)
             #expect(again.status == 304)
         }
     }

@@ -23,7 +23,7 @@ ROUTES = [
     "/v1/specs/{path}", "/v1/promotions", "/v1/promotions/preview", "/v1/history", "/v1/history/{revision}",
     "/v1/history/{revision}/restore", "/v1/rollout", "/v1/reports", "/v1/status", "/v1/clients", "/v1/resolved",
     "/v1/tokens", "/v1/tokens-studio", "/v1/schedule", "/v1/schedule/{id}",
-    "/v1/tuf/status", "/v1/tuf/metadata/{file}", "/v1/tuf/targets/{file}",
+    "/v1/tuf/status", "/v1/tuf/metadata/{file}", "/v1/tuf/targets/{file}", "/v1/tuf/targets/candidate/{file}",
     "/ofrep/v1/evaluate/flags", "/ofrep/v1/evaluate/flags/{key}", "/ofrep/v1/events",
 ]
 ENVIRONMENT = '      - $ref: "#/components/parameters/Environment"\n'

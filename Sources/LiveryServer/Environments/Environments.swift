@@ -149,10 +149,16 @@ final class Environments: Service, Sendable {
         }
     }
 
-    /// Runs `set`'s follower until graceful shutdown or until `stopped` ends (the set removed).
+    /// Runs `set`'s follower (and its TUF publisher, with `--signing`) until graceful shutdown
+    /// or until `stopped` ends (the set removed).
     private static func follow(_ set: SpecSet, until stopped: AsyncStream<Never>) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await set.follower.run() }
+            group.addTask {
+                await withDiscardingTaskGroup { services in
+                    services.addTask { await set.follower.run() }
+                    if let publisher = set.publisher { services.addTask { await publisher.run() } }
+                }
+            }
             group.addTask { for await _ in stopped {} }
             await group.next()
             group.cancelAll()

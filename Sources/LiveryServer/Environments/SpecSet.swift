@@ -20,6 +20,9 @@ final class SpecSet: Sendable {
     let follower: StoreFollower
     /// The environment's series of the daemon's metrics.
     let metrics: EnvironmentMetrics
+    /// Signs the set's TUF metadata into its own store's `tuf` record, with `--signing`; the
+    /// keys are the daemon's, shared by every environment.
+    let publisher: TUFPublisher<ContinuousClock>?
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
     let listings = VersionedCache<DaemonRoutes.ListingVersion>(capacity: DaemonRoutes.cachedListings)
     /// The bundles of `GET /v1/history/{revision}`, which never change.
@@ -49,8 +52,21 @@ final class SpecSet: Sendable {
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
-        self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        let publisher = configuration.signing.map { signing in
+            TUFPublisher(
+                repository: TUFRepository(
+                    folder: signing.folder, roles: signing.roles, hub: hub, store: store, now: signing.now,
+                    logger: logger),
+                hub: hub, clock: ContinuousClock(), checkInterval: signing.checkInterval)
+        }
+        self.publisher = publisher
+        self.follower = StoreFollower(
+            store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts,
+            signing: publisher?.repository)
     }
+
+    /// The set's TUF repository (`/v1/tuf/…`), with `--signing`.
+    var signing: TUFRepository? { publisher?.repository }
 
     /// `logger` with the environment's name in its metadata.
     private static func logger(_ logger: Logger, name: String) -> Logger {

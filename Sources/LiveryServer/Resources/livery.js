@@ -26,6 +26,10 @@
 // reportProblem(message) tells the daemon at once that the version it applied misbehaves:
 // POST /v1/reports with the Livery-Client header, which a cache in front of the daemon passes
 // through, where it passes one page's header per round of the version signal.
+// Given `root`, the page trusts nothing the network says until The Update Framework's client
+// workflow has verified it (livery-tuf.js, loaded then): the stylesheet comes from the daemon's
+// TUF repository (/v1/tuf/), signed, fresh and never older than one seen; a refusal leaves the
+// last good stylesheet and is reported (`refused`, `note` in Livery-Client, POST /v1/reports).
 
 const backoffBase = 250;
 const backoffCap = 30_000;
@@ -47,9 +51,11 @@ const silentHeartbeats = 3;
  * count this page), `token` (the daemon's read token, for a daemon started with
  * `--read-token-file`; sent as `Authorization: Bearer`), `environment` (the daemon's environment
  * to follow, its routes under /v1/environments/{environment}/; the daemon's default one when
- * absent), `onUpdate({ version })` after each
- * stylesheet applied, `onError(error)`
- * after a failed round.
+ * absent), `root` (the trusted TUF root metadata, an object or its URL: every stylesheet is then
+ * verified against the environment's repository, see livery-tuf.js), `now()` (the clock metadata
+ * expiry is checked against, Date.now by default), `onUpdate({ version })` after each stylesheet
+ * applied, `onError(error)` after a failed round (a TUFRefusal, whose `check` names the check,
+ * when verification refused what the network gave).
  *
  * Returns `{ setTheme(nameOrNull), stop(), reportProblem(message), version, ready }`: `version`
  * is the ETag of the stylesheet's version applied (null before the first), `ready` a promise of
@@ -83,6 +89,12 @@ export function follow(baseURL, options = {}) {
   let version = null;
   /** The version reported as misbehaving, and why (reportProblem). */
   let problem = null;
+  /** The last version verification refused, and the check that failed. */
+  let refusal = null;
+  /** The verified TUF repository (a promise), when following with `root`. */
+  let trust = null;
+  /** When the signed metadata was last refreshed whole (performance.now()). */
+  let verifiedAt = -Infinity;
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
@@ -105,7 +117,7 @@ export function follow(baseURL, options = {}) {
 
   /** The headers of every request: what the page applied, and the read token if any. */
   function requestHeaders() {
-    const headers = report ? { "Livery-Client": clientHeader(identity, version, problem) } : {};
+    const headers = report ? { "Livery-Client": clientHeader(identity, version, problem, refusal) } : {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     return headers;
   }
@@ -162,6 +174,7 @@ export function follow(baseURL, options = {}) {
     }
     if (response.status === 304) {
       failures = 0;
+      await recheck();
       const sent = round;
       round = response.headers.get("Livery-Round");
       if (round !== null && round !== sent) return 0;
@@ -176,13 +189,14 @@ export function follow(baseURL, options = {}) {
     const etag = await versionFor(rollout, stable, identity.instance);
     round = null;
     if (etag === version) {
+      await recheck();
       if ((since ?? null) === signal) return backoffBase;
       signal = since ?? null;
       return 0;
     }
-    await apply(etag);
+    const changed = await apply(etag);
     signal = since ?? null;
-    return 0;
+    return changed ? 0 : backoffBase;
   }
 
   /**
@@ -192,6 +206,7 @@ export function follow(baseURL, options = {}) {
    * with the current version only if it is another.
    */
   async function followEvents() {
+    await recheck();
     const connection = new AbortController();
     stream = connection;
     let silence = null;
@@ -234,11 +249,86 @@ export function follow(baseURL, options = {}) {
     return parser.retry ?? backoffBase;
   }
 
-  /** Fetches the stylesheet of `etag` and puts it in place, whole. */
+  /**
+   * Fetches the stylesheet of `etag` and puts it in place, whole; false when, verifying, the
+   * signed metadata holds no other version than the one applied.
+   */
   async function apply(etag) {
+    if (options.root !== undefined) return applyVerified(etag);
     const response = await get(`${routes}/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
     if (response.status !== 200) throw new Error(`GET /v1/css/{etag} answered ${response.status}`);
-    const text = await response.text();
+    put(etag, await response.text());
+    return true;
+  }
+
+  /**
+   * The verified stylesheet: the TUF repository refreshed, then the `livery.css` target whose
+   * custom `etag` is the one wanted (a rollout's candidate), else the current `livery.css`.
+   * A refusal is reported at once, naming `refused` (the version it kept the page from; null
+   * when none was named), and the stylesheet applied stays.
+   */
+  async function applyVerified(etag, refused = etag) {
+    try {
+      const repository = await trustedRepository();
+      const targets = await repository.refresh();
+      verifiedAt = performance.now();
+      const chosen = Object.entries(targets).find(([name, info]) => name.endsWith("livery.css") && info.custom?.etag === etag)
+        ?? ["livery.css", targets["livery.css"]];
+      const [name, info] = chosen;
+      if (info === undefined) throw new (await tuf()).TUFRefusal("targets", "no livery.css is signed");
+      const signed = info.custom?.etag ?? etag;
+      if (signed === version) return false;
+      const bytes = await repository.download(name, info);
+      put(signed, new TextDecoder().decode(bytes));
+      return true;
+    } catch (error) {
+      if (error.name === "TUFRefusal") {
+        refusal = { version: refused, note: `tuf: ${error.message}` };
+        console.warn(`livery: verification refused ${refused ?? "the signed metadata"}: ${error.message}`);
+        sendReport();
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Refreshes the signed metadata when verifying and it is older than a `wait`, though no new
+   * version was named: a front that freezes the signal or the stream as well must not hide a
+   * timestamp that has expired. The version applied stays unless it is no longer signed.
+   */
+  async function recheck() {
+    if (options.root !== undefined && version !== null && performance.now() - verifiedAt >= wait * 1000) {
+      await applyVerified(version, null);
+    }
+  }
+
+  /** The verifying module, loaded on first use (pages without `root` never load it). */
+  function tuf() {
+    return import("./livery-tuf.js");
+  }
+
+  /** The repository trusting `options.root`, started once (again after a failed start). */
+  function trustedRepository() {
+    trust ??= (async () => {
+      const { TrustedRepository } = await tuf();
+      let root = options.root;
+      if (typeof root === "string" || root instanceof URL) {
+        const response = await get(String(root), readTimeout, "no-cache");
+        if (response.status !== 200) throw new Error(`GET ${root} answered ${response.status}`);
+        root = await response.json();
+      }
+      const fetchVerified = (url, cache) => get(url, readTimeout, cache);
+      return TrustedRepository.start(root, {
+        metadataBase: `${routes}/tuf/metadata`, targetsBase: `${routes}/tuf/targets`,
+        get: fetchVerified, now: options.now ?? Date.now,
+      });
+    })();
+    trust.catch(() => { trust = null; });
+    return trust;
+  }
+
+  /** Puts the stylesheet of `etag` in place, whole. */
+  function put(etag, text) {
     if (stopped) return;
     sheet.replaceSync(text);
     failures = 0;
@@ -300,11 +390,14 @@ function randomInstance() {
 }
 
 /** The Livery-Client value: an RFC 8941 Dictionary, as the Swift client writes it. */
-function clientHeader(identity, applied, problem) {
+function clientHeader(identity, applied, problem, refusal) {
   const members = [`name=${sfString(identity.name)}`, `instance=${sfString(identity.instance)}`];
   if (identity.version) members.push(`version=${sfString(identity.version)}`);
   if (applied !== null) members.push(`applied=${sfString(applied)}`);
-  if (problem !== null) members.push(`problem=${sfString(problem.version)}`, `note=${sfString(problem.note)}`);
+  if (refusal?.version) members.push(`refused=${sfString(refusal.version)}`);
+  if (problem !== null) members.push(`problem=${sfString(problem.version)}`);
+  const note = problem?.note ?? refusal?.note;
+  if (note !== undefined) members.push(`note=${sfString(note)}`);
   return members.join(", ");
 }
 

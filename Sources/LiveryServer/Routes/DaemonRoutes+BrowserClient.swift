@@ -7,4 +7,10 @@ extension DaemonRoutes {
     func browserClient(_ request: Request) -> Response {
         EmbeddedAsset.browserClient.response(to: request, headers: [.xContentTypeOptions: "nosniff"])
     }
+
+    /// `GET /v1/livery-tuf.js`: the browser client's TUF verification, which `livery.js` loads
+    /// when a page follows with `{root}` (`Resources/livery-tuf.js`); as `/v1/livery.js`.
+    func browserVerifier(_ request: Request) -> Response {
+        EmbeddedAsset.browserVerifier.response(to: request, headers: [.xContentTypeOptions: "nosniff"])
+    }
 }

@@ -121,6 +121,8 @@ struct DaemonRoutes: Sendable {
                 try await routes.styleSheetDryRun(request)
             },
             Route(.get, "/v1/livery.js", daemonWide: true) { routes, request, _ in routes.browserClient(request) },
+            Route(.get, "/v1/livery-tuf.js", daemonWide: true) { routes, request, _ in routes.browserVerifier(request)
+            },
             Route(.get, "/v1/events") { routes, request, _ in routes.events(request) },
             Route(.get, "/v1/specs") { routes, request, _ in try await routes.listFiles(request) },
             Route(.get, "/v1/specs/**") { routes, request, _ in try await routes.getFile(request) },
@@ -149,8 +151,8 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/metrics", daemonWide: true) { routes, _, _ in routes.renderMetrics() },
             Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
-        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + environmentRoutes
-            + keyRoutes
+        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes
+            + environmentRoutes + keyRoutes
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

@@ -33,6 +33,9 @@ struct EmbeddedAsset: Sendable {
     /// The browser client, `Sources/LiveryServer/Resources/livery.js`.
     static let browserClient = EmbeddedAsset(
         bytes: PackageResources.livery_js, contentType: javaScript)
+    /// The browser client's verification (`follow(base, {root})`), `Resources/livery-tuf.js`.
+    static let browserVerifier = EmbeddedAsset(
+        bytes: PackageResources.livery_tuf_js, contentType: javaScript)
 
     /// The `Content-Type` of a JavaScript module.
     static let javaScript = "text/javascript; charset=utf-8"

@@ -43,6 +43,14 @@ func fleetClientSample(provider: TraitsProvider, daemonA: URL, daemonB: URL, dae
 }
 
 @MainActor
+func signedDeliverySample(provider: TraitsProvider, daemon: URL, configuration: RemoteSpecSource.Configuration) async {
+    // sample: Sources/LiveryRemote/LiveryRemote.docc/FollowingARemoteSpec.md
+    let root = Bundle.main.url(forResource: "1.root", withExtension: "json")!  // from `livery signing init`
+    await provider.follow(url: daemon, configuration: configuration, trust: .tuf(root: root))
+    // sample end
+}
+
+@MainActor
 func skipIdentifierSample(provider: TraitsProvider, identity: ClientIdentity, front: URL) async {
     // sample: Sources/LiveryRemote/LiveryRemote.docc/ClientsOlderThanTheSpec.md
     var configuration = RemoteSpecSource.Configuration(identity: identity)

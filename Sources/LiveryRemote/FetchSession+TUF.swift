@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import Livery
+import LiveryHTTP
+import LiveryTUF
+import Logging
+import NIOCore
+import NIOHTTP1
+
+extension FetchSession {
+    /// The version `wanted` (an ETag the version signal named) as The Update Framework's client
+    /// workflow verifies it, from the repository of the environment followed (`/v1/tuf/`, or
+    /// `/v1/environments/{environment}/tuf/`): each next root
+    /// (`N.root.json` until a 404), `timestamp.json`, the snapshot and the targets metadata it
+    /// names, then the `bundle.json` target whose custom `etag` is `wanted` (a rollout's
+    /// candidate), else the current `bundle.json`, fetched as `targets/{sha256}.bundle.json`
+    /// and checked against the length and hash signed. What each step verified stays trusted
+    /// (and kept in the cache folder) though a later one fails. A refusal is reported
+    /// (`refused` and a `note` naming the check) and thrown as a ``RemoteError/Code/refused``.
+    func fetchVerified(_ wanted: String, root: URL) async throws {
+        let tuf = EnvironmentPath.url(url, route: "/v1/tuf", environment: configuration.environment)
+        do {
+            var repository = try trusted ?? loadTrusted(root: root)
+            defer { keep(repository) }
+            try await refresh(&repository, metadata: tuf.appending(path: "metadata"))
+            let targets = repository.targets?.signed.targets ?? [:]
+            let chosen =
+                targets.first { $0.key.hasSuffix(Self.bundleTarget) && Self.names($0.value, wanted) }
+                ?? targets[Self.bundleTarget].map { (key: Self.bundleTarget, value: $0) }
+            guard let chosen, let signed = Self.etag(of: chosen.value) else {
+                throw TUFRefusal("targets", "no \(Self.bundleTarget) with an etag is signed")
+            }
+            let (name, target) = chosen
+            guard Self.names(target, wanted) else {
+                throw RemoteError(
+                    .invalidResponse, url: tuf.absoluteString, "the signed targets do not name version \(wanted) yet")
+            }
+            guard !(etag.map { Self.names(target, $0) } ?? false) else { return }
+            let path = tuf.appending(path: "targets/" + (try repository.path(ofTarget: name, target)))
+            let response = try await execute(request(path), timeout: configuration.readTimeout)
+            guard response.status.code == 200 else { throw statusError(response, url: path) }
+            let body: ByteBuffer
+            do {
+                body = try await response.body.collect(upTo: min(target.length, configuration.limits.maxBytes))
+            } catch is NIOTooManyBytesError {
+                throw TUFRefusal("target length", "\(name) is longer than the \(target.length) bytes signed")
+            }
+            try TrustedRepository.checkTarget(body.readableBytesView, name: name, target)
+            failures = 0
+            etag = signed
+            publish(Data(body.readableBytesView), etag: signed, format: .json, source: path)
+        } catch let refusal as TUFRefusal {
+            appliedVersion.recordVerificationRefused(etag: wanted, note: "tuf: \(refusal)")
+            logger.error(
+                "verification refused, keeping the last good spec",
+                metadata: metadata.merging([
+                    "livery.tuf.check": "\(refusal.check)", "livery.remote.version": "\(wanted)",
+                ]) { $1 })
+            throw RemoteError(.refused, url: tuf.absoluteString, "\(refusal)", underlying: refusal)
+        }
+    }
+
+    static let bundleTarget = "bundle.json"
+
+    /// 5.3 to 5.6: the roots, the timestamp, the snapshot and the targets, each checked.
+    private func refresh(_ repository: inout TrustedRepository, metadata base: URL) async throws {
+        let now = configuration.now()
+        let first = repository.root.signed.version
+        for next in (first + 1)...(first + TrustedRepository.maxRootRotations) {
+            guard let bytes = try await metadataFile("\(next).root.json", base, absentIsEnd: true) else { break }
+            try repository.updateRoot(bytes)
+        }
+        try repository.checkRootExpiry(now: now)
+        try repository.updateTimestamp(try await metadataFile("timestamp.json", base) ?? [], now: now)
+        if let meta = repository.snapshotToFetch {
+            let name = repository.fileName(role: SnapshotMetadata.roleName, version: meta.version)
+            try repository.updateSnapshot(try await metadataFile(name, base) ?? [], now: now)
+        }
+        if let meta = try repository.targetsToFetch() {
+            let name = repository.fileName(role: TargetsMetadata.roleName, version: meta.version)
+            try repository.updateTargets(try await metadataFile(name, base) ?? [], now: now)
+        }
+        try repository.checkExpiry(now: now)
+    }
+
+    /// The bytes of metadata file `name`; `nil` for a 404 or 403 when `absentIsEnd` (no next root).
+    private func metadataFile(_ name: String, _ base: URL, absentIsEnd: Bool = false) async throws -> [UInt8]? {
+        let target = base.appending(path: name)
+        let response = try await execute(request(target), timeout: configuration.readTimeout)
+        if absentIsEnd, [403, 404].contains(response.status.code) { return nil }
+        guard response.status.code == 200 else { throw statusError(response, url: target) }
+        return Array(try await response.body.collect(upTo: TrustedMetadataStore.maxBytes).readableBytesView)
+    }
+
+    /// The repository trusted at the start: the kept metadata, else the root the program ships.
+    private func loadTrusted(root: URL) throws -> TrustedRepository {
+        let shipped = Array(try LocalFile.contents(of: root.path))
+        do {
+            return try metadataStore?.load(shipped: shipped) ?? TrustedRepository(root: SignedMetadata(bytes: shipped))
+        } catch let error as TUFError {
+            throw TUFRefusal("root", "\(root.path) or the metadata kept: \(error)")
+        }
+    }
+
+    /// Trusts `repository` from now on, and keeps it in the cache folder.
+    private func keep(_ repository: TrustedRepository) {
+        trusted = repository
+        guard let metadataStore else { return }
+        do {
+            try metadataStore.store(repository)
+        } catch {
+            logger.error(
+                "could not keep the trusted metadata",
+                metadata: metadata.merging(["livery.remote.error": "\(error)"]) { $1 })
+        }
+    }
+
+    /// Whether `target` is the version `etag` (quoted or not).
+    private static func names(_ target: TargetFile, _ etag: String) -> Bool {
+        self.etag(of: target).map(EntityTag.opaque(of:)) == EntityTag.opaque(of: etag)
+    }
+
+    /// The version a target is, from its custom `etag`.
+    private static func etag(of target: TargetFile) -> String? {
+        guard case .object(let custom)? = target.custom, case .string(let etag)? = custom["etag"] else { return nil }
+        return etag
+    }
+}

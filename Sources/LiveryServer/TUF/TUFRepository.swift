@@ -1,0 +1,115 @@
+import Foundation
+import LiveryHTTP
+import LiveryTUF
+import Logging
+import NIOCore
+
+/// The spec set's TUF repository (`livery serve --signing`): new targets, snapshot and
+/// timestamp metadata for every version the hub publishes, the timestamp re-signed at half its
+/// life, and the files clients fetch.
+///
+/// The online metadata is kept in the store's `tuf` record ( ``RepositoryMetadata``), so
+/// versions never go back across a restart; on etcd every daemon writes it over the version it
+/// read, so of two daemons publishing the same bundle one signs and the other adopts what it
+/// signed (through the store's follower, ``adopt(_:)``) instead of a version of its own.
+actor TUFRepository {
+    /// The name of the store record that keeps the repository.
+    static let recordName = "tuf"
+
+    /// The root metadata and online keys (``SigningFolder``).
+    nonisolated let folder: SigningFolder
+    private let roles: OnlineRoles
+    private let hub: BundleHub
+    private let store: any SpecStore
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var recordVersion: Int64 = 0
+    /// What clients are served, read from the record the last time it changed.
+    private nonisolated let served = ServedMetadata()
+
+    init(
+        folder: SigningFolder, roles: OnlineRoles, hub: BundleHub, store: any SpecStore,
+        now: @escaping @Sendable () -> Date, logger: Logger
+    ) {
+        self.folder = folder
+        self.roles = roles
+        self.hub = hub
+        self.store = store
+        self.now = now
+        self.logger = logger
+    }
+
+    /// The metadata clients are served now, with its targets by path.
+    nonisolated var files: ServedMetadata.Files? { served.files }
+
+    /// Reads the store's record, so that the next publish follows its versions.
+    func restore() async {
+        do throws(StoreError) {
+            adopt(try await store.record(named: Self.recordName))
+        } catch {
+            logger.error("cannot read the signed delivery's metadata", metadata: ["livery.error": "\(error)"])
+        }
+    }
+
+    /// Takes `record` as the repository's metadata if it is the `tuf` record and newer than the
+    /// one this daemon has (another daemon published or re-signed).
+    func adopt(_ record: StoreRecord) {
+        guard record.name == Self.recordName, record.version > recordVersion, let data = record.data else { return }
+        do {
+            served.files = try ServedMetadata.Files(JSONDecoder().decode(RepositoryMetadata.self, from: data))
+            recordVersion = record.version
+        } catch {
+            logger.error(
+                "the store's tuf record holds no repository metadata; ignored",
+                metadata: ["livery.version": "\(record.version)", "livery.error": "\(error)"])
+        }
+    }
+
+    /// Signs new metadata when the hub's current version (and the rollout's candidate) are not
+    /// the targets served.
+    func publishCurrent() async {
+        guard let current = hub.snapshot else { return }
+        let candidate = current.rollout.flatMap { rollout in
+            rollout.state == .running ? hub.snapshot(version: rollout.candidate).map { (rollout, $0) } : nil
+        }
+        let files = TUFTargets.files(current: current, candidate: candidate)
+        await write("signed delivery: targets for \(current.etag)") { metadata in
+            if let metadata, try metadata.currentTargets().signed.targets == files { return nil }
+            return try roles.publishing(files, after: metadata, now: now())
+        }
+    }
+
+    /// Re-signs what is due at the given clock's time: the timestamp past half its life.
+    func refreshIfDue() async {
+        await write("signed delivery: timestamp re-signed") { metadata in
+            guard let metadata else { return nil }
+            return try roles.refreshed(metadata, now: now())
+        }
+    }
+
+    /// Writes what `change` makes of the metadata over the record's version; after losing a
+    /// race to another daemon, reads the record again and asks `change` again.
+    private func write(_ event: String, _ change: (RepositoryMetadata?) throws -> RepositoryMetadata?) async {
+        for _ in 0..<3 {
+            do {
+                guard let next = try change(served.files?.metadata) else { return }
+                let data = try JSONEncoder().encode(next)
+                let written = try await store.write(
+                    record: data, named: Self.recordName, over: recordVersion, event: event, keepingReportsOf: "")
+                if let written {
+                    served.files = try ServedMetadata.Files(next)
+                    recordVersion = written
+                    logger.info("signed delivery metadata signed", metadata: ["livery.event": "\(event)"])
+                    return
+                }
+                adopt(try await store.record(named: Self.recordName))
+            } catch {
+                logger.error("cannot sign the signed delivery's metadata", metadata: ["livery.error": "\(error)"])
+                return
+            }
+        }
+        logger.error(
+            "the signed delivery's record kept changing under this daemon; not signed",
+            metadata: ["livery.event": "\(event)"])
+    }
+}

@@ -1,0 +1,83 @@
+package import Foundation
+
+/// Signs the online roles of a repository: a new targets, snapshot and timestamp for each
+/// publish, a new timestamp (and, rarely, snapshot and targets) before they expire.
+///
+/// Pure: the repository's previous metadata and the time come in, the next metadata goes out,
+/// so the daemon and `livery push --sign-with` compute the same targets from the same inputs.
+package struct OnlineRoles: Sendable {
+    package var timestampKey: SigningKey
+    package var snapshotKey: SigningKey
+    package var targetsKey: SigningKey
+    /// How long a timestamp is valid; it is re-signed at half of it.
+    package var timestampLifetime: TimeInterval
+    /// How long targets and snapshot are valid; re-signed at half of it with nothing published.
+    package var targetsLifetime: TimeInterval = 365 * 86_400
+
+    package init(
+        timestampKey: SigningKey, snapshotKey: SigningKey, targetsKey: SigningKey, timestampLifetime: TimeInterval
+    ) {
+        self.timestampKey = timestampKey
+        self.snapshotKey = snapshotKey
+        self.targetsKey = targetsKey
+        self.timestampLifetime = timestampLifetime
+    }
+
+    /// The repository after publishing `files`: targets, a snapshot naming it and a timestamp
+    /// naming that, each one version past `previous`.
+    package func publishing(
+        _ files: [String: TargetFile], after previous: RepositoryMetadata?, now: Date
+    ) throws
+        -> RepositoryMetadata
+    {
+        var targets = try SignedMetadata(
+            TargetsMetadata(
+                version: (previous?.targetsVersion ?? 0) + 1, expires: now.addingTimeInterval(targetsLifetime),
+                targets: files))
+        try targets.sign(with: targetsKey)
+        let targetsVersion = targets.signed.version
+        var snapshot = try SignedMetadata(
+            SnapshotMetadata(
+                version: (previous?.snapshotVersion ?? 0) + 1, expires: now.addingTimeInterval(targetsLifetime),
+                meta: ["targets.json": MetaFile(version: targetsVersion)]))
+        try snapshot.sign(with: snapshotKey)
+        var metadata = previous ?? RepositoryMetadata(timestamp: "", snapshots: [:], targets: [:])
+        metadata.targets[String(targetsVersion)] = String(decoding: targets.bytes, as: UTF8.self)
+        metadata.snapshots[String(snapshot.signed.version)] = String(decoding: snapshot.bytes, as: UTF8.self)
+        metadata.timestamp = try timestamp(
+            naming: snapshot, after: previous.map { try $0.currentTimestamp().signed.version } ?? 0, now: now)
+        metadata.prune()
+        return metadata
+    }
+
+    /// The repository with what is due re-signed at `now`, or `nil` when nothing is: a new
+    /// timestamp past half its life, everything anew (the same targets) past half of targets'.
+    package func refreshed(_ metadata: RepositoryMetadata, now: Date) throws -> RepositoryMetadata? {
+        let targets = try metadata.currentTargets()
+        if now >= targets.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
+            return try publishing(targets.signed.targets, after: metadata, now: now)
+        }
+        let current = try metadata.currentTimestamp()
+        guard now >= current.signed.expires.addingTimeInterval(-timestampLifetime / 2) else { return nil }
+        guard let text = metadata.snapshots[String(metadata.snapshotVersion)] else {
+            throw TUFError.malformed(role: SnapshotMetadata.roleName, detail: "the repository keeps no snapshot")
+        }
+        var refreshed = metadata
+        refreshed.timestamp = try timestamp(
+            naming: try SignedMetadata(bytes: Array(text.utf8)), after: current.signed.version, now: now)
+        return refreshed
+    }
+
+    private func timestamp(
+        naming snapshot: SignedMetadata<SnapshotMetadata>, after version: Int, now: Date
+    ) throws
+        -> String
+    {
+        var timestamp = try SignedMetadata(
+            TimestampMetadata(
+                version: version + 1, expires: now.addingTimeInterval(timestampLifetime),
+                snapshot: MetaFile(version: snapshot.signed.version, bytes: snapshot.bytes)))
+        try timestamp.sign(with: timestampKey)
+        return String(decoding: timestamp.bytes, as: UTF8.self)
+    }
+}

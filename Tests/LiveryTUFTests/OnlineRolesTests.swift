@@ -1,0 +1,76 @@
+import Foundation
+import LiveryTUF
+import Testing
+
+/// The repository's online roles, driven by the times the tests give them (no clock is read).
+@Suite struct OnlineRolesTests {
+    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let timestampKey = SigningKey()
+    private let snapshotKey = SigningKey()
+    private let targetsKey = SigningKey()
+
+    private var roles: OnlineRoles {
+        OnlineRoles(
+            timestampKey: timestampKey, snapshotKey: snapshotKey, targetsKey: targetsKey, timestampLifetime: 3_600)
+    }
+
+    private var root: RootMetadata {
+        let keys = [timestampKey, snapshotKey, targetsKey].map(\.publicKey)
+        return RootMetadata(
+            version: 1, expires: start.addingTimeInterval(86_400 * 400),
+            keys: Dictionary(uniqueKeysWithValues: keys.map { ($0.id, $0) }),
+            roles: [
+                "timestamp": RoleKeys(keyids: [timestampKey.publicKey.id]),
+                "snapshot": RoleKeys(keyids: [snapshotKey.publicKey.id]),
+                "targets": RoleKeys(keyids: [targetsKey.publicKey.id]),
+            ])
+    }
+
+    private func files(_ text: String) -> [String: TargetFile] {
+        ["bundle.json": TargetFile(bytes: Array(text.utf8), custom: .object(["etag": .string(text)]))]
+    }
+
+    /// Checks that the repository's timestamp, snapshot and targets chain as a client walks them.
+    private func verifyChain(_ metadata: RepositoryMetadata) throws -> (timestamp: Int, snapshot: Int, targets: Int) {
+        let timestamp = try metadata.currentTimestamp()
+        try timestamp.verify(by: root)
+        let named = try #require(timestamp.signed.snapshot)
+        let snapshotText = try #require(metadata.snapshots[String(named.version)])
+        #expect(MetaFile(version: named.version, bytes: Array(snapshotText.utf8)) == named)
+        let snapshot = try SignedMetadata<SnapshotMetadata>(bytes: Array(snapshotText.utf8))
+        try snapshot.verify(by: root)
+        let targetsVersion = try #require(snapshot.signed.meta["targets.json"]?.version)
+        let targets = try SignedMetadata<TargetsMetadata>(
+            bytes: Array(try #require(metadata.targets[String(targetsVersion)]).utf8))
+        try targets.verify(by: root)
+        return (timestamp.signed.version, snapshot.signed.version, targets.signed.version)
+    }
+
+    @Test func eachPublishIsOneVersionPastTheLastAndOnlyTheLastFewAreKept() throws {
+        var metadata = try roles.publishing(files("a"), after: nil, now: start)
+        #expect(try verifyChain(metadata) == (1, 1, 1))
+        for index in 2...10 {
+            metadata = try roles.publishing(files("v\(index)"), after: metadata, now: start)
+            #expect(try verifyChain(metadata) == (index, index, index))
+        }
+        #expect(metadata.targets.count == RepositoryMetadata.keptVersions)
+        #expect(Set(metadata.snapshots.keys) == Set((3...10).map(String.init)))
+        #expect(try metadata.currentTargets().signed.targets == files("v10"))
+    }
+
+    /// The timestamp is re-signed at half its life, not before; targets and snapshot at half of
+    /// theirs, with the same targets.
+    @Test func reSignsTheTimestampAtHalfItsLife() throws {
+        let published = try roles.publishing(files("a"), after: nil, now: start)
+        #expect(try roles.refreshed(published, now: start.addingTimeInterval(1_799)) == nil)
+        let refreshed = try #require(try roles.refreshed(published, now: start.addingTimeInterval(1_800)))
+        #expect(try verifyChain(refreshed) == (2, 1, 1))
+        #expect(try refreshed.currentTimestamp().signed.expires == start.addingTimeInterval(1_800 + 3_600))
+        #expect(try roles.refreshed(refreshed, now: start.addingTimeInterval(3_599)) == nil)
+
+        let late = start.addingTimeInterval(roles.targetsLifetime / 2)
+        let renewed = try #require(try roles.refreshed(refreshed, now: late))
+        #expect(try verifyChain(renewed) == (3, 2, 2))
+        #expect(try renewed.currentTargets().signed.targets == files("a"))
+    }
+}
