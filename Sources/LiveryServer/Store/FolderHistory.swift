@@ -130,6 +130,15 @@ struct FolderHistory: Sendable {
     }
 
     private func makeFolders() throws(FileSystemError) {
+        // The state folder too, as a record's write makes it: the first publish may come
+        // before anything else was kept there.
+        let state = folder.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(
+                at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw FileSystemError(operation: "create folder", path: state.path, error: error)
+        }
         for url in [folder, revisionsFolder, blobsFolder] where !FileManager.default.fileExists(atPath: url.path) {
             try AtomicFile.makeFolder(url.path)
         }
