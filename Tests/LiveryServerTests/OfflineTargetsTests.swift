@@ -119,6 +119,9 @@ import Testing
                 target.matches(try await server.http.get("/v1/spec").body)
             }
             #expect(served, "the daemon serves the bytes signed")
+            let restore = try await server.http.post("/v1/history/1/restore", json: "")
+            #expect(restore.status == 403, "a restore without signature: \(restore.text)")
+            #expect(try await server.http.get("/v1/specs/palette.yaml").text.contains("#FF0000"))
 
             let rollout = try await server.http.put(
                 "/v1/specs/palette.yaml?rollout=10", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
