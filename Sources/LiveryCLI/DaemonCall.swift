@@ -85,15 +85,17 @@ struct DaemonCall {
 
     /// `livery push`'s atomic publish: `POST /v1/specs`.
     /// With `rollout` (such as `10%`), the files are a rollout's candidate instead.
+    /// `headers` go with it (`Livery-Signed-Targets`).
     func publish(
         files: [String: String?], message: String, ifMatch: String?, rollout: String? = nil, replace: Bool = false,
-        naming: SpecFileNaming = .asStored
+        headers: [(String, String)] = [], naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(PublishBody(files: files, message: message, rollout: rollout, replace: replace))
         return try await send(
-            post: true, "/v1/specs", json: body, headers: ifMatch.map { [("If-Match", $0)] } ?? [], naming: naming)
+            post: true, "/v1/specs", json: body, headers: (ifMatch.map { [("If-Match", $0)] } ?? []) + headers,
+            naming: naming)
     }
 
     private struct PublishBody: Encodable {

@@ -4,6 +4,7 @@ import Foundation
 import Livery
 import LiveryRemote
 import LiveryServer
+import LiveryTUF
 import NIOSSL
 
 /// `livery push FILE... [--delete PATH...] [-m MESSAGE]`: uploads spec files to a running
@@ -14,8 +15,9 @@ import NIOSSL
 /// another in one step. The server validates the result together with the files it already has;
 /// its errors are printed like a compiler's (`file:line:column: error: message`), every place
 /// named under the pushed file's local folder (``naming(localFile:remotePath:)``). Any refusal
-/// makes the exit status 1.
-struct PushCommand: AsyncParsableCommand {
+/// makes the exit status 1. With `--sign-with KEY` it is a publish whose targets metadata is
+/// signed here (``OfflineSigning``), for a daemon that keeps its targets key offline.
+struct PushCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
         abstract: "Upload spec files to a running livery serve, which validates them before writing."
@@ -58,8 +60,14 @@ struct PushCommand: AsyncParsableCommand {
     @Flag(help: "With --rollout: replace the candidate of the rollout that runs (otherwise refused, 409).")
     var replace = false
 
+    @Option(
+        help:
+            "Sign the targets metadata of the version the push makes with this targets key file, for a daemon started with --offline-targets."
+    )
+    var signWith: String?
+
     /// Whether the push is one atomic publish rather than a PUT of one file.
-    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil || rollout != nil }
+    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil || rollout != nil || signWith != nil }
 
     @Option(help: "A PEM file of the certificate authorities to trust for an https --server (default: the system's).")
     var cacert: String?
@@ -78,6 +86,9 @@ struct PushCommand: AsyncParsableCommand {
         if replace, rollout == nil {
             throw ValidationError("--replace replaces a rollout's candidate; give --rollout P%")
         }
+        if signWith != nil, rollout != nil {
+            throw ValidationError("--sign-with publishes a version; a daemon with offline targets runs no rollouts")
+        }
         if let cacert {
             do throws(FileSystemError) {
                 try LocalFile.checkReadable(cacert)
@@ -87,13 +98,13 @@ struct PushCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(registry: TraitRegistry) async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
         var configuration = HTTPClient.Configuration()
         configuration.tlsConfiguration = .livery(trustingCertificatesAt: cacert)
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         do {
-            try await push(token: token, client: client)
+            try await push(token: token, client: client, registry: registry)
         } catch {
             try await client.shutdown()
             throw error
@@ -101,9 +112,9 @@ struct PushCommand: AsyncParsableCommand {
         try await client.shutdown()
     }
 
-    private func push(token: BearerToken, client: HTTPClient) async throws {
+    private func push(token: BearerToken, client: HTTPClient, registry: TraitRegistry) async throws {
         if isPublish {
-            try await publish(token: token, client: client)
+            try await publish(token: token, client: client, registry: registry)
             return
         }
         var failed = false
@@ -129,7 +140,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     /// All files and removals in one `POST /v1/specs`.
-    private func publish(token: BearerToken, client: HTTPClient) async throws {
+    private func publish(token: BearerToken, client: HTTPClient, registry: TraitRegistry) async throws {
         var contents: [String: String?] = [:]
         var localNames: [String: String] = [:]
         for file in files {
@@ -142,9 +153,16 @@ struct PushCommand: AsyncParsableCommand {
         let call = DaemonCall(
             server: server, token: token, client: client, action: "push", environment: environment.environment)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
+        var headers: [(String, String)] = []
+        if let signWith {
+            headers = try await OfflineSigning(
+                key: try KeyFile.read(URL(filePath: signWith)), call: call, registry: registry
+            )
+            .headers(for: contents, ifMatch: ifMatch, now: Date())
+        }
         let outcome = try await call.publish(
             files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,
-            naming: naming)
+            headers: headers, naming: naming)
         switch outcome {
         case .ok(let body) where rollout != nil:
             print(try RolloutSummary.decoded(from: body).text)

@@ -25,12 +25,8 @@ struct PushRequest {
     /// Sends `body` through `client`; a refusal's places are named by `naming`.
     func send(_ body: Data, client: HTTPClient, naming: SpecFileNaming) async throws -> Outcome {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        // Everything but unreserved ASCII is escaped, slashes and dots included, so no layer in
-        // between can normalise `..` or `//` away: the server sees the path the user named.
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~")
-        let encoded = path.unicodeScalars.map { unreserved.contains($0) ? String($0) : Self.escape($0) }.joined()
         var request = HTTPClientRequest(
-            url: base + EnvironmentOption.path("/v1/specs/\(encoded)", environment: environment))
+            url: base + EnvironmentOption.path("/v1/specs/\(Self.encoded(path))", environment: environment))
         request.method = .PUT
         request.headers.add(name: "Authorization", value: token.authorizationHeader)
         request.headers.add(
@@ -47,6 +43,14 @@ struct PushRequest {
             Self.describe(
                 status: status, reason: response.status.reasonPhrase, body: Data(bytes.readableBytesView),
                 naming: naming))
+    }
+
+    /// `path` as a URL path segment. Everything but unreserved ASCII is escaped, slashes and
+    /// dots included, so no layer in between can normalise `..` or `//` away: the server sees
+    /// the path the user named.
+    static func encoded(_ path: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~")
+        return path.unicodeScalars.map { unreserved.contains($0) ? String($0) : Self.escape($0) }.joined()
     }
 
     private static func escape(_ scalar: Unicode.Scalar) -> String {

@@ -116,12 +116,22 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "Seconds a signed timestamp is valid with --signing; the daemon re-signs it at half of it.")
     var timestampExpiry = 86_400
 
+    @Flag(
+        help:
+            "With --signing: hold no targets key (the folder must not have targets.key); every write brings its targets signed (livery push --sign-with KEY)."
+    )
+    var offlineTargets = false
+
     func validate() throws {
         guard AbortThreshold(parsing: abortWhen) != nil else {
             throw ValidationError("--abort-when '\(abortWhen)' is neither a count of 1 or more (3) nor a share (5%)")
         }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard timestampExpiry >= 2 else { throw ValidationError("--timestamp-expiry must be at least 2 seconds") }
+        if offlineTargets, signing == nil {
+            throw ValidationError(
+                "--offline-targets keeps the targets key of --signing DIR offline; give --signing DIR")
+        }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive") }
         guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
@@ -236,7 +246,7 @@ struct ServeCommand: RegistryCommand {
         configuration.signing = try signing.map { folder in
             try DaemonSigning(
                 folder: SigningFolder(url: URL(filePath: folder, directoryHint: .isDirectory)),
-                timestampLifetime: TimeInterval(timestampExpiry))
+                timestampLifetime: TimeInterval(timestampExpiry), offlineTargets: offlineTargets)
         }
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)

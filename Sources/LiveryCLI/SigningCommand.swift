@@ -8,6 +8,12 @@ struct SigningCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signing",
         abstract: "Make and rotate the keys of signed delivery (The Update Framework).",
+        discussion: """
+            livery serve --signing DIR signs with the online keys (timestamp, snapshot, targets); keep root.key \
+            offline. With livery serve --signing DIR --offline-targets the daemon holds no targets key: move \
+            targets.key out of DIR (the daemon refuses to start while it is there) to the machine that pushes, \
+            and push with livery push --sign-with KEY, which signs the targets of the version it publishes.
+            """,
         subcommands: [Create.self, Rotate.self]
     )
 
@@ -32,6 +38,9 @@ struct SigningCommand: ParsableCommand {
             }
             print(
                 "Keep \(folder.keyFile(of: RootMetadata.roleName).path) offline; livery serve --signing reads the others."
+            )
+            print(
+                "For --offline-targets, move \(folder.keyFile(of: TargetsMetadata.roleName).path) to the machine that pushes (livery push --sign-with)."
             )
             print("Clients start from \(folder.rootFile(version: 1).lastPathComponent), as distributed with them.")
         }
@@ -62,6 +71,9 @@ struct SigningCommand: ParsableCommand {
             print(
                 "made \(folder.rootFile(version: version).path): \(role) has a new key, \(folder.keyFile(of: role).path)"
             )
+            if role == TargetsMetadata.roleName {
+                print("With --offline-targets, move the new key off \(signing) before restarting livery serve.")
+            }
             if role != RootMetadata.roleName {
                 print("Restart livery serve --signing \(signing) so that it signs with the new key.")
             }

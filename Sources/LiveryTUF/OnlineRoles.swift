@@ -1,21 +1,26 @@
 package import Foundation
 
 /// Signs the online roles of a repository: a new targets, snapshot and timestamp for each
-/// publish, a new timestamp (and, rarely, snapshot and targets) before they expire.
+/// publish, a new timestamp (and, rarely, snapshot and targets) before they expire. With
+/// offline targets (no ``targetsKey``) the targets come signed from elsewhere
+/// (``publishing(targets:after:now:)``) and only snapshot and timestamp are signed here.
 ///
 /// Pure: the repository's previous metadata and the time come in, the next metadata goes out,
 /// so the daemon and `livery push --sign-with` compute the same targets from the same inputs.
 package struct OnlineRoles: Sendable {
     package var timestampKey: SigningKey
     package var snapshotKey: SigningKey
-    package var targetsKey: SigningKey
+    /// `nil` when the targets key is kept offline.
+    package var targetsKey: SigningKey?
     /// How long a timestamp is valid; it is re-signed at half of it.
     package var timestampLifetime: TimeInterval
+    /// How long targets and snapshot are valid by default (targets signed offline too).
+    package static let defaultTargetsLifetime: TimeInterval = 365 * 86_400
     /// How long targets and snapshot are valid; re-signed at half of it with nothing published.
-    package var targetsLifetime: TimeInterval = 365 * 86_400
+    package var targetsLifetime = defaultTargetsLifetime
 
     package init(
-        timestampKey: SigningKey, snapshotKey: SigningKey, targetsKey: SigningKey, timestampLifetime: TimeInterval
+        timestampKey: SigningKey, snapshotKey: SigningKey, targetsKey: SigningKey?, timestampLifetime: TimeInterval
     ) {
         self.timestampKey = timestampKey
         self.snapshotKey = snapshotKey
@@ -30,11 +35,24 @@ package struct OnlineRoles: Sendable {
     ) throws
         -> RepositoryMetadata
     {
+        guard let targetsKey else {
+            throw TUFError.badKey("the targets key is kept offline: targets metadata must come signed")
+        }
         var targets = try SignedMetadata(
             TargetsMetadata(
                 version: (previous?.targetsVersion ?? 0) + 1, expires: now.addingTimeInterval(targetsLifetime),
                 targets: files))
         try targets.sign(with: targetsKey)
+        return try publishing(targets: targets, after: previous, now: now)
+    }
+
+    /// The repository after publishing `targets`, signed already: a snapshot naming it and a
+    /// timestamp naming that, each one version past `previous`.
+    package func publishing(
+        targets: SignedMetadata<TargetsMetadata>, after previous: RepositoryMetadata?, now: Date
+    ) throws
+        -> RepositoryMetadata
+    {
         let targetsVersion = targets.signed.version
         var snapshot = try SignedMetadata(
             SnapshotMetadata(
@@ -52,19 +70,24 @@ package struct OnlineRoles: Sendable {
 
     /// The repository with what is due re-signed at `now`, or `nil` when nothing is: a new
     /// timestamp past half its life, everything anew (the same targets) past half of targets'.
+    /// With offline targets, whose expiry is their signer's, the snapshot past half its life is
+    /// signed anew over the same targets.
     package func refreshed(_ metadata: RepositoryMetadata, now: Date) throws -> RepositoryMetadata? {
         let targets = try metadata.currentTargets()
-        if now >= targets.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
+        if targetsKey != nil, now >= targets.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
             return try publishing(targets.signed.targets, after: metadata, now: now)
         }
-        let current = try metadata.currentTimestamp()
-        guard now >= current.signed.expires.addingTimeInterval(-timestampLifetime / 2) else { return nil }
         guard let text = metadata.snapshots[String(metadata.snapshotVersion)] else {
             throw TUFError.malformed(role: SnapshotMetadata.roleName, detail: "the repository keeps no snapshot")
         }
+        let snapshot = try SignedMetadata<SnapshotMetadata>(bytes: Array(text.utf8))
+        if targetsKey == nil, now >= snapshot.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
+            return try publishing(targets: targets, after: metadata, now: now)
+        }
+        let current = try metadata.currentTimestamp()
+        guard now >= current.signed.expires.addingTimeInterval(-timestampLifetime / 2) else { return nil }
         var refreshed = metadata
-        refreshed.timestamp = try timestamp(
-            naming: try SignedMetadata(bytes: Array(text.utf8)), after: current.signed.version, now: now)
+        refreshed.timestamp = try timestamp(naming: snapshot, after: current.signed.version, now: now)
         return refreshed
     }
 

@@ -58,11 +58,23 @@ package struct SigningFolder: Sendable {
         return root
     }
 
-    /// The online roles' keys, each checked to be the key the newest root gives its role.
-    package func onlineRoles(timestampLifetime: TimeInterval) throws -> OnlineRoles {
+    /// The online roles' keys, each checked to be the key the newest root gives its role. With
+    /// `offlineTargets` the targets key is not read, and must not be in the folder: a daemon
+    /// whose machine holds the targets key could sign any version, which offline targets exist
+    /// to prevent.
+    package func onlineRoles(timestampLifetime: TimeInterval, offlineTargets: Bool = false) throws -> OnlineRoles {
         let root = try latestRoot().signed
         var keys: [String: SigningKey] = [:]
         for role in Self.onlineRoles {
+            if offlineTargets, role == TargetsMetadata.roleName {
+                let file = keyFile(of: role)
+                guard !FileManager.default.fileExists(atPath: file.path) else {
+                    throw TUFError.badKey(
+                        "\(file.path) is on this machine, but the targets key is to be kept offline: move it to the machine that signs pushes (livery push --sign-with)"
+                    )
+                }
+                continue
+            }
             let key = try KeyFile.read(keyFile(of: role))
             guard try root.keys(of: role).keyids.contains(key.publicKey.id) else {
                 throw TUFError.badKey(
@@ -72,7 +84,7 @@ package struct SigningFolder: Sendable {
             keys[role] = key
         }
         return OnlineRoles(
-            timestampKey: keys["timestamp"]!, snapshotKey: keys["snapshot"]!, targetsKey: keys["targets"]!,
+            timestampKey: keys["timestamp"]!, snapshotKey: keys["snapshot"]!, targetsKey: keys["targets"],
             timestampLifetime: timestampLifetime)
     }
 

@@ -1,7 +1,9 @@
 import Foundation
-import LiveryServer
+import Livery
 import LiveryTesting
 import Testing
+
+@testable import LiveryServer
 
 /// The history of a daemon on a specs folder, kept in its state folder: pushes and edits on
 /// disk, restore, the limit, and a restart.
@@ -113,6 +115,18 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: temporary.path))
             #expect(try await daemon.http.get("/v1/history/2").status == 200)
         }
+    }
+
+    @Test func theFirstPublishMakesTheStateFolder() throws {
+        let scratch = try TemporarySpecFolder(prefix: "livery-history")
+        let state = scratch.url.appending(path: "state")
+        var history = FolderHistory(folder: state.appending(path: "history-specs"), limit: 4)
+        var sources = SpecSourceSet()
+        try sources.set("card.yaml", to: Data("specs:\n  card: []\n".utf8))
+        try history.keepBlobs(of: sources)
+        #expect(try history.append(sources, paths: ["card.yaml"], message: "first", by: "test") == 1)
+        let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "the state folder is its owner's alone")
     }
 
     private func entries(_ daemon: TestDaemon) async throws -> [Entry] {

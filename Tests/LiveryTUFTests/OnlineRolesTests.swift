@@ -73,4 +73,28 @@ import Testing
         #expect(try verifyChain(renewed) == (3, 2, 2))
         #expect(try renewed.currentTargets().signed.targets == files("a"))
     }
+
+    /// Without the targets key, targets signed elsewhere are published as they are, and only
+    /// the snapshot over them is re-signed when due: their expiry is their signer's.
+    @Test func offlineTargetsArePublishedAsSignedAndOnlyTheSnapshotIsReSigned() throws {
+        var offline = roles
+        offline.targetsKey = nil
+        #expect(throws: TUFError.self, "nothing to sign targets with") {
+            try offline.publishing(files("a"), after: nil, now: start)
+        }
+        var targets = try SignedMetadata(
+            TargetsMetadata(version: 1, expires: start.addingTimeInterval(86_400 * 30), targets: files("a")))
+        try targets.sign(with: targetsKey)
+        let published = try offline.publishing(targets: targets, after: nil, now: start)
+        #expect(try verifyChain(published) == (1, 1, 1))
+        #expect(published.targets["1"] == String(decoding: targets.bytes, as: UTF8.self))
+
+        let late = start.addingTimeInterval(offline.targetsLifetime / 2)
+        #expect(
+            try offline.refreshed(published, now: late.addingTimeInterval(-1))?.snapshotVersion == 1,
+            "the timestamp only")
+        let renewed = try #require(try offline.refreshed(published, now: late))
+        #expect(try verifyChain(renewed) == (2, 2, 1))
+        #expect(renewed.targets["1"] == published.targets["1"], "the same signed targets")
+    }
 }

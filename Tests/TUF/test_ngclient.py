@@ -5,7 +5,9 @@
 installing PyPI's `tuf`). Given only `1.root.json` from `livery signing init`, ngclient refreshes
 from `livery serve --signing` and downloads `bundle.json` and `livery.css`, whose bytes are those
 of `/v1/spec/{etag}` and `/v1/css/{etag}`; after a push it downloads the new ones; after
-`livery signing rotate root` it follows the new root and still does.
+`livery signing rotate root` it follows the new root and still does. With `--offline-targets`
+the daemon holds no targets key: `livery push --sign-with KEY` publishes a version ngclient
+verifies, and a push without a signature or signed by a key not in root is refused.
 """
 import http.client
 import json
@@ -30,15 +32,15 @@ LIVERY = pathlib.Path(os.environ.get("LIVERY", ROOT / ".build" / "debug" / "live
 class Daemon:
     """`livery serve --signing` on a copy of Specs/, on a free loopback port."""
 
-    def __init__(self, workdir, signing):
+    def __init__(self, workdir, signing, options=()):
         self.token = secrets.token_hex(16)
         shutil.copytree(ROOT / "Specs", workdir / "specs")
-        token_file = workdir / "token"
+        token_file = self.token_file = workdir / "token"
         token_file.write_text(self.token + "\n")
         token_file.chmod(0o600)
         self.process = subprocess.Popen(
             [str(LIVERY), "serve", "--port", "0", "--token-file", str(token_file), "--state-dir",
-             str(workdir / "state"), "--signing", str(signing), str(workdir / "specs")],
+             str(workdir / "state"), "--signing", str(signing), *options, str(workdir / "specs")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.output = []
         self.port = None
@@ -99,20 +101,8 @@ class Daemon:
         self.process.stdout.close()
 
 
-class NgclientTests(unittest.TestCase):
-    def setUp(self):
-        self.workdir = pathlib.Path(tempfile.mkdtemp(prefix="livery-tuf-"))
-        self.signing = self.workdir / "signing"
-        subprocess.run([str(LIVERY), "signing", "init", str(self.signing)], check=True, capture_output=True)
-        self.daemon = Daemon(self.workdir, self.signing)
-        # The client's trusted state: only 1.root.json, as distributed with the program.
-        self.metadata = self.workdir / "client-metadata"
-        self.metadata.mkdir()
-        shutil.copy(self.signing / "1.root.json", self.metadata / "root.json")
-
-    def tearDown(self):
-        self.daemon.stop()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+class Client:
+    """ngclient over the daemon: `self.daemon`, `self.metadata` (its trusted state), `self.workdir`."""
 
     def download(self, name):
         """Refreshes ngclient's metadata and downloads target `name` into a new folder."""
@@ -139,6 +129,25 @@ class NgclientTests(unittest.TestCase):
             status, _, served = self.daemon.request("GET", f"/v1/{route}/{etag}")
             self.assertEqual(status, 200)
             self.assertEqual(self.download(name), served, f"{name} of {etag}")
+
+    def trust_first_root(self, signing):
+        """The client's trusted state: only 1.root.json, as distributed with the program."""
+        self.metadata = self.workdir / "client-metadata"
+        self.metadata.mkdir()
+        shutil.copy(signing / "1.root.json", self.metadata / "root.json")
+
+
+class NgclientTests(Client, unittest.TestCase):
+    def setUp(self):
+        self.workdir = pathlib.Path(tempfile.mkdtemp(prefix="livery-tuf-"))
+        self.signing = self.workdir / "signing"
+        subprocess.run([str(LIVERY), "signing", "init", str(self.signing)], check=True, capture_output=True)
+        self.daemon = Daemon(self.workdir, self.signing)
+        self.trust_first_root(self.signing)
+
+    def tearDown(self):
+        self.daemon.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
     def test_ngclient_follows_pushes_and_a_root_rotation(self):
         self.assert_downloads_current_version()
@@ -168,6 +177,60 @@ class NgclientTests(unittest.TestCase):
             status, headers, _ = self.daemon.request("GET", "/v1/tuf/metadata/" + path)
             self.assertEqual(status, 200, path)
             self.assertIn(cache, headers.get("cache-control", ""), path)
+
+
+class OfflineTargetsTests(Client, unittest.TestCase):
+    """`livery serve --signing DIR --offline-targets`, the targets key moved off the folder."""
+
+    def setUp(self):
+        self.workdir = pathlib.Path(tempfile.mkdtemp(prefix="livery-tuf-offline-"))
+        self.signing = self.workdir / "signing"
+        subprocess.run([str(LIVERY), "signing", "init", str(self.signing)], check=True, capture_output=True)
+        self.daemon = None
+
+    def tearDown(self):
+        if self.daemon:
+            self.daemon.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def push(self, card, *options):
+        """`livery push` of a card.yaml with `card` as its text; the finished process."""
+        (self.workdir / "card.yaml").write_text(card)
+        return subprocess.run(
+            [str(LIVERY), "push", "--server", self.daemon.base, "--token-file", str(self.daemon.token_file),
+             *options, str(self.workdir / "card.yaml")], capture_output=True, text=True, timeout=60)
+
+    def test_the_daemon_refuses_to_start_with_the_targets_key_in_its_folder(self):
+        started = subprocess.run(
+            [str(LIVERY), "serve", "--port", "0", "--signing", str(self.signing), "--offline-targets",
+             "--state-dir", str(self.workdir / "state"), str(ROOT / "Specs")],
+            capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(started.returncode, 0)
+        self.assertIn("targets.key is on this machine", started.stderr)
+
+    def test_only_a_push_signed_with_the_targets_key_is_published(self):
+        key = self.workdir / "targets.key"
+        shutil.move(self.signing / "targets.key", key)
+        self.daemon = Daemon(self.workdir, self.signing, options=["--offline-targets"])
+        self.trust_first_root(self.signing)
+        status, _, _ = self.daemon.request("GET", "/v1/tuf/metadata/timestamp.json")
+        self.assertEqual(status, 404, "nothing is signed before a signed push")
+        before = self.daemon.current_etag()
+        card = (ROOT / "Specs" / "card.yaml").read_text().replace("radius: 6", "radius: 9")
+
+        unsigned = self.push(card, "-m", "unsigned")
+        self.assertNotEqual(unsigned.returncode, 0, unsigned.stdout)
+        self.assertIn("403 Targets not signed", unsigned.stderr)
+        other = self.workdir / "other"
+        subprocess.run([str(LIVERY), "signing", "init", str(other)], check=True, capture_output=True)
+        wrong = self.push(card, "--sign-with", str(other / "targets.key"))
+        self.assertNotEqual(wrong.returncode, 0, wrong.stdout)
+        self.assertIn("403 Targets not signed", wrong.stderr)
+        self.assertEqual(self.daemon.current_etag(), before, "a refused push changed the specs")
+
+        signed = self.push(card, "--sign-with", str(key), "-m", "signed offline")
+        self.assertEqual(signed.returncode, 0, signed.stderr)
+        self.assert_downloads_current_version(after=before)
 
 
 if __name__ == "__main__":

@@ -45,19 +45,23 @@ final class SpecSet: Sendable {
         self.hub = hub
         let clients = ClientTable(metrics: metrics)
         self.clients = clients
-        let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
+        let repository = configuration.signing.map { signing in
+            TUFRepository(
+                folder: signing.folder, roles: signing.roles, hub: hub, store: store, now: signing.now, logger: logger)
+        }
+        let writer = SpecWriter(
+            store: store, configuration: configuration, rollouts: RolloutGate(),
+            offlineTargets: configuration.signing?.offlineTargets == true ? repository : nil)
         self.writer = writer
         let rollouts = RolloutKeeper(
             hub: hub, writer: writer, clients: clients, store: store, threshold: configuration.abortWhen,
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
-        let publisher = configuration.signing.map { signing in
+        let publisher = repository.map { repository in
             TUFPublisher(
-                repository: TUFRepository(
-                    folder: signing.folder, roles: signing.roles, hub: hub, store: store, now: signing.now,
-                    logger: logger),
-                hub: hub, clock: ContinuousClock(), checkInterval: signing.checkInterval)
+                repository: repository, hub: hub, clock: ContinuousClock(),
+                checkInterval: configuration.signing?.checkInterval ?? .seconds(60))
         }
         self.publisher = publisher
         self.follower = StoreFollower(

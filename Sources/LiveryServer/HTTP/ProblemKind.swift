@@ -46,6 +46,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
     case revisionCompacted = "revision-compacted"
+    case targetsNotSigned = "targets-not-signed"
 
     // A rollout's state refuses the change.
     case rolloutRunning = "rollout-running"
@@ -65,7 +66,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         switch self {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath, .reservedKeyName: .badRequest
         case .unauthorized: .unauthorized
-        case .readOnly, .missingScope: .forbidden
+        // Forbidden, not unprocessable: the token authenticates the writer, but only the
+        // targets key authorizes a version, and the same request cannot succeed again.
+        case .readOnly, .missingScope, .targetsNotSigned: .forbidden
         case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment:
             .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -125,6 +128,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
         case .revisionCompacted: "Revision compacted"
+        case .targetsNotSigned: "Targets not signed"
         case .rolloutRunning: "A rollout is running"
         case .rolloutNotRunning: "No rollout is running"
         case .rolloutUnchanged: "Nothing to roll out"

@@ -79,6 +79,8 @@ extension StoreError {
                 detail:
                     "the change names \(count) files; one write may change at most \(SpecWriter.maxFiles); split it into several publishes"
             )
+        case .targetsNotSigned(let message):
+            return Problem(kind: .targetsNotSigned, detail: message + "; nothing was written")
         case .changeTooLarge(let bytes):
             return Problem(
                 kind: .changeTooLarge,

@@ -58,13 +58,14 @@ struct Promotion: Sendable {
     /// unchanged. The published set, or the rollout's candidate.
     func promote(
         _ version: Version, message: String, author: String, precondition: SpecWriter.Precondition,
-        rollout: (keeper: RolloutKeeper, basisPoints: Int)? = nil
+        rollout: (keeper: RolloutKeeper, basisPoints: Int)? = nil, signedTargets: String? = nil
     ) async throws(RolloutError) -> SpecWriter.Result {
         let (origin, result): (Origin, SpecWriter.Result)
         do throws(StoreError) {
             origin = try await self.origin(version)
             result = try await write(
-                origin, message: message, author: author, precondition: precondition, dryRun: rollout != nil)
+                origin, message: message, author: author, precondition: precondition, dryRun: rollout != nil,
+                signedTargets: signedTargets)
         } catch {
             throw .store(error)
         }
@@ -77,13 +78,14 @@ struct Promotion: Sendable {
     }
 
     /// Publishes `origin` on the target, or with `dryRun` only validates it (what a rollout's
-    /// candidate is).
+    /// candidate is); `signedTargets` as ``ChangeSet/signedTargets``.
     func write(
-        _ origin: Origin, message: String, author: String, precondition: SpecWriter.Precondition, dryRun: Bool
+        _ origin: Origin, message: String, author: String, precondition: SpecWriter.Precondition, dryRun: Bool,
+        signedTargets: String? = nil
     ) async throws(StoreError) -> SpecWriter.Result {
         try await target.write(
             matching: origin.sources, message: Self.message(message, from: sourceName, at: origin.revision),
-            author: author, precondition: precondition, dryRun: dryRun)
+            author: author, precondition: precondition, dryRun: dryRun, signedTargets: signedTargets)
     }
 
     /// What the target's history says: `promoted from staging at revision 12`, then the

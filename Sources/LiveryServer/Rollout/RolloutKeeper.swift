@@ -83,6 +83,14 @@ actor RolloutKeeper {
         if let running = record, running.rollout.state == .running, !replace {
             throw .alreadyRunning(running.rollout.id)
         }
+        if writer.offlineTargets != nil {
+            // The rollout record is in the targets' custom fields, and an abort (which the
+            // daemon may decide alone) changes them: it needs a targets key online.
+            throw .store(
+                .targetsNotSigned(
+                    "this daemon keeps its targets key offline (--offline-targets), and staged rollouts need it online: publish the version instead"
+                ))
+        }
         guard let stable = hub.snapshot else { throw .noStableVersion }
         guard stable.etag != candidate.bundleETag else { throw .candidateIsStable(candidate.bundleETag.description) }
         let files = candidate.sources.files.mapValues(\.data)

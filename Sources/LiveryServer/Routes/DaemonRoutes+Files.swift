@@ -84,7 +84,9 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request)),
+                ChangeSet(
+                    files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request),
+                    signedTargets: request.headers[OfferedTargets.field]),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec pushed", result, request: request)
             let etag = result.fileETags[path]?.description ?? ""
@@ -117,7 +119,9 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: author(of: request)),
+                ChangeSet(
+                    files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: author(of: request),
+                    signedTargets: request.headers[OfferedTargets.field]),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec deleted", result, request: request)
             return Response(status: .noContent)

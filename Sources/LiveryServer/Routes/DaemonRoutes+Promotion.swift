@@ -42,7 +42,8 @@ extension DaemonRoutes {
         do throws(RolloutError) {
             result = try await promotion.promote(
                 version, message: body.message ?? "", author: author(of: request), precondition: precondition ?? .none,
-                rollout: body.rollout.map { (rollouts, $0.basisPoints) })
+                rollout: body.rollout.map { (rollouts, $0.basisPoints) },
+                signedTargets: request.headers[OfferedTargets.field])
         } catch {
             throw refused(error.problem, path: place)
         }

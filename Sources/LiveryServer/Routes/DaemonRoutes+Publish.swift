@@ -58,6 +58,8 @@ extension DaemonRoutes {
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
     /// with a ``PublishResult``.
     func answer(publishing change: ChangeSet, _ request: Request) async throws(StoreError) -> Response {
+        var change = change
+        change.signedTargets = request.headers[OfferedTargets.field]
         let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
             SpecWriter.Precondition.bundle($0)
         }

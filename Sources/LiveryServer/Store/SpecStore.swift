@@ -94,6 +94,9 @@ struct ChangeSet: Sendable {
     /// Who: the name of the key that authorised the write (`token-file` for `--token-file`'s),
     /// `disk` for an edit made on disk; recorded in the history as ``HistoryEntry/by``.
     var author: String
+    /// The `Livery-Signed-Targets` header the write came with, which a daemon with offline
+    /// targets requires (``OfferedTargets``).
+    var signedTargets: String? = nil
 
     /// The paths, sorted.
     var paths: [String] { files.keys.sorted() }

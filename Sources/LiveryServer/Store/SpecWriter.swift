@@ -19,11 +19,18 @@ struct SpecWriter: Sendable {
     private let mutex = AsyncMutex()
     /// The commits this writer made, for caches of the store's content.
     let commits = CommitCounter()
+    /// With `--offline-targets`, the repository every commit must bring signed targets to
+    /// (``TUFRepository/admit(_:for:)``); it publishes them once committed.
+    let offlineTargets: TUFRepository?
 
-    init(store: any SpecStore, configuration: DaemonConfiguration, rollouts: RolloutGate = RolloutGate()) {
+    init(
+        store: any SpecStore, configuration: DaemonConfiguration, rollouts: RolloutGate = RolloutGate(),
+        offlineTargets: TUFRepository? = nil
+    ) {
         self.store = store
         self.configuration = configuration
         self.rollouts = rollouts
+        self.offlineTargets = offlineTargets
     }
 
     /// How many times a write is validated again after losing a race before it gives up (409).
@@ -77,9 +84,11 @@ struct SpecWriter: Sendable {
     /// writes a change; the change is worked out again from each state read, so a write that
     /// raced another one neither removes a file the other removed nor keeps one it added.
     func write(
-        matching sources: SpecSourceSet, message: String, author: String, precondition: Precondition, dryRun: Bool
+        matching sources: SpecSourceSet, message: String, author: String, precondition: Precondition, dryRun: Bool,
+        signedTargets: String? = nil
     ) async throws(StoreError) -> Result {
-        let change = Self.change(from: try await store.read().sources, to: sources, message: message, author: author)
+        var change = Self.change(from: try await store.read().sources, to: sources, message: message, author: author)
+        change.signedTargets = signedTargets
         return try await write(change, matching: sources, precondition: precondition, dryRun: dryRun, completing: false)
     }
 
@@ -138,9 +147,11 @@ struct SpecWriter: Sendable {
                 fileETags: change.files.compactMapValues { $0.map { EntityTag(of: $0) } },
                 bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec, sources: next)
             if dryRun { return result }
+            try await offlineTargets?.admit(first.signedTargets, for: spec)
             switch try await store.commit(change, over: state) {
             case .committed(let revision):
                 commits.increment()
+                await offlineTargets?.publishOffered()
                 result.revision = revision
                 return result
             case .raced:

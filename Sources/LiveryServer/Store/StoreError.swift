@@ -41,4 +41,7 @@ enum StoreError: Error, Equatable {
     case changeTooLarge(Int)
     /// A rollout runs (its id): the stable version changes only by completing or aborting it.
     case rolloutRunning(String)
+    /// The daemon keeps its targets key offline and the write brought no valid signed targets
+    /// for the version it makes (``OfferedTargets``), said in a sentence.
+    case targetsNotSigned(String)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import LiveryHTTP
 import LiveryTUF
 import Logging
@@ -12,6 +13,9 @@ import NIOCore
 /// versions never go back across a restart; on etcd every daemon writes it over the version it
 /// read, so of two daemons publishing the same bundle one signs and the other adopts what it
 /// signed (through the store's follower, ``adopt(_:)``) instead of a version of its own.
+///
+/// With `--offline-targets` it holds no targets key: a write brings its targets signed
+/// (``admit(_:for:)``), and only those are published (``publishOffered()``).
 actor TUFRepository {
     /// The name of the store record that keeps the repository.
     static let recordName = "tuf"
@@ -26,6 +30,8 @@ actor TUFRepository {
     private var recordVersion: Int64 = 0
     /// What clients are served, read from the record the last time it changed.
     private nonisolated let served = ServedMetadata()
+    /// With offline targets: the targets the last write brought, checked, until published.
+    private var offered: SignedMetadata<TargetsMetadata>?
 
     init(
         folder: SigningFolder, roles: OnlineRoles, hub: BundleHub, store: any SpecStore,
@@ -73,10 +79,57 @@ actor TUFRepository {
             rollout.state == .running ? hub.snapshot(version: rollout.candidate).map { (rollout, $0) } : nil
         }
         let files = TUFTargets.files(current: current, candidate: candidate)
+        if roles.targetsKey == nil {
+            await publishOffline(files, etag: current.etagText)
+            return
+        }
         await write("signed delivery: targets for \(current.etag)") { metadata in
             if let metadata, try metadata.currentTargets().signed.targets == files { return nil }
             return try roles.publishing(files, after: metadata, now: now())
         }
+    }
+
+    /// Checks that `header` (``OfferedTargets``) carries the targets of the version `spec` makes,
+    /// one version past the repository's, and keeps them for ``publishOffered()``.
+    func admit(_ header: String?, for spec: Spec) throws(StoreError) {
+        let root: RootMetadata
+        do {
+            root = try folder.latestRoot().signed
+        } catch {
+            throw .fileSystem("cannot read the signing folder's root metadata: \(error)")
+        }
+        offered = try OfferedTargets.verify(
+            header, root: root, version: (served.files?.metadata.targetsVersion ?? 0) + 1,
+            files: TUFTargets.files(of: spec), now: now())
+    }
+
+    /// Publishes the targets the last admitted write brought, with a new snapshot and
+    /// timestamp, unless the repository has reached their version already.
+    func publishOffered() async {
+        guard let offered else { return }
+        await write("signed delivery: targets \(offered.signed.version), signed offline") { metadata in
+            if let metadata, metadata.targetsVersion >= offered.signed.version { return nil }
+            return try roles.publishing(targets: offered, after: metadata, now: now())
+        }
+    }
+
+    /// With offline targets, the hub's new version is published if a write brought its targets;
+    /// a version nobody signed (an edit on disk, a write through another daemon) is not, and
+    /// clients keep the last signed one.
+    private func publishOffline(_ files: [String: TargetFile], etag: String) async {
+        if let offered, offered.signed.targets == files {
+            await publishOffered()
+            return
+        }
+        do {
+            if let metadata = served.files?.metadata, try metadata.currentTargets().signed.targets == files { return }
+        } catch {
+            logger.error("cannot read the signed delivery's targets", metadata: ["livery.error": "\(error)"])
+            return
+        }
+        logger.warning(
+            "the version served has no signed targets: clients of signed delivery keep the last signed version until a write brings them (livery push --sign-with)",
+            metadata: ["livery.etag": "\(etag)"])
     }
 
     /// Re-signs what is due at the given clock's time: the timestamp past half its life.

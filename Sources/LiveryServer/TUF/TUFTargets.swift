@@ -1,15 +1,22 @@
+package import Livery
 import LiveryHTTP
-import LiveryTUF
+package import LiveryTUF
 import NIOCore
 
 /// The targets of a version: `bundle.json` (the bytes of `/v1/spec/{etag}`) and `livery.css`
 /// (the bytes of `/v1/css/{etag}`), each with the version's ETag in `custom`; during a staged
 /// rollout the candidate's as `candidate/bundle.json` and `candidate/livery.css`, with the
 /// rollout beside the ETag.
-enum TUFTargets {
+package enum TUFTargets {
     static let bundle = "bundle.json"
     static let styleSheet = "livery.css"
     static let candidateFolder = "candidate/"
+
+    /// The targets of the version `spec` makes, with no rollout: what `livery push --sign-with`
+    /// signs, and what a daemon with offline targets checks a write's signed targets against.
+    package static func files(of spec: Spec) -> [String: TargetFile] {
+        files(current: BundleSnapshot(spec: spec), candidate: nil)
+    }
 
     static func files(current: BundleSnapshot, candidate: (Rollout, BundleSnapshot)?) -> [String: TargetFile] {
         var files = files(of: current, prefix: "", custom: ["etag": .string(current.etagText)])
