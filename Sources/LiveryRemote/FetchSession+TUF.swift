@@ -17,21 +17,26 @@ extension FetchSession {
     /// and checked against the length and hash signed. What each step verified stays trusted
     /// (and kept in the cache folder) though a later one fails. A refusal is reported
     /// (`refused` and a `note` naming the check) and thrown as a ``RemoteError/Code/refused``.
-    func fetchVerified(_ wanted: String, root: URL) async throws {
+    /// With `wanted` nil (a ``recheckVerified()``) the version applied is sought, else the current
+    /// `bundle.json`, and whatever the targets sign beside the one applied is applied.
+    func fetchVerified(_ wanted: String?, root: URL) async throws {
         let tuf = EnvironmentPath.url(url, route: "/v1/tuf", environment: configuration.environment)
         do {
             var repository = try trusted ?? loadTrusted(root: root)
             defer { keep(repository) }
             try await refresh(&repository, metadata: tuf.appending(path: "metadata"))
             let targets = repository.targets?.signed.targets ?? [:]
+            let sought = wanted ?? etag
             let chosen =
-                targets.first { $0.key.hasSuffix(Self.bundleTarget) && Self.names($0.value, wanted) }
+                targets.first { name, target in
+                    name.hasSuffix(Self.bundleTarget) && sought.map { Self.names(target, $0) } == true
+                }
                 ?? targets[Self.bundleTarget].map { (key: Self.bundleTarget, value: $0) }
             guard let chosen, let signed = Self.etag(of: chosen.value) else {
                 throw TUFRefusal("targets", "no \(Self.bundleTarget) with an etag is signed")
             }
             let (name, target) = chosen
-            guard Self.names(target, wanted) else {
+            if let wanted, !Self.names(target, wanted) {
                 throw RemoteError(
                     .invalidResponse, url: tuf.absoluteString, "the signed targets do not name version \(wanted) yet")
             }
@@ -54,13 +59,26 @@ extension FetchSession {
             logger.error(
                 "verification refused, keeping the last good spec",
                 metadata: metadata.merging([
-                    "livery.tuf.check": "\(refusal.check)", "livery.remote.version": "\(wanted)",
+                    "livery.tuf.check": "\(refusal.check)", "livery.remote.version": "\(wanted ?? "none named")",
                 ]) { $1 })
             throw RemoteError(.refused, url: tuf.absoluteString, "\(refusal)", underlying: refusal)
         }
     }
 
     static let bundleTarget = "bundle.json"
+
+    /// With ``RemoteSpecSource/Trust/tuf(root:)``, before each wait for the version signal:
+    /// refreshes the trusted metadata, though the signal names nothing new, once what is trusted
+    /// has expired (the timestamp, a day by default; or nothing was verified since the start). So
+    /// a front that freezes the signal and `timestamp.json` alike is refused when that timestamp
+    /// expires (`timestamp expired`, reported without a version), the last good spec kept, and
+    /// one that froze the signal alone is passed by: the version the targets sign is applied.
+    /// Until then nothing more is fetched than without it.
+    func recheckVerified() async throws {
+        guard case .tuf(let root) = configuration.trust, etag != nil else { return }
+        if let trusted, configuration.now() < trusted.expires { return }
+        try await fetchVerified(nil, root: root)
+    }
 
     /// 5.3 to 5.6: the roots, the timestamp, the snapshot and the targets, each checked.
     private func refresh(_ repository: inout TrustedRepository, metadata base: URL) async throws {

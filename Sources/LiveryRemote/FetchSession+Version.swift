@@ -26,7 +26,11 @@ extension FetchSession {
     /// A front that holds the waits itself (the shipped nginx conf) answers one that ends
     /// without news 408; it may have missed the signal (restarted empty), so the next request
     /// asks without waiting, which such a front passes on to the daemons.
+    ///
+    /// Verifying (``Configuration/trust``), the signal is not trusted to say that nothing is new:
+    /// see ``recheckVerified()``.
     func followVersion(wait: Duration) async throws -> Duration {
+        try await recheckVerified()
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         let waits = !signalUnheard
         signalUnheard = false

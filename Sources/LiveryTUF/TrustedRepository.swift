@@ -138,6 +138,15 @@ package struct TrustedRepository: Sendable {
         if let targets { try Self.checkExpiry(targets.signed, now: now) }
     }
 
+    /// The earliest expiry of the metadata trusted (the timestamp's, as a rule): past it a client
+    /// refreshes though nothing new is announced, or a front that froze the repository and the
+    /// announcements alike would go unnoticed.
+    package var expires: Date {
+        [timestamp?.signed.expires, snapshot?.signed.expires, targets?.signed.expires].reduce(root.signed.expires) {
+            min($0, $1 ?? $0)
+        }
+    }
+
     /// The name a file of the role's `version` is fetched by: `N.role.json` under consistent snapshots.
     package func fileName(role: String, version: Int) -> String {
         root.signed.consistentSnapshot ? "\(version).\(role).json" : "\(role).json"

@@ -8,6 +8,8 @@ what a compromised cache or CDN could:
 - `older-timestamp`: the oldest `timestamp.json` it passed (a rollback);
 - `older-snapshot` / `older-targets`: an older snapshot or targets metadata for the one asked for;
 - `freeze-timestamp`: `timestamp.json` as it was when the attack began, forever;
+- `freeze`: the same, and every version signal (`…/version`) answered 304, nothing new, at once:
+  a front holding a client on the version it has;
 - `forge-timestamp`: `timestamp.json` with its expiry pushed a year on, its signatures kept.
 
 It also keeps the `Livery-Client` header of each request, so a test sees what a client reported.
@@ -24,7 +26,9 @@ import threading
 import urllib.error
 import urllib.request
 
-ATTACKS = ("flip", "older-target", "older-timestamp", "older-snapshot", "older-targets", "freeze-timestamp", "forge-timestamp")
+ATTACKS = ("flip", "older-target", "older-timestamp", "older-snapshot", "older-targets", "freeze-timestamp", "freeze",
+           "forge-timestamp")
+FREEZING = ("freeze-timestamp", "freeze")
 CONTROL = "/hostile-front/attack/"
 FORWARDED = ("Livery-Client", "Authorization", "Accept", "If-None-Match")
 
@@ -84,9 +88,9 @@ class HostileFront:
         with self.lock:
             self.attack = attack
             timestamps = self.seen.get("timestamp", [])
-            self.frozen = timestamps[-1] if attack == "freeze-timestamp" and timestamps else None
-        if attack == "freeze-timestamp":
-            assert self.frozen is not None, "freeze-timestamp: no timestamp.json passed yet"
+            self.frozen = timestamps[-1] if attack in FREEZING and timestamps else None
+        if attack in FREEZING:
+            assert self.frozen is not None, f"{attack}: no timestamp.json passed yet"
 
     def _control(self, handler):
         """`POST /hostile-front/attack/NAME`: begins attack NAME (`none` ends it); 204, or 400."""
@@ -112,6 +116,12 @@ class HostileFront:
         with self.lock:
             if "Livery-Client" in headers:
                 self.reports.append((method, handler.path, headers["Livery-Client"]))
+            frozen_signal = self.attack == "freeze" and handler.path.split("?")[0].endswith("/version")
+        if frozen_signal:
+            handler.send_response(304)
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+            return
         request = urllib.request.Request(self.upstream + handler.path, data=sent, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
@@ -149,7 +159,7 @@ class HostileFront:
                 or (attack == "older-targets" and what == "targets")):
             assert older is not None, f"{attack}: no older {what} passed before"
             return older
-        if attack == "freeze-timestamp" and what == "timestamp":
+        if attack in FREEZING and what == "timestamp":
             return frozen
         if attack == "forge-timestamp" and what == "timestamp":
             forged = json.loads(body)

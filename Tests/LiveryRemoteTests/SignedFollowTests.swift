@@ -24,7 +24,7 @@ import Testing
     private struct Signed {
         let folder: TemporarySpecFolder
         let scratch: TemporarySpecFolder
-        let root: URL
+        let signing: SigningFolder
         let running: RunningDaemon
         let front: ChildProcess
         let frontURL: URL
@@ -54,9 +54,12 @@ import Testing
             var lines = front.lines.makeAsyncIterator()
             let base = try #require(try await lines.next())
             return Signed(
-                folder: folder, scratch: scratch, root: signing.rootFile(version: 1), running: running, front: front,
+                folder: folder, scratch: scratch, signing: signing, running: running, front: front,
                 frontURL: try #require(URL(string: base)))
         }
+
+        /// What a program ships and trusts: the first root.
+        var root: URL { signing.rootFile(version: 1) }
 
         func attack(_ name: String) async throws {
             var request = HTTPClientRequest(
@@ -202,6 +205,50 @@ import Testing
         try await eventually { staging.box.cornerRadius == 8 }
         #expect(staging.refusals.isEmpty, "\(staging.refusals)")
         await staging.stop()
+        await signed.stop()
+    }
+
+    @Test("a front freezing the signal and the timestamp is noticed when the timestamp expires: timestamp expired")
+    func frozenSignal() async throws {
+        let signed = try await Signed.start()
+        let cache = try TemporarySpecFolder(prefix: "livery-tuf-cache")
+        let follower = Follower(signed, cache: cache.url)
+        try await eventually { follower.box.cornerRadius == 1 }
+        let good = follower.applied.etag
+
+        // No version is new, and the front says so forever: only the timestamp's expiry tells.
+        try await signed.attack("freeze")
+        follower.now.date.withLock { $0 += 2 * 86_400 }
+        try await eventually { !follower.refusals.isEmpty }
+        #expect((follower.refusals.first?.underlying as? TUFRefusal)?.check == "timestamp expired")
+        try await eventually {
+            signed.running.daemon.clients.entries().contains {
+                $0.header.note?.hasPrefix("tuf: timestamp expired:") == true && $0.header.refused == nil
+            }
+        }
+        #expect(follower.box.cornerRadius == 1, "the last good traits stay")
+        #expect(follower.applied.etag == good)
+        await follower.stop()
+        await signed.stop()
+    }
+
+    @Test(
+        "a root rotated on the daemon (livery signing rotate root) is followed to its new version, pushes still applied"
+    )
+    func followsARootRotation() async throws {
+        let signed = try await Signed.start()
+        let cache = try TemporarySpecFolder(prefix: "livery-tuf-cache")
+        let follower = Follower(signed, cache: cache.url)
+        try await eventually { follower.box.cornerRadius == 1 }
+
+        #expect(try signed.signing.rotate("root", now: Date()) == 2)
+        try signed.folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await eventually { follower.box.cornerRadius == 2 }
+        let kept = cache.url.appending(components: "livery-tuf", "root.json")
+        let root = try SignedMetadata<RootMetadata>(bytes: Array(try Data(contentsOf: kept)))
+        #expect(root.signed.version == 2, "the client trusts the rotated root")
+        #expect(follower.refusals.isEmpty, "\(follower.refusals)")
+        await follower.stop()
         await signed.stop()
     }
 }
