@@ -164,6 +164,7 @@ let package = Package(
             name: "LiveryCLI",
             dependencies: [
                 "Livery",
+                "LiveryHTTP",
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",

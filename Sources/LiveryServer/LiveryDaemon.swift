@@ -102,6 +102,8 @@ public final class LiveryDaemon: Service, Sendable {
         let gate = RequestGate(
             admission: configuration.admission(pushToken: token), openRoutes: routes.register(on: router),
             budget: ConnectionBudget(limits: connectionLimits()),
+            evaluations: EvaluationRate(
+                perSecond: configuration.maxEvaluationsPerPeer, now: configuration.evaluationClock),
             places: PlaceDisclosure(configuration: configuration, pushToken: token))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(

@@ -6,7 +6,7 @@ OFREP provider (PyPI openfeature-sdk, openfeature-provider-ofrep; scripts/test i
 REQUESTS_JSON is a list of {"type": "string" | "integer" | "float" | "boolean" | "object",
 "key", "default", "targetingKey" (optional), "attributes" (optional)}; the headers go through
 the provider's headers_factory. Prints one JSON line per request: the SDK's evaluation details
-(value, reason, variant, errorCode, metadata).
+(value, reason, variant, errorCode, errorMessage, metadata).
 """
 
 import json
@@ -35,6 +35,7 @@ def main() -> None:
                     "reason": str(details.reason.value if hasattr(details.reason, "value") else details.reason),
                     "variant": details.variant,
                     "errorCode": details.error_code.value if details.error_code else None,
+                    "errorMessage": details.error_message,
                     "metadata": dict(details.flag_metadata or {}),
                 }
             ),

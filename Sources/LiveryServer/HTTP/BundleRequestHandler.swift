@@ -130,7 +130,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .head(let head):
             // Every request the parser reads passes here, for the bundle or for the router.
             let authenticated: Bool
-            switch gate.admit(head) {
+            switch gate.admit(head, from: peer) {
             case .refused(let problem, let closing):
                 current = BundleRequest(head, refusedWith: problem, closing: closing)
                 return

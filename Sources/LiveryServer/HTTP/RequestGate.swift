@@ -3,8 +3,8 @@ import LiveryHTTP
 @_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
-/// rule the raw path applies to its bytes), then the connection budget's held requests for an
-/// event stream. ``BundleRequestHandler`` asks it about each head and answers the refusals.
+/// rule the raw path applies to its bytes), the evaluation rate for an OpenFeature evaluation,
+/// then the connection budget's held requests for an event stream. ``BundleRequestHandler`` asks it about each head and answers the refusals.
 struct RequestGate: Sendable {
     /// The rule on `Host` and tokens.
     let admission: RequestAdmission
@@ -12,6 +12,8 @@ struct RequestGate: Sendable {
     let openRoutes: OpenRoutes
     /// Connections and held requests, per peer and in all.
     let budget: ConnectionBudget
+    /// OpenFeature evaluations, per peer.
+    let evaluations: EvaluationRate
     /// Who learns where the specs live, for the answers given before the router.
     let places: PlaceDisclosure
 
@@ -23,8 +25,9 @@ struct RequestGate: Sendable {
         case refused(Problem, closing: Bool)
     }
 
-    /// The verdict on `head`, by ``RequestAdmission``.
-    func admit(_ head: HTTPRequest) -> Outcome {
+    /// The verdict on `head` from `peer`: by ``RequestAdmission``, then, for an OpenFeature
+    /// evaluation, by the peer's ``EvaluationRate``.
+    func admit(_ head: HTTPRequest, from peer: String) -> Outcome {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
         let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
@@ -34,7 +37,11 @@ struct RequestGate: Sendable {
             host: host, authorization: Self.authorization(of: head, path: path),
             needsToken: head.method != .options && !openRoutes.contains(path))
         switch verdict {
-        case .admitted(let authenticated): return .admitted(authenticated: authenticated)
+        case .admitted(let authenticated):
+            if head.method == .post, Self.isOFREPEvaluation(path), !evaluations.take(peer) {
+                return .refused(.tooManyEvaluations, closing: false)
+            }
+            return .admitted(authenticated: authenticated)
         case .badHost: return .refused(.badHost, closing: true)
         case .misdirected: return .refused(.misdirected, closing: false)
         case .unauthorized: return .refused(.readUnauthorized, closing: false)
@@ -53,6 +60,12 @@ struct RequestGate: Sendable {
     /// of any environment.
     static func isOFREP(_ path: some StringProtocol) -> Bool {
         EnvironmentPath.split(path).path.hasPrefix("/ofrep/")
+    }
+
+    /// Whether `path` (without its query) is an OpenFeature evaluation, single or bulk, of any
+    /// environment.
+    static func isOFREPEvaluation(_ path: some StringProtocol) -> Bool {
+        EnvironmentPath.split(path).path.hasPrefix(DaemonRoutes.ofrepEvaluatePath)
     }
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
@@ -113,4 +126,13 @@ extension Problem {
         detail:
             "the daemon holds as many long-polls and event streams as its limits allow (--max-held-requests, --max-held-requests-per-peer); retry later",
         headers: [.retryAfter: "5"])
+
+    /// An OpenFeature evaluation beyond the peer's ``EvaluationRate``: OFREP's 429, with
+    /// `Retry-After` in seconds, which its providers wait out before they evaluate again. The
+    /// peer's bucket holds an evaluation again within a second.
+    static let tooManyEvaluations = Problem(
+        kind: .tooManyEvaluations,
+        detail:
+            "this address asked for more OpenFeature evaluations a second than the daemon answers one address (--max-evaluations-per-peer); retry after a second",
+        headers: [.retryAfter: "1"])
 }
