@@ -176,6 +176,7 @@ let package = Package(
             name: "LiveryCLI",
             dependencies: [
                 "Livery",
+                "LiveryHTTP",
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",

@@ -3,7 +3,7 @@ import PackageDescription
 
 /// libFuzzer targets over spec parsing, design tokens and resolver documents, Tokens Studio
 /// pushes, the CSS writer, resolution, the provider and the daemon's request
-/// interpreters (LiveryHTTP, free of Hummingbird, so nothing of NIO is built here). Kept out of
+/// interpreters (OpenFeature evaluations, environment paths and promotions among them) (LiveryHTTP, free of Hummingbird, so nothing of NIO is built here). Kept out of
 /// the root package so that its build and tests never see sanitizer flags: `scripts/fuzz` builds
 /// this one with `--sanitize=fuzzer --sanitize=address`. Every fuzz target is an executable whose only entry
 /// point is `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`, so a plain `swift build` of
@@ -56,6 +56,24 @@ let package = Package(
             name: "FuzzBundleScan",
             dependencies: [
                 "FuzzSupport",
+                .product(name: "LiveryHTTP", package: "Livery"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzOFREP",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryHTTP", package: "Livery"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FuzzPromotion",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Livery", package: "Livery"),
                 .product(name: "LiveryHTTP", package: "Livery"),
             ],
             swiftSettings: strict

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Fuzz/Corpus/FuzzRequest/: real requests to the daemon (the ones the README and
+# Regenerates Fuzz/Corpus/FuzzRequest/, FuzzBundleScan/, FuzzOFREP/ and FuzzPromotion/: real requests to the daemon (the ones the README and
 # the clients send) and the path and header shapes the server tests refuse. The files are
 # committed, so `scripts/fuzz` does not need this script.
 set -euo pipefail
@@ -60,3 +60,36 @@ done
 seed "GET /v1/spec HTTP/1.1${crlf}Host: localhost${crlf}Host: evil.example${crlf}${crlf}"
 seed "GET /v1/spec HTTP/1.1${crlf}Authorization: Bearer pusher${crlf}Authorization: Bearer pusher${crlf}Host: localhost${crlf}${crlf}"
 seed "GET /v1/spec HTTP/1.1${crlf}host:\t127.0.0.1 ${crlf}Connection: close${crlf}${crlf}GET /v1/spec HTTP/1.1${crlf}${crlf}"
+
+# OpenFeature evaluations as the providers send them, at the default and an environment's paths,
+# and the bodies the protocol's errors answer (OFREPEndpointTests' table).
+out=FuzzOFREP
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+json="Content-Type: application/json${crlf}"
+for path in /ofrep/v1/evaluate/flags/colors.accent /ofrep/v1/evaluate/flags /ofrep/v1/evaluate/flags/card.title%3Aretries \
+    /v1/environments/staging/ofrep/v1/evaluate/flags/colors.accent /v1/environments/staging/ofrep/v1/evaluate/flags \
+    '/v1/environments/staging/spec?from=prod' /v1/environments//spec /v1/environments/x /v1/environments/Bad_Name/ofrep/v1/events \
+    '/ofrep/v1/evaluate/flags/caf%C3%A9%22%5C%00'; do
+    seed "POST ${path} HTTP/1.1${crlf}Host: 127.0.0.1${crlf}${json}X-API-Key: reader${crlf}${crlf}{\"context\": {\"theme\": \"dark\", \"targetingKey\": \"instance-1\", \"plan\": 3}}"
+done
+for body in '{}' '{"context": null}' '{"context": {}}' '{' '[]' '3' '{"context": 3}' '{"context": {"theme": 3}}' \
+    '{"context": {"theme": "dusk"}}' '{"context": {"targetingKey": ""}}' '{"context": {"targetingKey": null, "theme": null}}' \
+    '{"context": {"theme": "a", "theme": "b"}}' '{"context": {"targetingKey": "\\u00e9\\ud83d\\ude00"}}' ''; do
+    seed "POST /ofrep/v1/evaluate/flags/colors.accent HTTP/1.1${crlf}${json}${crlf}${body}"
+done
+
+# Promotion bodies as `livery promote` sends them, and the shapes the route refuses.
+out=FuzzPromotion
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+for body in '{"from": "staging"}' '{"from": "staging", "revision": 12, "message": "ship it"}' \
+    '{"from": "staging", "etag": "\"cbf29ce484222325\""}' '{"from": "staging", "etag": "W/\"abc\""}' \
+    '{"from": "staging", "rollout": "10%"}' '{"from": "staging", "rollout": 12.5}' '{"from": "staging", "rollout": "0.01%"}' \
+    '{"from": "staging", "rollout": 100}' '{"from": "staging", "rollout": "101"}' '{"from": "staging", "rollout": 12.345}' \
+    '{"from": "staging", "revision": 3, "etag": "x"}' '{"from": 3}' '{"revision": 1}' '{"from": "a", "rollout": true}' \
+    '{"from": "a", "rollout": 1e1}' '{"from": "a", "rollout": " 5 % "}'; do
+    seed "$body"
+done

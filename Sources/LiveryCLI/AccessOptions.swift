@@ -3,7 +3,7 @@ import Foundation
 import LiveryServer
 
 /// The options of `livery serve` against hostile clients: who may ask (`Host`, the read token)
-/// and how much (connections and held requests).
+/// and how much (connections, held requests and OpenFeature evaluations).
 struct AccessOptions: ParsableArguments {
     @Option(
         name: .customLong("allowed-host"),
@@ -42,10 +42,17 @@ struct AccessOptions: ParsableArguments {
     )
     var maxHeldRequestsPerPeer = ConnectionLimits().maxHeldRequestsPerPeer
 
+    @Option(
+        help:
+            "The most OpenFeature (OFREP) evaluations one IP address may ask for a second, and in one burst; more get 429 with Retry-After. Behind a proxy, give it what all clients together may ask."
+    )
+    var maxEvaluationsPerPeer = 1000
+
     func validate() throws {
         for (name, value) in [
             ("--max-connections", maxConnections), ("--max-connections-per-peer", maxConnectionsPerPeer),
             ("--max-held-requests", maxHeldRequests), ("--max-held-requests-per-peer", maxHeldRequestsPerPeer),
+            ("--max-evaluations-per-peer", maxEvaluationsPerPeer),
         ] where value < 1 {
             throw ValidationError("\(name) \(value) must be at least 1")
         }
@@ -63,6 +70,7 @@ struct AccessOptions: ParsableArguments {
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, maxConnectionsPerPeer: maxConnectionsPerPeer,
             maxHeldRequests: maxHeldRequests, maxHeldRequestsPerPeer: maxHeldRequestsPerPeer)
+        configuration.maxEvaluationsPerPeer = maxEvaluationsPerPeer
     }
 }
 

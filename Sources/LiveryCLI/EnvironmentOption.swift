@@ -1,4 +1,5 @@
 import ArgumentParser
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
 
 /// `--environment ENV` on every command that talks to a daemon: its requests go to

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
 import NIOHTTP1
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
 
 /// `livery promote FROM TO`: makes environment TO's files exactly FROM's at one version, or with

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import CDispatch
 import Foundation
 import Livery
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
 import LiveryTUF
 import Logging

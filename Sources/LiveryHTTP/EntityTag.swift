@@ -36,11 +36,14 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The opaque part of a tag as a header, a URL or a client shows it: without `W/` and quotes.
+    /// Read on UTF-8 bytes, not Characters: a combining mark after the quote (obs-text, which a
+    /// tag may hold) joins it into one Character, which then is no quote.
     public static func opaque(of text: String) -> String {
-        var text = Substring(text.trimmingSpaces)
-        if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        return String(text)
+        var bytes = Substring(text.trimmingSpaces).utf8[...]
+        if bytes.starts(with: "W/".utf8) { bytes = bytes.dropFirst(2) }
+        let quote = UInt8(ascii: "\"")
+        if bytes.count >= 2, bytes.first == quote, bytes.last == quote { bytes = bytes.dropFirst().dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -87,6 +87,15 @@ public struct DaemonConfiguration: Sendable {
     public var requireReadKey = false
     /// Bounds on connections and held requests (long-polls, event streams).
     public var connectionLimits = ConnectionLimits()
+    /// OpenFeature evaluations (OFREP's `POST …/ofrep/v1/evaluate/flags…`) one IP address may
+    /// ask for each second, and in one burst (`--max-evaluations-per-peer`); more get `429`
+    /// with `Retry-After`. 1,000 by default: a service behind one address that reads five
+    /// flags for each of its 200 requests a second, through a server-side provider that posts
+    /// once per flag. Behind a proxy every client has the proxy's address: give it what all
+    /// clients together may ask, and limit per client in the proxy (nginx's `limit_req`).
+    public var maxEvaluationsPerPeer = 1000
+    /// The clock the evaluation rate is kept on: the continuous clock; a test's, moved by hand.
+    package var evaluationClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     /// The base URLs of the shared caches in front of the daemon, as its clients reach them
     /// (`--warm-front`): for each new version signal the daemon asks each for the new version's

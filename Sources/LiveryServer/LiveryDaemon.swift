@@ -129,6 +129,8 @@ public final class LiveryDaemon: Service, Sendable {
         let gate = RequestGate(
             admission: configuration.admission(access: access), access: access,
             budget: ConnectionBudget(limits: connectionLimits()),
+            evaluations: EvaluationRate(
+                perSecond: configuration.maxEvaluationsPerPeer, now: configuration.evaluationClock),
             places: PlaceDisclosure(configuration: configuration, access: access))
         if !configuration.isLoopback, configuration.tls == nil {
             logger.warning(

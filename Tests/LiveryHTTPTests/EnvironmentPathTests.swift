@@ -1,4 +1,4 @@
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Testing
 
 /// `EnvironmentPath`, the one rule for an environment's paths: a `/v1/…` route loses its `/v1`

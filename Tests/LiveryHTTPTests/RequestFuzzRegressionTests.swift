@@ -1,3 +1,4 @@
+import Foundation
 import Livery
 @_spi(LiveryInternal) import LiveryHTTP
 import Testing
@@ -30,6 +31,26 @@ import Testing
     func combiningMarksHideNoRule(path: String, message: String) throws {
         let error = try #require(throws: SpecError.self) { try SpecPath.validate(path) }
         #expect(error.message == "'\(path)' \(message)" || error.message.hasPrefix("'\(path)' \(message)"))
+    }
+
+    /// A share given as text (`"rollout": "10%.0"` in a push, a rollout or a promotion) lost a
+    /// trailing `.0` meant only for a number's printing, so the body took text that `?rollout=`
+    /// refuses (Fuzz/FuzzPromotion).
+    @Test(arguments: ["00%.0", "10%.0", "5.0.0"])
+    func aShareAsTextIsReadAsTheQueryReadsIt(text: String) throws {
+        #expect(RolloutShare(query: text) == nil)
+        let body = try JSONSerialization.data(withJSONObject: ["rollout": text])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: RolloutShare].self, from: body) }
+        let number = try JSONDecoder().decode([String: RolloutShare].self, from: Data(#"{"rollout": 10.0}"#.utf8))
+        #expect(number["rollout"]?.basisPoints == 1000)
+    }
+
+    /// A tag whose opaque part starts with a combining mark kept its quotes: the mark joined the
+    /// opening quote into one Character (Fuzz/FuzzPromotion).
+    @Test func aCombiningMarkAfterTheQuoteStillLeavesTheOpaquePart() {
+        #expect(EntityTag.opaque(of: "\"\u{301}abc\"") == "\u{301}abc")
+        #expect(EntityTag.opaque(of: "W/\"\u{301}\"") == "\u{301}")
+        #expect(EntityTag.opaque(of: " W/\"abc\" ") == "abc")
     }
 
     /// A path that starts with a combining mark is an ordinary relative name.

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryTestSupport
 import LiveryTesting
 import NIOCore

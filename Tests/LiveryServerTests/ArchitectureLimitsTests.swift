@@ -48,6 +48,8 @@ import Testing
                 "\(count(connections.maxHeldRequests)) / \(count(connections.maxHeldRequestsPerPeer)) "
                 + "(behind a proxy: per peer as all), at most the connections − \(ConnectionLimits.reservedConnections) "
                 + "(503, `Retry-After: 5`, close)",
+            "OpenFeature evaluations per peer address":
+                "\(count(configuration.maxEvaluationsPerPeer)) a second, in bursts of as many (429, `Retry-After: 1`)",
             "reading any connection":
                 "one read of \(bytes(DaemonHTTPChannel.readBytes)) each time the event loop polls it, so a pipelining "
                 + "client gets a turn like every other connection; \(bytes(DaemonHTTPChannel.bodyReadBytes)) while a "

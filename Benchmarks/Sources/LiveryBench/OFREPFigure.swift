@@ -16,8 +16,11 @@ enum OFREPFigure {
             #"wrk.method = "POST"; wrk.body = '{"context": {"theme": "dark"}}'; wrk.headers["Content-Type"] = "application/json""#
                 .utf8
         ).write(to: post)
+        // wrk is one address asking as fast as it can: no evaluation rate, or it would measure the 429s.
+        var configuration = DaemonConfiguration(directory: folder.url.appendingPathComponent("Specs"), port: 0)
+        configuration.maxEvaluationsPerPeer = Int(Int32.max)
         let daemon = LiveryDaemon(
-            configuration: DaemonConfiguration(directory: folder.url.appendingPathComponent("Specs"), port: 0),
+            configuration: configuration,
             token: BearerToken.random(), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let serving = Task { try await daemon.run() }
         defer { serving.cancel() }

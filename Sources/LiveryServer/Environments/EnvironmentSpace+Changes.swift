@@ -1,7 +1,7 @@
 import Foundation
 import Livery
 import LiveryEtcd
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 extension EnvironmentSpace {
     /// Creates the environment `name` holding `files` (empty for none), in one atomic write: on

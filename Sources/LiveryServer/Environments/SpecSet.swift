@@ -1,4 +1,5 @@
 import Foundation
+@_spi(LiveryInternal) import LiveryHTTP
 import Logging
 
 /// One environment's spec set: everything the daemon holds per set of spec files (its store,

@@ -131,7 +131,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             // Every request the parser reads passes here, for the bundle or for the router.
             let bundle = BundleRequest(head, limits: limits)
             let authenticated: Bool
-            switch gate.admit(head, isBundle: bundle != nil) {
+            switch gate.admit(head, isBundle: bundle != nil, from: peer) {
             case .refused(let problem, let closing):
                 current = BundleRequest(head, refusedWith: problem, closing: closing)
                 return

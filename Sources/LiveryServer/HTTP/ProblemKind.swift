@@ -18,6 +18,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case methodNotAllowed = "method-not-allowed"
     case requestTimeout = "request-timeout"
     case tooManyHeldRequests = "too-many-held-requests"
+    case tooManyEvaluations = "too-many-evaluations"
     case badRequest = "bad-request"
     case bodyTooLarge = "body-too-large"
     case badWait = "bad-wait"
@@ -83,6 +84,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .misdirected: .misdirectedRequest
         case .invalidSpec, .tooManyFiles: .unprocessableContent
         case .headersTooLarge: .requestHeaderFieldsTooLarge
+        case .tooManyEvaluations: .tooManyRequests
         case .fileSystem: .internalServerError
         case .storeFailed: .badGateway
         case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
@@ -104,6 +106,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .methodNotAllowed: "Method not allowed"
         case .requestTimeout: "Request timeout"
         case .tooManyHeldRequests: "Too many held requests"
+        case .tooManyEvaluations: "Too many evaluations"
         case .badRequest: "Bad request"
         case .bodyTooLarge: "Body too large"
         case .badWait: "Bad wait"

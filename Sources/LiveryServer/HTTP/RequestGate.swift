@@ -2,9 +2,10 @@ import Hummingbird
 @_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
-/// rule the raw path applies to its bytes), then the connection budget's held requests for an
-/// event stream. ``BundleRequestHandler`` asks it about each head and answers the refusals.
-/// The router's routes then pass the ``AccessRule`` with their scopes (``KeyAuthorization``).
+/// rule the raw path applies to its bytes), the evaluation rate for an OpenFeature evaluation,
+/// then the connection budget's held requests for an event stream. ``BundleRequestHandler`` asks
+/// it about each head and answers the refusals. The router's routes then pass the
+/// ``AccessRule`` with their scopes (``KeyAuthorization``).
 struct RequestGate: Sendable {
     /// The rule on `Host`, and on keys for the bundle requests answered before the router.
     let admission: RequestAdmission
@@ -12,6 +13,8 @@ struct RequestGate: Sendable {
     let access: AccessRule
     /// Connections and held requests, per peer and in all.
     let budget: ConnectionBudget
+    /// OpenFeature evaluations, per peer.
+    let evaluations: EvaluationRate
     /// Who learns where the specs live, for the answers given before the router.
     let places: PlaceDisclosure
 
@@ -23,23 +26,25 @@ struct RequestGate: Sendable {
         case refused(Problem, closing: Bool)
     }
 
-    /// The verdict on `head`, by ``RequestAdmission``; `isBundle` when it is a bundle read the
-    /// daemon answers before the router, which must then carry a read key where reads need one.
-    func admit(_ head: HTTPRequest, isBundle: Bool) -> Outcome {
+    /// The verdict on `head` from `peer`: by ``RequestAdmission``, then, for an OpenFeature
+    /// evaluation, by the peer's ``EvaluationRate``. `isBundle` when it is a bundle read the daemon
+    /// answers before the router, which must then carry a read key where reads need one.
+    func admit(_ head: HTTPRequest, isBundle: Bool, from peer: String) -> Outcome {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
         let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
         let verdict = admission.decide(
             host: host, authorization: Self.authorization(of: head, path: path), needsToken: isBundle)
+        let authenticated: Bool
         switch verdict {
-        case .admitted(let authenticated): return .admitted(authenticated: authenticated)
+        case .admitted(let carried): authenticated = carried
         case .badHost: return .refused(.badHost, closing: true)
         case .misdirected: return .refused(.misdirected, closing: false)
         case .unauthorized:
             // A key the daemon knows, without `read` here, is told what it lacks, as on every route.
             let environment = access.environment(ofPath: path)
             switch access.decide(Self.authorization(of: head, path: path), scope: .read, environment: environment) {
-            case .allowed: return .admitted(authenticated: true)
+            case .allowed: authenticated = true
             case .forbidden(let scope, let environment, let key):
                 return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
             case .unauthorized:
@@ -47,6 +52,10 @@ struct RequestGate: Sendable {
                     .unauthorized(scope: .read, environment: environment, readsNeedKey: true), closing: false)
             }
         }
+        if head.method == .post, Self.isOFREPEvaluation(path), !evaluations.take(peer) {
+            return .refused(.tooManyEvaluations, closing: false)
+        }
+        return .admitted(authenticated: authenticated)
     }
 
     /// The request's `Authorization`, the key every check reads (here and ``KeyAuthorization``);
@@ -62,6 +71,12 @@ struct RequestGate: Sendable {
     /// of any environment.
     static func isOFREP(_ path: some StringProtocol) -> Bool {
         EnvironmentPath.split(path).path.hasPrefix("/ofrep/")
+    }
+
+    /// Whether `path` (without its query) is an OpenFeature evaluation, single or bulk, of any
+    /// environment.
+    static func isOFREPEvaluation(_ path: some StringProtocol) -> Bool {
+        EnvironmentPath.split(path).path.hasPrefix(DaemonRoutes.ofrepEvaluatePath)
     }
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
@@ -94,4 +109,13 @@ extension Problem {
         detail:
             "the daemon holds as many long-polls and event streams as its limits allow (--max-held-requests, --max-held-requests-per-peer); retry later",
         headers: [.retryAfter: "5"])
+
+    /// An OpenFeature evaluation beyond the peer's ``EvaluationRate``: OFREP's 429, with
+    /// `Retry-After` in seconds, which its providers wait out before they evaluate again. The
+    /// peer's bucket holds an evaluation again within a second.
+    static let tooManyEvaluations = Problem(
+        kind: .tooManyEvaluations,
+        detail:
+            "this address asked for more OpenFeature evaluations a second than the daemon answers one address (--max-evaluations-per-peer); retry after a second",
+        headers: [.retryAfter: "1"])
 }

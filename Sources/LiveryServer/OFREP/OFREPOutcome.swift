@@ -1,5 +1,5 @@
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// What a context evaluates to: the flags of one spec version under one variant, with the
 /// protocol's reason and variant name. The same for every flag, so a bulk evaluation is one

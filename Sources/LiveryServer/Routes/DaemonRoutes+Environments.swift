@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import Logging
 
 extension DaemonRoutes {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// OpenFeature's remote evaluation protocol (OFREP, `open-feature/protocol`'s
 /// `service/openapi.yaml`): any OpenFeature SDK with the generic OFREP provider reads the live
@@ -11,13 +11,16 @@ extension DaemonRoutes {
     /// (`/ofrep/v1/…` and `/v1/environments/{environment}/ofrep/v1/…`).
     static var ofrepRoutes: [Route] {
         [
-            Route(.post, "/ofrep/v1/evaluate/flags/{key}") { routes, request, context in
+            Route(.post, ofrepEvaluatePath + "/{key}") { routes, request, context in
                 try await routes.evaluateFlag(request, key: context.parameters.get("key") ?? "")
             },
-            Route(.post, "/ofrep/v1/evaluate/flags") { routes, request, _ in try await routes.evaluateFlags(request) },
+            Route(.post, ofrepEvaluatePath) { routes, request, _ in try await routes.evaluateFlags(request) },
             Route(.get, ofrepEventsPath) { routes, request, _ in routes.ofrepEvents(request) },
         ]
     }
+
+    /// The prefix of the protocol's evaluations, single (`…/{key}`) and bulk.
+    static let ofrepEvaluatePath = "/ofrep/v1/evaluate/flags"
 
     /// The protocol's change notification, named in every bulk answer's `eventStreams`.
     static let ofrepEventsPath = "/ofrep/v1/events"

@@ -106,12 +106,3 @@ extension DaemonRoutes {
         }
     }
 }
-
-/// The body of `POST …/promotions`.
-struct PromotionRequest: Decodable {
-    var from: String
-    var revision: Int64?
-    var etag: String?
-    var message: String?
-    var rollout: RolloutShare?
-}

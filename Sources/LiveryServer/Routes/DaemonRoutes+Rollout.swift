@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 extension DaemonRoutes {
     /// `GET /v1/rollout`: the last rollout (running, aborted or completed) with its cohort's
@@ -97,32 +97,4 @@ struct RolloutChange: Decodable {
     var percent: RolloutShare?
     var reason: String?
     var message: String?
-}
-
-/// A share as a request gives it: a number of percent (`25`, `12.5`) or text (`"25%"`).
-struct RolloutShare: Decodable, Sendable {
-    var basisPoints: Int
-
-    /// The share of a `?rollout=` query parameter (`10%`, `12.5`); `nil` when it is not one.
-    init?(query text: String) {
-        guard let points = Rollout.basisPoints(parsing: text) else { return nil }
-        basisPoints = points
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text: String
-        if let number = try? container.decode(Double.self) {
-            text = String(number)
-        } else {
-            text = try container.decode(String.self)
-        }
-        let trimmed = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        guard let points = Rollout.basisPoints(parsing: trimmed) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "a share is a percentage from 0 to 100 with at most two decimals, not \(text)")
-        }
-        basisPoints = points
-    }
 }

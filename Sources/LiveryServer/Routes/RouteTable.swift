@@ -1,5 +1,5 @@
 import Hummingbird
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The daemon's routes as the router serves them: each route of a spec set twice, at its path
 /// for the default environment and at `/v1/environments/{environment}/…`, each other route

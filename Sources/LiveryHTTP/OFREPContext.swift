@@ -1,15 +1,15 @@
-import Foundation
+public import Foundation
 
 /// The evaluation context of an OFREP request, `{"context": {…}}`: the attributes Livery reads
 /// from it. Every other attribute is ignored, as the protocol allows; a request without a
 /// context (the Python provider sends `{}` when the caller gives none) has an empty one.
-struct OFREPContext: Sendable, Equatable {
+@_spi(LiveryInternal) public struct OFREPContext: Sendable, Equatable {
     /// The theme whose values the caller wants (`nil`: the values with no theme).
-    var theme: String?
+    public var theme: String?
     /// The caller's instance, which decides whether it is in a staged rollout's cohort.
-    var targetingKey: String?
+    public var targetingKey: String?
 
-    init(theme: String? = nil, targetingKey: String? = nil) {
+    public init(theme: String? = nil, targetingKey: String? = nil) {
         self.theme = theme
         self.targetingKey = targetingKey
     }
@@ -19,7 +19,7 @@ struct OFREPContext: Sendable, Equatable {
     /// - Throws: ``OFREPFailure`` `PARSE_ERROR` for a body that is not a JSON object,
     ///   `INVALID_CONTEXT` for a context that is not an object or a `theme` or `targetingKey`
     ///   that is not a string, `TARGETING_KEY_MISSING` for an empty `targetingKey`.
-    init(body: Data) throws(OFREPFailure) {
+    public init(body: Data) throws(OFREPFailure) {
         let request: Body
         do {
             request = try JSONDecoder().decode(Body.self, from: body)
@@ -44,7 +44,7 @@ struct OFREPContext: Sendable, Equatable {
     }
 
     private struct Attributes: Decodable {
-        var theme: String?
-        var targetingKey: String?
+        public var theme: String?
+        public var targetingKey: String?
     }
 }
