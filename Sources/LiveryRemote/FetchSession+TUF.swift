@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryTUF
 import Logging
 import NIOCore

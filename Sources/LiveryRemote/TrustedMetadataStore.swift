@@ -1,6 +1,6 @@
 import Foundation
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 import LiveryTUF
 
 /// The TUF metadata a verifying source trusts, kept in the folder of its offline cache
