@@ -30,14 +30,22 @@ struct DaemonCall {
         post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
         naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
-        let (status, reason, bytes) = try await exchange(post: post, path, json: json, headers: headers)
+        try await send(post ? .POST : .GET, path, json: json, headers: headers, naming: naming)
+    }
+
+    /// A request of `method` to `path`.
+    func send(
+        _ method: HTTPMethod, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
+        naming: SpecFileNaming = .asStored
+    ) async throws -> Outcome {
+        let (status, reason, bytes) = try await exchange(method, path, json: json, headers: headers)
         return outcome(status: status, reason: reason, body: bytes, naming: naming)
     }
 
     /// A GET of `path` where a 404 problem of `absentKind` means there is nothing to show rather
     /// than a refusal: `nil` then.
     func read(_ path: String, absentKind: ProblemKind) async throws -> Outcome? {
-        let (status, reason, bytes) = try await exchange(post: false, path, json: nil, headers: [])
+        let (status, reason, bytes) = try await exchange(.GET, path, json: nil, headers: [])
         if status == 404, Self.isProblem(bytes, kind: absentKind) { return nil }
         return outcome(status: status, reason: reason, body: bytes, naming: .asStored)
     }
@@ -51,11 +59,11 @@ struct DaemonCall {
     }
 
     private func exchange(
-        post: Bool, _ path: String, json: Data?, headers: [(String, String)]
+        _ method: HTTPMethod, _ path: String, json: Data?, headers: [(String, String)]
     ) async throws -> (status: Int, reason: String, body: Data) {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         var request = HTTPClientRequest(url: base + path)
-        request.method = post ? .POST : .GET
+        request.method = method
         if let token { request.headers.add(name: "Authorization", value: token.authorizationHeader) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let json {
@@ -94,16 +102,55 @@ struct DaemonCall {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
-            var files = container.nestedContainer(keyedBy: Key.self, forKey: Key("files"))
-            for (path, content) in self.files {
-                // A removal is an explicit null, which the synthesised encoding would leave out.
-                try files.encode(content, forKey: Key(path))
-            }
+            try container.encode(FileContents(files), forKey: Key("files"))
             try container.encode(message, forKey: Key("message"))
             if let rollout {
                 try container.encode(rollout, forKey: Key("rollout"))
                 try container.encode(replace, forKey: Key("replace"))
             }
+        }
+    }
+
+    /// `livery push --at` or a progressive rollout: `POST /v1/schedule` with `body`.
+    func schedule(
+        _ body: ScheduleBody, ifMatch: String? = nil, naming: SpecFileNaming = .asStored
+    ) async throws
+        -> Outcome
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try await send(
+            .POST, "/v1/schedule", json: try encoder.encode(body), headers: ifMatch.map { [("If-Match", $0)] } ?? [],
+            naming: naming)
+    }
+
+    /// The body of `POST /v1/schedule` (the daemon's `ScheduleRequest`).
+    struct ScheduleBody: Encodable {
+        var action: String
+        var at: String?
+        var files: FileContents?
+        var message: String?
+        var percent: String?
+        var percents: [String]?
+        var every: String?
+        var steps: [Step]?
+
+        struct Step: Encodable {
+            var at: String
+            var percent: String
+        }
+    }
+
+    /// The files of a publish or a schedule, by path; a removal is an explicit null, which the
+    /// synthesised encoding of an optional would leave out.
+    struct FileContents: Encodable {
+        var files: [String: String?]
+
+        init(_ files: [String: String?]) { self.files = files }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (path, content) in files { try container.encode(content, forKey: Key(path)) }
         }
     }
 

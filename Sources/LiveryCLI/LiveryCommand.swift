@@ -24,6 +24,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             IdentifiersCommand.self,
             CSSCommand.self,
             TokensCommand.self,
+            ScheduleCommand.self,
         ]
     )
 

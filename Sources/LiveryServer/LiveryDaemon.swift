@@ -36,6 +36,8 @@ public final class LiveryDaemon: Service, Sendable {
     private let warmer: FrontWarmer?
     /// Follows the store into the hub and the rollout keeper.
     private let follower: StoreFollower
+    /// Runs the schedule (`GET /v1/schedule`).
+    private let scheduler: Scheduler
     private let routes: DaemonRoutes
     private let token: BearerToken
     private let logger: Logger
@@ -79,10 +81,15 @@ public final class LiveryDaemon: Service, Sendable {
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
-        self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        let scheduler = Scheduler(
+            hub: hub, store: store, writer: writer, rollouts: rollouts, clock: configuration.scheduleClock,
+            grace: configuration.scheduleGrace, logger: logger)
+        self.scheduler = scheduler
+        self.follower = StoreFollower(
+            store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts, scheduler: scheduler)
         self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: writer, rollouts: rollouts, token: token, metrics: metrics,
-            configuration: configuration, logger: logger)
+            hub: hub, clients: clients, writer: writer, rollouts: rollouts, scheduler: scheduler, token: token,
+            metrics: metrics, configuration: configuration, logger: logger)
     }
 
     /// The one place the daemon chooses its store: etcd when configured, else the specs folder.
@@ -141,7 +148,7 @@ public final class LiveryDaemon: Service, Sendable {
         // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [application, follower], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + [application, follower, scheduler], logger: logger))
         do {
             try await group.run()
         } catch {

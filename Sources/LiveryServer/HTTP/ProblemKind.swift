@@ -28,6 +28,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case revisionNotFound = "revision-not-found"
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
+    case scheduleNotFound = "schedule-not-found"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -46,6 +47,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case rolloutNotRunning = "rollout-not-running"
     case rolloutUnchanged = "rollout-unchanged"
     case rolloutChanged = "rollout-changed"
+    case scheduleEnded = "schedule-ended"
 
     // The daemon cannot answer now.
     case noBundle = "no-bundle"
@@ -60,10 +62,11 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
         case .readOnly: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout: .notFound
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .scheduleNotFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict: .conflict
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict:
+            .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
         case .bodyTooLarge, .changeTooLarge: .contentTooLarge
@@ -101,6 +104,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .revisionNotFound: "No such revision"
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
+        case .scheduleNotFound: "No such scheduled change"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
@@ -115,6 +119,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .rolloutNotRunning: "No rollout is running"
         case .rolloutUnchanged: "Nothing to roll out"
         case .rolloutChanged: "The rollout changed"
+        case .scheduleEnded: "The scheduled change has ended"
         case .noBundle: "No bundle loaded yet"
         case .storeUnavailable: "Spec store unavailable"
         case .storeUnreachable: "Store unreachable"

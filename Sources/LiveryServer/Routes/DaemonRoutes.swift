@@ -9,6 +9,7 @@ struct DaemonRoutes: Sendable {
     let clients: ClientTable
     let writer: SpecWriter
     let rollouts: RolloutKeeper
+    let scheduler: Scheduler
     let token: BearerToken
     let metrics: ServerMetrics
     let configuration: DaemonConfiguration
@@ -75,6 +76,11 @@ struct DaemonRoutes: Sendable {
             },
             Route(.get, "/v1/rollout") { _, _ in try self.rolloutStatus() },
             Route(.post, "/v1/rollout", writes: true) { request, _ in try await self.changeRollout(request) },
+            Route(.get, "/v1/schedule") { _, _ in try await self.scheduleListing() },
+            Route(.post, "/v1/schedule", writes: true) { request, _ in try await self.planChange(request) },
+            Route(.delete, "/v1/schedule/{id}", writes: true) { _, context in
+                try await self.cancelScheduledChange(context: context)
+            },
             Route(.post, CrossOriginPolicy.reportsPath) { request, _ in try await self.report(request) },
             Route(.get, "/v1/status") { request, _ in self.status(request) },
             Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
