@@ -113,7 +113,7 @@ let package = Package(
             name: "LiveryHTTP",
             swiftSettings: strict
         ),
-        // The etcd client: only the etcd store (and the options that configure it) import it.
+        // The etcd client: only the etcd store imports it.
         .target(
             name: "LiveryEtcd",
             dependencies: [
@@ -167,7 +167,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -261,7 +260,6 @@ let package = Package(
                 "LiveryWatch",
                 "LiveryRemote",
                 "LiveryServer",
-                "LiveryEtcd",
                 "LiveryTestSupport",
                 "CHeapStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -24,28 +24,30 @@ struct DaemonCall {
     /// What the request does, as a refusal names it (`error: history refused, …`): each command
     /// says its own, so a refusal never calls a read a push.
     var action: String
+    /// The environment the requests address (`--environment`).
+    var environment: String?
 
     /// A GET of `path`, or a POST with `post` true.
     func send(
         post: Bool = false, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
         naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
-        try await send(post ? .POST : .GET, path, json: json, headers: headers, naming: naming)
+        try await send(method: post ? .POST : .GET, path, json: json, headers: headers, naming: naming)
     }
 
-    /// A request of `method` to `path`.
+    /// A request of `method` for `path`.
     func send(
-        _ method: HTTPMethod, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
+        method: HTTPMethod, _ path: String, json: Data? = nil, headers: [(String, String)] = [],
         naming: SpecFileNaming = .asStored
     ) async throws -> Outcome {
-        let (status, reason, bytes) = try await exchange(method, path, json: json, headers: headers)
+        let (status, reason, bytes) = try await exchange(method: method, path, json: json, headers: headers)
         return outcome(status: status, reason: reason, body: bytes, naming: naming)
     }
 
     /// A GET of `path` where a 404 problem of `absentKind` means there is nothing to show rather
     /// than a refusal: `nil` then.
     func read(_ path: String, absentKind: ProblemKind) async throws -> Outcome? {
-        let (status, reason, bytes) = try await exchange(.GET, path, json: nil, headers: [])
+        let (status, reason, bytes) = try await exchange(method: .GET, path, json: nil, headers: [])
         if status == 404, Self.isProblem(bytes, kind: absentKind) { return nil }
         return outcome(status: status, reason: reason, body: bytes, naming: .asStored)
     }
@@ -59,10 +61,10 @@ struct DaemonCall {
     }
 
     private func exchange(
-        _ method: HTTPMethod, _ path: String, json: Data?, headers: [(String, String)]
+        method: HTTPMethod, _ path: String, json: Data?, headers: [(String, String)]
     ) async throws -> (status: Int, reason: String, body: Data) {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        var request = HTTPClientRequest(url: base + path)
+        var request = HTTPClientRequest(url: base + EnvironmentOption.path(path, environment: environment))
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: token.authorizationHeader) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -120,7 +122,8 @@ struct DaemonCall {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try await send(
-            .POST, "/v1/schedule", json: try encoder.encode(body), headers: ifMatch.map { [("If-Match", $0)] } ?? [],
+            method: .POST, "/v1/schedule", json: try encoder.encode(body),
+            headers: ifMatch.map { [("If-Match", $0)] } ?? [],
             naming: naming)
     }
 

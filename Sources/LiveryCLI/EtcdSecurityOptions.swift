@@ -1,7 +1,8 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import Livery
-import LiveryEtcd
+import LiveryServer
 
 /// `livery serve --etcd` options for a secured etcd: TLS files and an etcd user.
 struct EtcdSecurityOptions: ParsableArguments {
@@ -39,17 +40,20 @@ struct EtcdSecurityOptions: ParsableArguments {
     /// Whether any of the options was given.
     var given: Bool { [etcdCacert, etcdCert, etcdKey, etcdUser, etcdPasswordFile].contains { $0 != nil } }
 
-    /// The files and the user, with the password read from its file (a trailing line break dropped).
-    func security() throws -> EtcdSecurity {
-        var security = EtcdSecurity(caPath: etcdCacert, certificatePath: etcdCert, keyPath: etcdKey)
-        if let etcdUser, let etcdPasswordFile {
-            var password = String(decoding: try LocalFile.contents(of: etcdPasswordFile), as: UTF8.self)
-            if password.last?.isNewline == true { password.removeLast() }
-            guard !password.isEmpty else {
-                throw ValidationError("--etcd-password-file '\(etcdPasswordFile)' is empty")
-            }
-            security.credentials = EtcdCredentials(user: etcdUser, password: password)
+    /// The HTTP client to reach etcd with, over TLS when a file is named.
+    func httpClient() throws -> HTTPClient {
+        try EtcdStoreConfiguration.makeHTTPClient(caPath: etcdCacert, certificatePath: etcdCert, keyPath: etcdKey)
+    }
+
+    /// Makes `store` authenticate as `--etcd-user`, with the password read from its file (a
+    /// trailing line break dropped).
+    func authenticate(_ store: inout EtcdStoreConfiguration) throws {
+        guard let etcdUser, let etcdPasswordFile else { return }
+        var password = String(decoding: try LocalFile.contents(of: etcdPasswordFile), as: UTF8.self)
+        if password.last?.isNewline == true { password.removeLast() }
+        guard !password.isEmpty else {
+            throw ValidationError("--etcd-password-file '\(etcdPasswordFile)' is empty")
         }
-        return security
+        store.authenticate(user: etcdUser, password: password)
     }
 }

@@ -2,15 +2,17 @@ import ArgumentParser
 import Foundation
 import LiveryServer
 
-/// `livery history`: the publishes of a daemon on etcd, newest first.
+/// `livery history`: the publishes of a daemon, newest first.
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List the publishes of a livery serve on etcd (revision, time, message, paths)."
+        abstract: "List the publishes of a livery serve (revision, time, who, paths, message)."
     )
 
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
+
+    @OptionGroup var environment: EnvironmentOption
 
     @OptionGroup var readToken: ReadTokenOption
 
@@ -23,14 +25,16 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server, token: try readToken.token(), action: "history").send(
+        switch try await DaemonCall(
+            server: server, token: try readToken.token(), action: "history", environment: environment.environment
+        ).send(
             "/v1/history?limit=\(limit)")
         {
         case .ok(let body):
             let list = try JSONDecoder().decode(HistoryPage.self, from: body)
             for entry in list.entries {
                 let message = entry.message.isEmpty ? "" : "  \(entry.message)"
-                print("\(entry.revision)  \(entry.time)  \(entry.paths.joined(separator: ", "))\(message)")
+                print("\(entry.revision)  \(entry.time)  \(entry.by)  \(entry.paths.joined(separator: ", "))\(message)")
             }
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }

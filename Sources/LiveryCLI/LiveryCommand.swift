@@ -25,6 +25,8 @@ public struct LiveryCommand: AsyncParsableCommand {
             CSSCommand.self,
             TokensCommand.self,
             ScheduleCommand.self,
+            EnvironmentsCommand.self,
+            PromoteCommand.self,
         ]
     )
 

@@ -30,6 +30,8 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -127,8 +129,10 @@ struct PushCommand: AsyncParsableCommand {
                 failed = true
                 continue
             }
-            let outcome = try await PushRequest(server: server, token: token, path: remote, ifMatch: ifMatch)
-                .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
+            let outcome = try await PushRequest(
+                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment
+            )
+            .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
@@ -151,7 +155,8 @@ struct PushCommand: AsyncParsableCommand {
             localNames[remote] = file
         }
         for path in delete { contents[path] = .some(nil) }
-        let call = DaemonCall(server: server, token: token, client: client, action: "push")
+        let call = DaemonCall(
+            server: server, token: token, client: client, action: "push", environment: environment.environment)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         if isScheduled {
             try await schedule(contents, call: call, naming: naming)

@@ -19,6 +19,8 @@ struct PushRequest {
     var token: BearerToken
     var path: String
     var ifMatch: String?
+    /// The environment the push goes to (`--environment`).
+    var environment: String?
 
     /// Sends `body` through `client`; a refusal's places are named by `naming`.
     func send(_ body: Data, client: HTTPClient, naming: SpecFileNaming) async throws -> Outcome {
@@ -27,7 +29,8 @@ struct PushRequest {
         // between can normalise `..` or `//` away: the server sees the path the user named.
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~")
         let encoded = path.unicodeScalars.map { unreserved.contains($0) ? String($0) : Self.escape($0) }.joined()
-        var request = HTTPClientRequest(url: "\(base)/v1/specs/\(encoded)")
+        var request = HTTPClientRequest(
+            url: base + EnvironmentOption.path("/v1/specs/\(encoded)", environment: environment))
         request.method = .PUT
         request.headers.add(name: "Authorization", value: token.authorizationHeader)
         request.headers.add(

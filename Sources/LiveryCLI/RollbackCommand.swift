@@ -6,7 +6,7 @@ import LiveryServer
 struct RollbackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
-        abstract: "Publish the specs as they were at an etcd revision again, as a new, validated publish."
+        abstract: "Publish the specs as they were at a revision of the history again, as a new, validated publish."
     )
 
     @Argument(help: "The revision to go back to (see livery history).")
@@ -14,6 +14,8 @@ struct RollbackCommand: AsyncParsableCommand {
 
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
+
+    @OptionGroup var environment: EnvironmentOption
 
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
@@ -25,7 +27,9 @@ struct RollbackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        switch try await DaemonCall(server: server, token: token, action: "rollback").send(
+        switch try await DaemonCall(
+            server: server, token: token, action: "rollback", environment: environment.environment
+        ).send(
             post: true, "/v1/history/\(revision)/restore")
         {
         case .ok(let body):

@@ -28,6 +28,8 @@ struct RolloutCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -66,7 +68,9 @@ struct RolloutCommand: AsyncParsableCommand {
         let call: DaemonCall
         let outcome: DaemonCall.Outcome
         if let at, let share {
-            call = DaemonCall(server: server, token: try TokenFile.read(tokenURL), action: "rollout set --at")
+            call = DaemonCall(
+                server: server, token: try TokenFile.read(tokenURL), action: "rollout set --at",
+                environment: environment.environment)
             let body = DaemonCall.ScheduleBody(action: "rollout", at: at, message: message, percent: share)
             switch try await call.schedule(body, ifMatch: id) {
             case .ok(let answer):
@@ -77,7 +81,9 @@ struct RolloutCommand: AsyncParsableCommand {
                 outcome = .refused(lines)
             }
         } else if let action {
-            call = DaemonCall(server: server, token: try TokenFile.read(tokenURL), action: "rollout \(action)")
+            call = DaemonCall(
+                server: server, token: try TokenFile.read(tokenURL), action: "rollout \(action)",
+                environment: environment.environment)
             var body: [String: String] = ["action": action]
             if let share { body["percent"] = share }
             if let message { body[action == "abort" ? "reason" : "message"] = message }
@@ -88,7 +94,7 @@ struct RolloutCommand: AsyncParsableCommand {
             // Reading needs a token only when the daemon has a read token; the push token opens it.
             // The default token is optional here, but a --token-file the user named must be read.
             let token = try tokenFile == nil ? try? TokenFile.read(tokenURL) : TokenFile.read(tokenURL)
-            call = DaemonCall(server: server, token: token, action: "rollout")
+            call = DaemonCall(server: server, token: token, action: "rollout", environment: environment.environment)
             // Asking for the state is not refused when there is none: that is the state.
             guard let shown = try await call.read("/v1/rollout", absentKind: .noRollout) else {
                 print("no rollout has run on \(server); start one with livery push FILES --rollout P%")

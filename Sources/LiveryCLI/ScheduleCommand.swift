@@ -25,6 +25,8 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -46,14 +48,18 @@ struct ScheduleCommand: AsyncParsableCommand {
         let tokenURL = tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation()
         let outcome: DaemonCall.Outcome
         if action == "cancel", let id {
-            let call = DaemonCall(server: server, token: try TokenFile.read(tokenURL), action: "schedule cancel")
-            outcome = try await call.send(.DELETE, "/v1/schedule/\(id)")
+            let call = DaemonCall(
+                server: server, token: try TokenFile.read(tokenURL), action: "schedule cancel",
+                environment: environment.environment)
+            outcome = try await call.send(method: .DELETE, "/v1/schedule/\(id)")
         } else {
             // Reading needs a token only when the daemon has a read token; the push token opens it,
             // read from the default place when it is there.
             let readable = tokenFile != nil || FileManager.default.fileExists(atPath: tokenURL.path)
             let token = readable ? try TokenFile.read(tokenURL) : nil
-            outcome = try await DaemonCall(server: server, token: token, action: "schedule").send("/v1/schedule")
+            outcome = try await DaemonCall(
+                server: server, token: token, action: "schedule", environment: environment.environment
+            ).send("/v1/schedule")
         }
         switch outcome {
         case .ok(let body) where action == "cancel":

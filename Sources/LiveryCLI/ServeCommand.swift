@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import CDispatch
 import Foundation
 import Livery
-import LiveryEtcd
 import LiveryServer
 import Logging
 
@@ -22,10 +21,25 @@ struct ServeCommand: RegistryCommand {
     @Option(help: "Keep the specs in etcd instead of a folder: the members' client URLs, comma-separated.")
     var etcd: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve each subfolder of ROOT named [a-z][a-z0-9-]{0,62} as the environment of that name (at /v1/environments/NAME/…), instead of one specs folder as the environment 'default'.",
+            valueName: "root"))
+    var environments: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The environment the routes without one (/v1/spec, /v1/specs…) address (default: 'default').",
+            valueName: "name"))
+    var defaultEnvironment: String?
+
     @Option(help: "The etcd key prefix; each spec file is the key PREFIX/specs/<path>.")
     var etcdPrefix = "/livery/"
 
-    @Option(help: "With --etcd: how many publishes the history keeps; each publish removes the oldest beyond it.")
+    @Option(
+        help:
+            "How many publishes the history keeps (a folder's in --state-dir, else etcd's); each publish removes the oldest beyond it."
+    )
     var historyLimit = 1000
 
     @Option(
@@ -52,7 +66,7 @@ struct ServeCommand: RegistryCommand {
     @Option(
         name: .customLong("warm-front"),
         help: ArgumentHelp(
-            "A shared cache in front of this daemon (such as deploy/nginx/livery.conf), by the base URL its clients use (repeatable): each new version's bundle is asked through it before the version signal names it (waiting at most 500 ms), so the fleet behind it finds it cached.",
+            "A caching front of this daemon (deploy/nginx/livery.conf), by the base URL its clients use (repeatable): each new version's bundle is asked through it, then the new version signal is published to the waits it holds (at most 500 ms for both), so the fleet behind it hears of it at once and finds it cached.",
             valueName: "url"))
     var warmFront: [String] = []
 
@@ -88,7 +102,7 @@ struct ServeCommand: RegistryCommand {
 
     @Option(
         help:
-            "Where the daemon keeps the running rollout of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
+            "Where the daemon keeps the running rollout and the history of a specs folder (default: $XDG_STATE_HOME/livery or ~/.local/state/livery)."
     )
     var stateDir: String?
 
@@ -114,6 +128,13 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
         if etcd != nil, directory != nil { throw ValidationError("give either a specs folder or --etcd, not both") }
+        if environments != nil, directory != nil || etcd != nil {
+            throw ValidationError("give one of a specs folder, --environments ROOT or --etcd")
+        }
+        if let defaultEnvironment, !EnvironmentPath.isValidName(defaultEnvironment) {
+            throw ValidationError(
+                "--default-environment '\(defaultEnvironment)' is not an environment name ([a-z][a-z0-9-]{0,62})")
+        }
         _ = try allowedOrigins()
         _ = try warmFronts()
         let endpoints = try etcdEndpoints()
@@ -137,7 +158,7 @@ struct ServeCommand: RegistryCommand {
             throw ValidationError("--etcd-prefix '\(etcdPrefix)' must start with '/'")
         }
         if etcd != nil, waitForFolder { throw ValidationError("--wait-for-folder is for a specs folder, not --etcd") }
-        if etcd == nil, !waitForFolder { try Self.checkFolder(directory ?? "Specs") }
+        if etcd == nil, !waitForFolder { try Self.checkFolder(environments ?? directory ?? "Specs") }
     }
 
     /// A folder missing when the daemon starts is almost always a typo: said at once, rather
@@ -209,21 +230,23 @@ struct ServeCommand: RegistryCommand {
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
         configuration.scheduleGrace = .seconds(ScheduleTime.interval(parsing: scheduleGrace) ?? 3600)
         configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.historyLimit = historyLimit
+        configuration.environmentsRoot = environments.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.defaultEnvironment = defaultEnvironment
         try access.apply(to: &configuration)
         options.warnIfExposed(configuration)
         let endpoints = try etcdEndpoints()
-        let security = try etcdSecurity.security()
-        let http = endpoints.isEmpty ? nil : EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
+        let http = endpoints.isEmpty ? nil : try etcdSecurity.httpClient()
         if let http {
             var store = EtcdStoreConfiguration(
                 endpoints: endpoints, prefix: etcdPrefix, http: http, watchSilenceLimit: .seconds(etcdWatchSilence),
                 historyLimit: historyLimit)
-            store.credentials = security.credentials
+            try etcdSecurity.authenticate(&store)
             configuration.etcd = store
         }
         let served =
             http == nil
-            ? directory
+            ? environments.map { "the environments in \($0)" } ?? directory
             : "etcd \(endpoints.map(\.absoluteString).joined(separator: ",")) \(configuration.etcd?.prefix ?? "")"
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         let servesStudio = configuration.servesStudio

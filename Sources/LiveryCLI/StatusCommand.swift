@@ -12,6 +12,8 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
+    @OptionGroup var environment: EnvironmentOption
+
     @OptionGroup var readToken: ReadTokenOption
 
     func validate() throws {
@@ -19,7 +21,9 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        switch try await DaemonCall(server: server, token: try readToken.token(), action: "status").send("/v1/clients")
+        switch try await DaemonCall(
+            server: server, token: try readToken.token(), action: "status", environment: environment.environment
+        ).send("/v1/clients")
         {
         case .ok(let body):
             let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)

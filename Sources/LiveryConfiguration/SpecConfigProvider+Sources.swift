@@ -8,11 +8,16 @@ extension SpecConfigProvider {
     /// waits for the first spec; run it as a service to follow the daemon's changes.
     ///
     /// - Parameters:
-    ///   - url: The daemon's base URL, or for ``LiveryRemote/RemoteSpecSource/Mode/poll(interval:)``
+    ///   - url: The daemon's base URL, or for `RemoteSpecSource.Mode.poll(interval:)`
     ///     the spec file's URL.
+    ///   - theme: The theme whose values the provider gives; `nil` for the base values.
+    ///   - mode: How the client learns of a new version (the version signal by default).
+    ///   - configuration: The client's waits, back-off, cache and identity.
     ///   - registry: The program's trait types: a spec whose traits do not decode is refused whole.
-    /// - Throws: the first fetch's failure (a ``LiveryRemote/RemoteError`` or a located
-    ///   ``Livery/SpecError``), or a ``Livery/SpecError`` when the values do not resolve.
+    ///   - providerName: The name swift-configuration shows for this provider.
+    ///   - logger: Where the provider and its client log.
+    /// - Throws: the first fetch's failure (a `RemoteError` or a located
+    ///   `SpecError`), or a `SpecError` when the values do not resolve.
     public convenience init(
         url: URL, theme: String? = nil, mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),

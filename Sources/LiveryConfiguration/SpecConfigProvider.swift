@@ -55,7 +55,7 @@ public final class SpecConfigProvider: Sendable {
     /// A provider of `spec`'s values under `theme`; it changes only through ``load(_:)`` and
     /// ``setTheme(_:)``.
     ///
-    /// - Throws: ``Livery/SpecError`` when a variable does not resolve or the theme is unknown.
+    /// - Throws: `SpecError` when a variable does not resolve or the theme is unknown.
     public convenience init(
         spec: Spec, theme: String? = nil, providerName: String = "LiverySpec",
         logger: Logger = Logger(label: "livery.configuration") { _ in SwiftLogNoOpLogHandler() }
@@ -79,7 +79,7 @@ public final class SpecConfigProvider: Sendable {
 
     /// Makes `spec` current, all or nothing: if its values do not resolve, the error is kept in
     /// ``lastError`` and thrown, and the last good values stay. If the active theme is not in
-    /// `spec`, the values fall back to no theme, as ``Livery/TraitsProvider`` does.
+    /// `spec`, the values fall back to no theme, as `TraitsProvider` does.
     public func load(_ spec: Spec) throws(SpecError) {
         try update { state throws(SpecError) in
             let theme = state.values.theme.flatMap { spec.themes.contains($0) ? $0 : nil }
@@ -89,7 +89,7 @@ public final class SpecConfigProvider: Sendable {
 
     /// Switches the theme (nil: none) for the current spec, atomically.
     ///
-    /// - Throws: ``Livery/SpecError`` for a theme the spec does not define or a value that does
+    /// - Throws: `SpecError` for a theme the spec does not define or a value that does
     ///   not resolve under it; the values stay as they were.
     public func setTheme(_ theme: String?) throws(SpecError) {
         try update { state throws(SpecError) in

@@ -18,7 +18,7 @@ public struct SpecValues: ConfigSnapshot, Sendable, CustomStringConvertible {
 
     /// The values of `spec` under `theme`, with every `@reference` and `~function` substituted.
     ///
-    /// - Throws: ``Livery/SpecError``, located, when a variable does not resolve or the theme is unknown.
+    /// - Throws: `SpecError`, located, when a variable does not resolve or the theme is unknown.
     public init(spec: Spec, theme: String? = nil, providerName: String = "LiverySpec") throws(SpecError) {
         self.providerName = providerName
         self.theme = theme

@@ -5,8 +5,9 @@ extension BundlePath {
     /// `/v1/css/{etag}`. Defined once because a shared cache keys its entries by the request's
     /// bytes: the daemon warming a front (``urlForm(of:)``) must ask for exactly the URL its
     /// clients will ask for.
-    package static func versionURL(_ base: URL, form: BundleForm, etag: String) -> URL {
-        base.appending(path: String(form.path.dropFirst())).appending(component: urlForm(of: etag))
+    /// `environment` names the environment whose version it is (`nil`: the default one).
+    package static func versionURL(_ base: URL, form: BundleForm, etag: String, environment: String? = nil) -> URL {
+        EnvironmentPath.url(base, route: form.path, environment: environment).appending(component: urlForm(of: etag))
     }
 
     /// An ETag as it appears in URLs: a strong tag without its quotes, anything else as it is.

@@ -62,16 +62,18 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     public var isEnabled: Bool { !origins.isEmpty }
 
     /// Whether `method` on `path` (without its query) is a read route a page may call from
-    /// another origin.
+    /// another origin, in any environment.
     package static func isReadRoute(method: String, path: String) -> Bool {
         guard method == "GET" || method == "HEAD" else { return false }
+        let path = EnvironmentPath.split(path).path
         return BundlePath(path: path) != nil || path == "/v1/livery.js" || path == "/v1/events"
     }
 
     /// Whether `method` on `path` (without its query) is a route a page may call from another
     /// origin: a read route, or `POST` ``reportsPath``.
     package static func isPageRoute(method: String, path: String) -> Bool {
-        isReadRoute(method: method, path: path) || (method == "POST" && path == reportsPath)
+        isReadRoute(method: method, path: path)
+            || (method == "POST" && EnvironmentPath.split(path).path == reportsPath)
     }
 
     /// The fields to add to the answer to a `method` request for `path` from `origin` (its
@@ -80,6 +82,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     /// else `Vary: Origin` (the answer depends on it, for caches), and for an allowed origin
     /// `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
     package func answerFields(origin: String?, method: String, path: String) -> [(name: String, value: String)] {
+        let path = EnvironmentPath.split(path).path
         if path == Self.tokensStudioPath {
             return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
         }
@@ -101,6 +104,7 @@ public struct CrossOriginPolicy: Sendable, Hashable {
     package func preflightFields(
         origin: String?, requestMethod: String?, requestHeaders: String?, path: String
     ) -> [(name: String, value: String)] {
+        let path = EnvironmentPath.split(path).path
         if path == Self.tokensStudioPath {
             return [
                 ("Access-Control-Allow-Origin", "*"),

@@ -6,13 +6,15 @@ import Foundation
     /// Where the spec files are under the daemon's URL space.
     public static let prefix = "/v1/specs/"
 
-    /// The part of `uriPath` after ``prefix``, percent-decoded; `nil` when `uriPath` does not
-    /// start with ``prefix`` or is not valid percent-encoded UTF-8.
+    /// The part of `uriPath` after ``prefix`` (or after an environment's, see ``EnvironmentPath``),
+    /// percent-decoded; `nil` when `uriPath` does not start with either or is not valid
+    /// percent-encoded UTF-8.
     ///
     /// It takes the request's raw path, not the router's parameters: a router may drop `..` or
     /// empty segments, which the path rules must see to refuse.
     public static func decode(_ uriPath: String) -> String? {
-        guard uriPath.hasPrefix(prefix) else { return nil }
-        return String(uriPath.dropFirst(prefix.count)).removingPercentEncoding
+        let route = EnvironmentPath.split(uriPath).path
+        guard route.hasPrefix(prefix) else { return nil }
+        return String(route.dropFirst(prefix.count)).removingPercentEncoding
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What the consumer of a ``RemoteSpecSource`` has applied, which the source reports to the
-/// server in its `Livery-Client` header (``LiveryClientHeader``).
+/// server in its `Livery-Client` header (`LiveryClientHeader`).
 ///
 /// The source fetches; only the consumer knows whether a spec was applied. Record each
 /// successful load here with ``record(_:skipped:)`` and each refused one with
@@ -50,7 +50,7 @@ public final class AppliedVersion: Sendable {
     public var skipped: [String] { state.withLock { $0.skipped } }
 
     /// Records that the spec of `version` is applied, leaving `skipped` identifiers on older
-    /// traits (see ``Livery/LoadReport/skippedIdentifiers``). With an offline cache, its bundle
+    /// traits (see `LoadReport.skippedIdentifiers`). With an offline cache, its bundle
     /// is written there atomically, off the calling thread; a failure to write is published by the source.
     public func record(_ version: RemoteVersion, skipped: [String] = []) {
         let (keeper, waiters) = state.withLock { state in
@@ -82,7 +82,7 @@ public final class AppliedVersion: Sendable {
     }
 
     /// Reports that the version applied now misbehaves in this program, with `message` (cut to
-    /// ``LiveryHTTP/ClientIdentity/maxFieldBytes`` bytes): in the version mode it is sent to
+    /// `ClientIdentity.maxFieldBytes` bytes): in the version mode it is sent to
     /// the daemon at once (`POST /v1/reports`), and every later request says it too. The daemon
     /// counts it against a rollout whose candidate it is and may abort that rollout
     /// (`livery serve --abort-when`). Returns `false`, reporting nothing, before anything is

@@ -1,13 +1,14 @@
 import AsyncHTTPClient
 import Foundation
 import Livery
+import LiveryHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
 
 extension FetchSession {
     /// The daemon's event stream, `GET /v1/events`, relative to the base URL.
-    var eventsURL: URL { url.appending(path: "v1/events") }
+    var eventsURL: URL { EnvironmentPath.url(url, route: "/v1/events", environment: configuration.environment) }
 
     /// One connection to the event stream, read until it ends.
     ///

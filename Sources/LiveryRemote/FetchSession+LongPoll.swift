@@ -1,12 +1,15 @@
 import AsyncHTTPClient
 import Foundation
 import Livery
+import LiveryHTTP
 import Logging
 import NIOHTTP1
 
 extension FetchSession {
     /// The daemon's bundle, `GET /v1/spec`, relative to the base URL.
-    var bundleURL: URL { url.appending(path: "v1/spec") }
+    var bundleURL: URL {
+        EnvironmentPath.url(url, route: BundleForm.bundle.path, environment: configuration.environment)
+    }
 
     /// One long-poll: `GET /v1/spec?wait=Ns` with `If-None-Match`. The daemon answers at once
     /// when the bundle differs from the ETag sent, else holds the request until it changes

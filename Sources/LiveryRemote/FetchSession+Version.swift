@@ -22,18 +22,35 @@ extension FetchSession {
     /// ``LiveryHTTP/Rollout/version(for:)`` names for its ``Configuration/identity``'s instance
     /// (the candidate in the cohort, else the stable version) and sends the signal's `since` back,
     /// so that a change of share or an abort answers its next wait at once.
+    ///
+    /// A front that holds the waits itself (the shipped nginx conf) answers one that ends
+    /// without news 408; it may have missed the signal (restarted empty), so the next request
+    /// asks without waiting, which such a front passes on to the daemons.
     func followVersion(wait: Duration) async throws -> Duration {
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
-        var query = [URLQueryItem(name: "wait", value: "\(seconds)s")]
+        let waits = !signalUnheard
+        signalUnheard = false
+        var query = waits ? [URLQueryItem(name: "wait", value: "\(seconds)s")] : []
         if let since = signalTag ?? etag.map(BundlePath.urlForm(of:)) {
             query.insert(URLQueryItem(name: "since", value: since), at: 0)
         }
-        if let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
-        let target = url.appending(path: "v1/version").appending(queryItems: query)
+        if waits, let round = signalRound { query.append(URLQueryItem(name: SignalRound.parameterName, value: round)) }
+        let target = EnvironmentPath.url(
+            url, route: BundlePath.versionSignalPath, environment: configuration.environment
+        )
+        .appending(queryItems: query)
         let clock = ContinuousClock()
         let start = clock.now
         let response = try await execute(request(target), timeout: wait + configuration.longPollMargin)
         switch response.status.code {
+        case 304 where !waits:
+            failures = 0
+            return .zero
+        case 408:
+            failures = 0
+            signalUnheard = true
+            // A front that ends waits at once would otherwise be asked again in a tight loop.
+            return clock.now - start < wait / 2 ? configuration.backoff.base : .zero
         case 304:
             failures = 0
             let sent = signalRound
@@ -73,7 +90,7 @@ extension FetchSession {
 
     /// `GET /v1/spec/{etag}`: the bundle of one version, handed to the gate.
     private func fetchVersion(_ version: String) async throws {
-        let target = BundlePath.versionURL(url, form: .bundle, etag: version)
+        let target = BundlePath.versionURL(url, form: .bundle, etag: version, environment: configuration.environment)
         let response = try await execute(request(target), timeout: configuration.readTimeout)
         guard response.status.code == 200 else { throw statusError(response, url: target) }
         let body = try await collect(response)

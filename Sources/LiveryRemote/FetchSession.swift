@@ -43,6 +43,9 @@ final class FetchSession {
     /// What the version signal last said while it carried a rollout (its `since`), sent back as
     /// `since=`; `nil` without a rollout, when ``etag`` is sent.
     var signalTag: String?
+    /// The next request for the version signal asks without waiting: a front's wait ended
+    /// without news (408), and the front may have missed the signal.
+    var signalUnheard = false
     /// A version handed over whose outcome the consumer has not recorded yet: the next request
     /// waits for it, so its `Livery-Client` header reports what is applied.
     var unsettled: BodyDigest?

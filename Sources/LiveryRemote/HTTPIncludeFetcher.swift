@@ -6,13 +6,13 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// Fetches remote includes over HTTP: the ``Livery/RemoteIncludeFetcher`` of `livery serve`,
+/// Fetches remote includes over HTTP: the `RemoteIncludeFetcher` of `livery serve`,
 /// `watch` and `validate`.
 ///
 /// Every request is bounded: redirects are not followed (a 3xx is a failure, so an allowed
 /// server cannot bounce the daemon to an address the allow-list does not enable), the whole
 /// exchange has a deadline (``Configuration/timeout``), a body over
-/// ``Livery/ReaderLimits/maxBytes`` is refused (from `Content-Length` before reading anything,
+/// `ReaderLimits.maxBytes` is refused (from `Content-Length` before reading anything,
 /// else as soon as the limit is passed), and only a 2xx body is used. The format comes from the
 /// URL's extension (`.json`, `.yaml`, `.yml`), else from the `Content-Type`.
 ///
@@ -23,7 +23,7 @@ public final class HTTPIncludeFetcher: RemoteIncludeFetcher {
     public struct Configuration: Sendable {
         /// The longest a fetch may take, connecting and reading the whole body included. 5 s.
         public var timeout: Duration
-        /// Bounds on the documents; ``Livery/ReaderLimits/maxBytes`` caps each body.
+        /// Bounds on the documents; `ReaderLimits.maxBytes` caps each body.
         public var limits: ReaderLimits
 
         /// Creates a configuration; every parameter has the default described on its property.

@@ -3,7 +3,7 @@ import NIOCore
 
 /// A failure to fetch a spec: the server was unreachable, too slow, or answered with an error.
 ///
-/// Its description reads `url: error: message`, like a ``Livery/SpecError`` names its file.
+/// Its description reads `url: error: message`, like a `SpecError` names its file.
 public struct RemoteError: Error, Sendable, CustomStringConvertible {
     /// The kind of a ``RemoteError``.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -21,7 +21,7 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
         public static let status = Code("status")
         /// The response is not what the mode expects (an event stream of another content type).
         public static let invalidResponse = Code("invalidResponse")
-        /// The body is larger than ``Livery/ReaderLimits/maxBytes``.
+        /// The body is larger than `ReaderLimits.maxBytes`.
         public static let tooLarge = Code("tooLarge")
 
         /// The code's name.

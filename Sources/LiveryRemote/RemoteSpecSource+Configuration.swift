@@ -30,8 +30,8 @@ extension RemoteSpecSource {
         /// `nil` (the default) keeps no cache. One source per folder.
         public var cacheDirectory: URL?
         /// Whether a spec with a trait type the ``RemoteSpecSource/registry`` does not know is
-        /// rejected whole (``Livery/UnknownTraitPolicy/rejectSpec``, the default) or published
-        /// with the identifiers that use it skipped (``Livery/UnknownTraitPolicy/skipIdentifier``),
+        /// rejected whole (`UnknownTraitPolicy.rejectSpec`, the default) or published
+        /// with the identifiers that use it skipped (`UnknownTraitPolicy.skipIdentifier`),
         /// which a provider then keeps on their last good traits. Every other error rejects the
         /// spec under both.
         public var unknownTraits: UnknownTraitPolicy
@@ -43,6 +43,10 @@ extension RemoteSpecSource {
         /// `--cacert`), such as a private CA that signed the daemon's `--tls-cert`; `nil`, the
         /// default, trusts the system's. The file is read when a session starts.
         public var trustedCertificatesPath: String?
+        /// The environment of `livery serve` to follow (its routes under
+        /// `/v1/environments/{environment}/`); `nil`, the default, follows the daemon's default
+        /// environment (`/v1/…`).
+        public var environment: String?
         /// Waits between requests; `Task.sleep(for:)` by default. Tests inject a recorder. It must
         /// throw when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws -> Void

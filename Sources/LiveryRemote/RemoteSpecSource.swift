@@ -29,7 +29,7 @@ public import Logging
 ///   shedding load (503 or 429 with `Retry-After` in seconds, as the daemon answers a long-poll
 ///   beyond its held-request limits) is not a failure: the request is retried after the time it
 ///   names, at most the backoff's cap, with no failure published and the backoff unchanged.
-/// - With several endpoints (``init(urls:mode:configuration:registry:logger:)``), a failed
+/// - With several endpoints (`init(urls:mode:configuration:registry:logger:)`), a failed
 ///   request moves on to the next one at once, keeping the validators, so an unchanged bundle
 ///   is a 304 there, not a second download; the backoff applies once every endpoint has failed
 ///   in a row. ``RemoteVersion/endpoint`` says which one served each spec.
@@ -37,11 +37,11 @@ public import Logging
 ///   ``appliedVersion``) is kept there and published first at the next start, before the
 ///   network answers; one that parses but is not applied never replaces it. A corrupt or truncated
 ///   file is published as a failure (a ``BundleCacheError``) and never applied.
-/// - Every request carries a `Livery-Client` header (``LiveryClientHeader``): the
+/// - Every request carries a `Livery-Client` header (`LiveryClientHeader`): the
 ///   ``Configuration/identity`` and what ``appliedVersion`` records, with the identifiers the
 ///   consumer skipped.
 /// - A trait type the ``registry`` does not know rejects the spec, unless
-///   ``Configuration/unknownTraits`` is ``Livery/UnknownTraitPolicy/skipIdentifier``: then the
+///   ``Configuration/unknownTraits`` is `UnknownTraitPolicy.skipIdentifier`: then the
 ///   spec is published with the identifiers that use it skipped.
 ///
 /// Each iteration starts its own session with one `HTTPClient`. Cancelling the iterating task
@@ -76,7 +76,7 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     ///     URL, such as `http://127.0.0.1:7878`.
     ///   - mode: ``Mode/version`` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
-    ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
+    ///   - registry: The trait types specs may use; `TraitRegistry.standard` by default.
     ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
     public init(
         url: URL,
@@ -96,7 +96,7 @@ public struct RemoteSpecSource: AsyncSequence, Sendable {
     ///     is for ``init(url:mode:configuration:registry:logger:)``.
     ///   - mode: ``Mode/version`` by default.
     ///   - configuration: Timeouts, retries, limits, headers, identity and cache.
-    ///   - registry: The trait types specs may use; ``Livery/TraitRegistry/standard`` by default.
+    ///   - registry: The trait types specs may use; `TraitRegistry.standard` by default.
     ///   - logger: Where to log requests, loads and failures; nothing is logged without one.
     ///   - appliedVersion: Where the consumer records what it applied; a new one by default.
     public init(

@@ -40,7 +40,8 @@ final class ReportSender: Sendable {
     /// Sends `header` in a task of its own; a failure is logged, and the header of the session's
     /// next request reports the same.
     func send(_ header: LiveryClientHeader) {
-        let target = endpoint.withLock { $0 }.appending(path: String(CrossOriginPolicy.reportsPath.dropFirst()))
+        let target = EnvironmentPath.url(
+            endpoint.withLock { $0 }, route: CrossOriginPolicy.reportsPath, environment: configuration.environment)
         let request = configuration.request(.POST, target, reporting: header)
         Task { [client, timeout, logger] in
             do {

@@ -24,6 +24,9 @@ extension TraitsProvider {
     ///
     /// - Parameters:
     ///   - url: The daemon's base URL, or for ``RemoteSpecSource/Mode/poll(interval:)`` the spec file's URL.
+    ///   - environment: The daemon's environment to follow (`/v1/environments/{environment}/…`);
+    ///     `nil`, the default, follows its default environment. It replaces the configuration's
+    ///     ``RemoteSpecSource/Configuration/environment``.
     ///   - mode: How to learn about changes; the version signal of `livery serve` by default.
     ///   - configuration: Timeouts, retries, limits and headers.
     ///   - readToken: The daemon's read token (`livery serve --read-token-file`), when it
@@ -36,6 +39,7 @@ extension TraitsProvider {
     ///   - isolation: The caller's isolation, where the provider lives; inferred.
     public func follow(
         url: URL,
+        environment: String? = nil,
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
@@ -45,7 +49,8 @@ extension TraitsProvider {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         await follow(
-            urls: [url], mode: mode, configuration: configuration, readToken: readToken, logger: logger,
+            urls: [url], environment: environment, mode: mode, configuration: configuration, readToken: readToken,
+            logger: logger,
             onUpdate: onUpdate, appliedVersion: appliedVersion, isolation: isolation)
     }
 
@@ -57,6 +62,7 @@ extension TraitsProvider {
     /// The parameters are those of `follow(url:…)`, with `urls` (at least one) for `url`.
     public func follow(
         urls: [URL],
+        environment: String? = nil,
         mode: RemoteSpecSource.Mode = .version,
         configuration: RemoteSpecSource.Configuration = RemoteSpecSource.Configuration(),
         readToken: BearerToken? = nil,
@@ -67,6 +73,7 @@ extension TraitsProvider {
     ) async {
         var configuration = configuration
         if let readToken { configuration.readToken = readToken }
+        if let environment { configuration.environment = environment }
         let source = RemoteSpecSource(
             urls: urls, mode: mode, configuration: configuration, registry: registry, logger: logger,
             appliedVersion: appliedVersion)

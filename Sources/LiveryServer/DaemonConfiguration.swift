@@ -10,6 +10,14 @@ public struct DaemonConfiguration: Sendable {
     /// Keep the specs in etcd instead of ``directory``: several daemons then share one spec
     /// set. `nil` (a folder) by default.
     public var etcd: EtcdStoreConfiguration?
+    /// Serve each subfolder of this folder whose name is an environment name
+    /// (`[a-z][a-z0-9-]{0,62}`) as the environment of that name, instead of ``directory`` as the
+    /// one environment `default` (`--environments ROOT`). Ignored with ``etcd``, whose
+    /// environments live under its prefix. `nil` by default.
+    public var environmentsRoot: URL?
+    /// The environment the routes without one (`/v1/spec`…) address (`--default-environment`);
+    /// `nil`, the default, is `default`.
+    public var defaultEnvironment: String?
     /// The address to listen on; `127.0.0.1` by default, so only this machine can reach it.
     public var host: String
     /// The port; 0 asks the system for a free one (see ``LiveryDaemon/listeningPort()``).
@@ -59,7 +67,7 @@ public struct DaemonConfiguration: Sendable {
     /// any address (see ``servesStudio``).
     public var studio: Bool?
     /// The web origins whose pages may read the stylesheet, the browser client and the version
-    /// signal (`--allow-origin`); ``LiveryHTTP/CrossOriginPolicy/none``, the default, sends no
+    /// signal (`--allow-origin`); `CrossOriginPolicy.none`, the default, sends no
     /// CORS field.
     public var allowedOrigins: CrossOriginPolicy = .none
 
@@ -78,18 +86,23 @@ public struct DaemonConfiguration: Sendable {
     public var connectionLimits = ConnectionLimits()
 
     /// The base URLs of the shared caches in front of the daemon, as its clients reach them
-    /// (`--warm-front`): the daemon asks each for a new version's `GET /v1/spec/{etag}` before
-    /// the version signal's held waits name that version, for at most 500 ms, so that a fleet
-    /// behind the front finds the bundle cached instead of queued behind the front's cache lock.
-    /// Empty by default.
+    /// (`--warm-front`): for each new version signal the daemon asks each for the new version's
+    /// `GET /v1/spec/{etag}`, then publishes the signal to the waits the front holds
+    /// (`POST /livery/signal?channel=…`, as `deploy/nginx/livery.conf` takes it), for at most
+    /// 500 ms together, so that the fleet behind the front learns of it at once and finds the
+    /// bundle cached. Empty by default.
     public var warmFronts: [URL] = []
 
     // Staged rollouts.
 
     /// Where the daemon keeps its own state, the running rollout (`--state-dir`); `nil`, the
     /// default, is `$XDG_STATE_HOME/livery` (else `~/.local/state/livery`). One file per specs
-    /// folder (`rolloutStateFile`). With ``etcd`` nothing is kept here.
+    /// folder (`rolloutStateFile`), and its history (``historyLimit``). With ``etcd`` nothing is
+    /// kept here.
     public var stateDirectory: URL?
+    /// How many publishes a folder's history keeps (`--history-limit`), the oldest removed
+    /// first; etcd's is ``EtcdStoreConfiguration/historyLimit``. 1000 by default.
+    public var historyLimit = 1000
     /// When the daemon aborts a rollout by itself (`--abort-when`): the first refusal or problem
     /// report of the cohort by default.
     public var abortWhen: AbortThreshold = .first
@@ -149,23 +162,32 @@ public struct DaemonConfiguration: Sendable {
 extension DaemonConfiguration {
     /// The file that keeps the rollout of ``directory``: in ``stateDirectory``, named after a
     /// hash of the folder's path, so daemons of different folders never share one.
-    package var rolloutStateFile: URL { stateFile(ofRecord: RolloutRecordStore.recordName) }
+    package var rolloutStateFile: URL { stateFile(ofRecord: RolloutRecordStore.recordName, folder: directory) }
 
-    /// The file that keeps the folder store's record `name`: `<name>-<hash of the folder's path>.json`
-    /// in ``stateDirectory``.
-    func stateFile(ofRecord name: String) -> URL {
-        let folder =
-            stateDirectory
-            ?? {
-                let environment = ProcessInfo.processInfo.environment
-                if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-                    return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
-                }
-                return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
-                    path: ".local/state/livery")
-            }()
-        let file = "\(name)-\(EntityTag(of: directory.standardizedFileURL.path.utf8).opaque).json"
-        return folder.appending(path: file)
+    /// The file that keeps the record `name` of the specs folder `directory`:
+    /// `<name>-<hash of the folder's path>.json` in ``stateDirectory``, so that each
+    /// environment's folder has its own.
+    func stateFile(ofRecord name: String, folder directory: URL) -> URL {
+        stateFolder.appending(path: "\(name)-\(Self.hash(of: directory)).json")
+    }
+
+    /// The folder that keeps the history of the specs folder `directory` (``FolderHistory``):
+    /// `history-<hash of the folder's path>` in ``stateDirectory``.
+    func historyFolder(of directory: URL) -> URL {
+        stateFolder.appending(path: "history-\(Self.hash(of: directory))", directoryHint: .isDirectory)
+    }
+
+    private static func hash(of directory: URL) -> String {
+        EntityTag(of: directory.standardizedFileURL.path.utf8).opaque
+    }
+
+    private var stateFolder: URL {
+        if let stateDirectory { return stateDirectory }
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(filePath: state, directoryHint: .isDirectory).appending(path: "livery")
+        }
+        return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/state/livery")
     }
 
     /// The most bytes of a request head the HTTP parser reads before it gives up (400, close).

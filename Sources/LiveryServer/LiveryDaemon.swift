@@ -8,7 +8,7 @@ public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
-/// `livery serve` as a ``ServiceLifecycle/Service``: a specs folder (or a spec set in etcd)
+/// `livery serve` as a `Service`: a specs folder (or a spec set in etcd)
 /// followed and served over HTTP.
 ///
 /// Creating a daemon only assembles it (no I/O); ``run()`` starts the watcher and the HTTP
@@ -24,21 +24,13 @@ import UnixSignals
 public final class LiveryDaemon: Service, Sendable {
     /// What the daemon was told.
     public let configuration: DaemonConfiguration
-    /// The bundle state and its waiting clients.
-    package let hub: BundleHub
+    /// The environments, each a spec set under its name.
+    let environments: Environments
     /// The Prometheus metrics `GET /metrics` serves.
     package let metrics: ServerMetrics
-    /// The clients heard from, by their `Livery-Client` header (`GET /v1/clients`).
-    package let clients: ClientTable
-    /// The staged rollout (`GET /v1/rollout`).
-    let rollouts: RolloutKeeper
     /// Warms the fronts of ``DaemonConfiguration/warmFronts``, if any.
     private let warmer: FrontWarmer?
-    /// Follows the store into the hub and the rollout keeper.
-    private let follower: StoreFollower
-    /// Runs the schedule (`GET /v1/schedule`).
-    private let scheduler: Scheduler
-    private let routes: DaemonRoutes
+    private let routes: RouteTable
     private let token: BearerToken
     private let logger: Logger
     private let listening = Mutex(ListenState())
@@ -66,47 +58,41 @@ public final class LiveryDaemon: Service, Sendable {
         self.token = token
         self.logger = logger
         self.metrics = metrics
-        let store = Self.store(of: configuration, logger: logger)
         let warmer =
             configuration.warmFronts.isEmpty
             ? nil : FrontWarmer(fronts: configuration.warmFronts, readToken: configuration.readToken, logger: logger)
         self.warmer = warmer
-        let hub = BundleHub(metrics: metrics, logger: logger, warmer: warmer)
-        self.hub = hub
-        let clients = ClientTable(metrics: metrics)
-        self.clients = clients
-        let writer = SpecWriter(store: store, configuration: configuration, rollouts: RolloutGate())
-        let rollouts = RolloutKeeper(
-            hub: hub, writer: writer, clients: clients, store: store, threshold: configuration.abortWhen,
-            metrics: metrics, logger: logger)
-        clients.observe { rollouts.observe($0) }
-        self.rollouts = rollouts
-        let scheduler = Scheduler(
-            hub: hub, store: store, writer: writer, rollouts: rollouts, clock: configuration.scheduleClock,
-            grace: configuration.scheduleGrace, logger: logger)
-        self.scheduler = scheduler
-        self.follower = StoreFollower(
-            store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts, scheduler: scheduler)
-        self.routes = DaemonRoutes(
-            hub: hub, clients: clients, writer: writer, rollouts: rollouts, scheduler: scheduler, token: token,
-            metrics: metrics, configuration: configuration, logger: logger)
+        let environments = Environments(configuration: configuration, metrics: metrics, warmer: warmer, logger: logger)
+        self.environments = environments
+        self.routes = RouteTable(
+            DaemonRoutes.Shared(
+                environments: environments, token: token, metrics: metrics, configuration: configuration,
+                logger: logger))
     }
 
-    /// The one place the daemon chooses its store: etcd when configured, else the specs folder.
-    private static func store(of configuration: DaemonConfiguration, logger: Logger) -> any SpecStore {
-        if let etcd = configuration.etcd {
-            return EtcdSpecStore(configuration: etcd, limits: configuration.readerLimits, logger: logger)
+    /// The default environment, for tests and benchmarks of a daemon that has one (`livery
+    /// serve DIR` always does).
+    private var defaultSet: SpecSet {
+        guard let set = environments.defaultSet else {
+            preconditionFailure("the daemon has no default environment '\(environments.defaultName)'")
         }
-        return FolderSpecStore(
-            directory: configuration.directory, limits: configuration.readerLimits, watch: configuration.watch,
-            recordFile: { [configuration] name in configuration.stateFile(ofRecord: name) }, logger: logger)
+        return set
     }
+
+    /// The default environment's bundle state and waiting clients.
+    package var hub: BundleHub { defaultSet.hub }
+    /// The default environment's clients (`GET /v1/clients`).
+    package var clients: ClientTable { defaultSet.clients }
+    /// The default environment's staged rollout (`GET /v1/rollout`).
+    var rollouts: RolloutKeeper { defaultSet.rollouts }
+    /// The default environment's one write path.
+    var writer: SpecWriter { defaultSet.writer }
 
     /// Every route the daemon answers, as its route table has it: for documentation, and for
     /// tests that must cover each route (a route added later is then covered too).
     package var routeTable: [DaemonRoute] {
-        routes.routes.map {
-            DaemonRoute(method: $0.method.rawValue, path: $0.path, writes: $0.writes, isOpen: $0.open)
+        routes.entries.map {
+            DaemonRoute(method: $0.route.method.rawValue, path: $0.path, writes: $0.route.writes, isOpen: $0.route.open)
         }
     }
 
@@ -131,24 +117,24 @@ public final class LiveryDaemon: Service, Sendable {
         }
         var application = Application(
             router: router,
-            server: HTTPServerBuilder { [configuration, hub, clients, metrics] responder in
+            server: HTTPServerBuilder { [configuration, environments, metrics] responder in
                 DaemonHTTPChannel(
-                    responder: responder, configuration: configuration, hub: hub, clients: clients, metrics: metrics,
+                    responder: responder, configuration: configuration, environments: environments, metrics: metrics,
                     tls: tls, gate: gate)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in self.didStartListening(channel) },
             logger: logger)
-        application.beforeServerStarts { [hub] in
-            await hub.waitUntilReady(timeout: .seconds(2))
+        application.beforeServerStarts { [environments] in
+            await environments.waitUntilReady(timeout: .seconds(2))
         }
-        // Shut down in reverse order: the follower first, which closes the hub, so waiting
+        // Shut down in reverse order: the followers first, which close the hubs, so waiting
         // clients are answered and event streams end; then the server, which waits for the
         // requests still in flight.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: (warmer.map { [$0] } ?? []) + [application, follower, scheduler], logger: logger))
+                services: (warmer.map { [$0] } ?? []) + [application, environments], logger: logger))
         do {
             try await group.run()
         } catch {

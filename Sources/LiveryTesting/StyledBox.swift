@@ -1,6 +1,6 @@
 import Livery
 
-/// A target that adopts every built-in capability and ``Tweakable``, and records each change,
+/// A target that adopts every built-in capability and `Tweakable`, and records each change,
 /// for tests of specs, providers and custom tooling.
 public final class StyledBox: HasBackgroundColor, HasCornerRadius, HasDropShadow, HasFont, HasConstant,
     HasBorder, HasOpacity, HasHidden, HasPadding, Tweakable

@@ -2,7 +2,7 @@ public import Foundation
 public import Livery
 public import Logging
 
-/// Watches a specs folder and yields a new ``Livery/Spec`` each time its content changes.
+/// Watches a specs folder and yields a new `Spec` each time its content changes.
 ///
 /// ```swift
 /// let watcher = SpecWatcher(directory: URL(filePath: "Specs"), logger: logger)
@@ -17,7 +17,7 @@ public typealias SpecWatcher = FolderWatcher<Spec>
 
 extension FolderWatcher where Value == Spec {
     /// Starts watching a specs folder; each content change is loaded as
-    /// ``Livery/Spec/init(directory:registry:limits:)`` would load it with `registry`, from the
+    /// `Spec.init(directory:registry:limits:)` would load it with `registry`, from the
     /// bytes the watcher's scan read.
     ///
     /// Like that initialiser, it does not enter links to folders: they are neither walked nor

@@ -2,7 +2,7 @@
 /// be read.
 ///
 /// Its description reads like a compiler diagnostic, `path: error: message`, the way
-/// ``Livery/SpecError`` does, so both kinds of failure look alike in a terminal.
+/// `SpecError` does, so both kinds of failure look alike in a terminal.
 public struct WatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of a ``WatchError``, for code that reacts to some kinds differently.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -86,14 +86,15 @@ def diff_lines(driver, kind):
         "return [...document.querySelectorAll(`#history-diff .${arguments[0]}`)].map((n) => n.textContent);", kind)
 
 
-def test_on_a_folder_the_history_says_it_needs_etcd(page, daemon):
-    wait(page, lambda d: find(d, "#history").get_attribute("data-state") == "unavailable")
+def test_on_a_folder_the_history_lists_the_folder_as_the_daemon_found_it(page, daemon):
+    wait(page, lambda d: find(d, "#history").get_attribute("data-state") == "available")
+    wait(page, lambda d: len(history_rows(d)) == 1)
+    [(revision, message, paths, _)] = history_rows(page)
+    assert (revision, message) == (1, "edited on disk")
     status, _, body = daemon.request("GET", "/v1/history?limit=50")
-    assert status == 501
-    assert text_of(page, "#history-note") == json.loads(body)["detail"]
-    assert "needs the etcd store" in text_of(page, "#history-note")
-    assert history_rows(page) == []
-    assert not find(page, "#history-detail").is_displayed()
+    assert status == 200
+    assert json.loads(body)["entries"][0]["by"] == "disk"
+    assert paths == ", ".join(json.loads(body)["entries"][0]["paths"])
 
 
 def test_history_on_etcd_lists_publishes_and_restores_the_first(etcd_page, etcd_daemon, etcd_follower):

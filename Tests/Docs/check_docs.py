@@ -91,6 +91,10 @@ def check_links() -> list[str]:
                     continue  # a URL
                 path_part, _, anchor = target.partition("#")
                 linked = (document.parent / path_part).resolve() if path_part else document
+                catalogue = next((parent for parent in document.parents if parent.suffix == ".docc"), None)
+                if not linked.exists() and catalogue is not None and "/" not in path_part:
+                    # DocC finds an image by its name anywhere in the catalogue (its Resources folder).
+                    linked = next(catalogue.rglob(path_part), linked)
                 if not linked.exists():
                     problems.append(f"{name}:{number}: the link '{target}' names no file ({linked.relative_to(ROOT) if linked.is_relative_to(ROOT) else linked})")
                 elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):

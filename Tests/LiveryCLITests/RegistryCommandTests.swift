@@ -15,7 +15,10 @@ import Testing
     @Test func everyCommandThatReadsSpecsTakesTheRegistry() {
         let without = LiveryCommand.configuration.subcommands.filter { !($0 is any RegistryCommand.Type) }
         // These only send files or print what the daemon answers; none decodes a spec.
-        #expect(without.map { $0.configuration.commandName } == ["push", "history", "rollback", "rollout", "status"])
+        #expect(
+            without.map { $0.configuration.commandName } == [
+                "push", "history", "rollback", "rollout", "status", "environments",
+            ])
     }
 
     @Test func validateKnowsTheRegistrysTraits() async throws {

@@ -1,27 +1,35 @@
 import AsyncHTTPClient
 import Foundation
+import Livery
+import LiveryRemote
 import LiveryTestSupport
 import LiveryTesting
 import Testing
 
-/// The shipped nginx front (`deploy/nginx/livery.conf`) with a real nginx, in front of two real
-/// `livery serve` processes on one specs folder that warm it (`--warm-front`), and 500 clients
-/// of the version protocol following through it. One daemon is killed with SIGKILL, as a crash
-/// or a lost machine would; the front is stopped and started again.
+/// The shipped nginx front (`deploy/nginx/livery.conf`) with a real nginx and its nchan module,
+/// in front of two real `livery serve` processes on one specs folder that warm it and publish the
+/// version signal to it (`--warm-front`), and 500 clients of the version protocol following
+/// through it. One daemon is killed with SIGKILL, as a crash or a lost machine would; the front
+/// is stopped and started again.
 @Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared)
 struct FleetThroughNginxTests {
     static let clients = 500
+    /// How long the shipped front holds a wait (`nchan_subscriber_timeout`) before it answers 408
+    /// and the client asks the daemons.
+    static let frontWait = Duration.seconds(10)
 
     private static func yaml(radius: Int) -> String {
         "specs:\n  box:\n    - { type: CornerRadius, radius: \(radius) }\n"
     }
 
-    /// Requests for the version protocol the daemons answered, from their own metrics.
-    private static func daemonRequests(_ daemons: [ServeProcess], client: HTTPClient) async throws -> Int {
+    /// Requests for the version protocol (or only for `routes`) the daemons answered, from their
+    /// own metrics.
+    private static func daemonRequests(
+        _ daemons: [ServeProcess], client: HTTPClient, routes: [String] = ["/v1/version", "/v1/spec/{etag}"]
+    ) async throws -> Int {
         var total = 0
         for daemon in daemons {
-            total += try await daemon.requests(
-                routes: ["/v1/version", "/v1/spec/{etag}"], statuses: [200, 304, 404], client: client)
+            total += try await daemon.requests(routes: routes, statuses: [200, 304, 404], client: client)
         }
         return total
     }
@@ -49,6 +57,7 @@ struct FleetThroughNginxTests {
         try await eventually { converged(on: initial) }
         try await Task.sleep(for: .milliseconds(500))  // the followers are all waiting again
         let before = try await Self.daemonRequests([first, second], client: client)
+        let signalsBefore = try await Self.daemonRequests([first, second], client: client, routes: ["/v1/version"])
         let start = ContinuousClock.now
         try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
         var pushed = initial
@@ -60,42 +69,39 @@ struct FleetThroughNginxTests {
         try await eventually { converged(on: pushed) }
         let reached = ContinuousClock.now - start
         let perChange = try await Self.daemonRequests([first, second], client: client) - before
+        let signalsAtDaemons =
+            try await Self.daemonRequests([first, second], client: client, routes: ["/v1/version"]) - signalsBefore
         print(
             "fleet: \(Self.clients) clients converged in \(reached); the daemons answered \(perChange) requests for the change"
         )
         #expect(perChange <= 25, "a handful of requests at the daemons for one change, not one per client")
+        #expect(
+            reached < Self.frontWait && signalsAtDaemons == 0,
+            "the front's channel tells the fleet (\(signalsAtDaemons) signal requests at the daemons): not the fallback after a wait the front ends without news"
+        )
         let notCached = followers.filter { $0.bundleCacheStatus != "HIT" }.count
         #expect(
             notCached == 0,
             "the daemons warm the front before the signal names the version: every client's GET /v1/spec/{etag} is a cache hit, none queued behind nginx's cache lock"
         )
 
-        // The daemon that holds the followers' wait, through nginx, is killed while it holds it.
-        try await Task.sleep(for: .milliseconds(500))
-        var holder = first
-        try await eventually {
-            holder = try await first.waitingClients(client: client) > 0 ? first : second
-            return try await holder.waitingClients(client: client) > 0
-        }
-        let survivor = holder === first ? second : first
+        // One daemon is killed; the other alone tells the front of the next change.
         let failedBefore = followers.map(\.failures).reduce(0, +)
-        holder.kill()
+        first.kill()
         try folder.atomicSave("box.yaml", Self.yaml(radius: 3))
         var last = pushed
         try await eventually {
-            last = try await survivor.currentETag(client: client)
+            last = try await second.currentETag(client: client)
             return last != pushed
         }
         try await eventually { converged(on: last) }
         let failures = followers.map(\.failures).reduce(0, +) - failedBefore
-        print(
-            "fleet: with the daemon holding the wait killed -9, all converged; \(failures) failed requests were retried"
-        )
-        #expect(failures == 0, "nginx moves the wait the killed daemon held to the other one: no client sees the kill")
+        print("fleet: with one daemon killed -9, all converged; \(failures) failed requests were retried")
+        #expect(failures == 0, "the front holds the waits, not the daemons: no client sees the kill")
 
         try await fleet.stop()
         try front.stop()
-        survivor.stop()
+        second.stop()
         #expect(converged(on: last))
     }
     @Test("the front stopped and started again during a run: every follower ends on the version pushed meanwhile")
@@ -116,7 +122,8 @@ struct FleetThroughNginxTests {
         try await Task.sleep(for: .milliseconds(500))  // the followers are all waiting again
 
         // The front goes away with the followers' waits, a version is pushed while it is away
-        // (the daemon's warming finds no front: it must not hold the change), and it comes back.
+        // (the daemon's warming and publishing find no front: they must not hold the change), and
+        // it comes back empty: the followers' waits end without news, and they ask the daemon.
         await front.kill()
         try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
         var pushed = initial
@@ -127,9 +134,11 @@ struct FleetThroughNginxTests {
         try await Task.sleep(for: .seconds(1))  // the followers fail and retry meanwhile
         #expect(followers.allSatisfy { $0.etag == initial })
         try await front.start()
-        try await eventually { followers.allSatisfy { $0.etag == pushed } }
+        let restarted = ContinuousClock.now
+        // Sooner than a wait at the front: the daemon sends the publication the front missed again.
+        try await eventually(within: Self.frontWait) { followers.allSatisfy { $0.etag == pushed } }
         print(
-            "fleet restart: 100 followers on the new version after the front's restart; \(followers.map(\.failures).reduce(0, +)) failed requests retried"
+            "fleet restart: 100 followers on the new version \(ContinuousClock.now - restarted) after the front's restart; \(followers.map(\.failures).reduce(0, +)) failed requests retried"
         )
 
         try await fleet.stop()
@@ -137,30 +146,58 @@ struct FleetThroughNginxTests {
         daemon.stop()
     }
 
-    @Test("waits that end without a change: one request per round at the daemon, one per round per client")
-    func roundsWithoutAChange() async throws {
+    @Test("a change the front never heard of: the client's wait there ends (408), and its check finds it")
+    @MainActor func changeTheFrontMissed() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-missed")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-missed-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        // No --warm-front: the daemon never publishes to this front.
+        let daemon = try await ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
+        defer { daemon.kill() }
+        let front = try await NginxFront(daemonPorts: [daemon.port])
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "box")
+        let follow = Task { await provider.follow(url: front.baseURL, mode: .version(wait: .seconds(30))) }
+        try await eventually { box.cornerRadius == 1 }
+        try await Task.sleep(for: .milliseconds(500))  // waiting at the front
+
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        let pushed = ContinuousClock.now
+        try await eventually(within: Self.frontWait + .seconds(5)) { box.cornerRadius == 2 }
+        print(
+            "fleet missed: the client applied a change the front never heard of after \(ContinuousClock.now - pushed)")
+
+        follow.cancel()
+        await follow.value
+        try front.stop()
+        daemon.stop()
+    }
+
+    @Test("waits that end without a change are held at the front: a few requests at the daemon, not one per client")
+    func waitsWithoutAChange() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-fleet-rounds")
         let work = try TemporarySpecFolder(prefix: "livery-fleet-rounds-daemon")
         try folder.write("box.yaml", Self.yaml(radius: 1))
         let daemon = try await ServeProcess(folder: folder.url, work: work.url, token: "test-token-0123456789abcdef")
         defer { daemon.kill() }
         let front = try await NginxFront(daemonPorts: [daemon.port])
-        let fleet = VersionFleet(count: 100, following: front.baseURL, wait: 2)
+        let fleet = VersionFleet(count: 100, following: front.baseURL, wait: 30)
         let (followers, client) = (fleet.followers, fleet.client)
         let initial = try await daemon.currentETag(client: client)
         try await eventually { followers.allSatisfy { $0.etag == initial } }
 
-        // Three rounds of 2 s with nothing new.
+        // More than one of the front's waits with nothing new: each client's wait ends (408),
+        // it asks once without waiting (the front passes that on, cached for a second) and
+        // waits again.
         let signalsBefore = followers.map(\.signals).reduce(0, +)
         let daemonBefore = try await Self.daemonRequests([daemon], client: client)
-        try await Task.sleep(for: .seconds(6))
+        try await Task.sleep(for: Self.frontWait + .seconds(2))
         let signals = followers.map(\.signals).reduce(0, +) - signalsBefore
         let atDaemon = try await Self.daemonRequests([daemon], client: client) - daemonBefore
-        print("fleet rounds: 100 clients, 6 s of 2 s waits: \(signals) signals at nginx, \(atDaemon) at the daemon")
-        // A round each (a fourth may begin), and one early answer where a wait started just
-        // before the grid's instant; not a request every 50 ms from a stale cached 304.
-        #expect(signals <= 100 * 5)
-        #expect(atDaemon <= 8, "one request per round at the daemon, not one per client")
+        print("fleet waits: 100 clients, 12 s without a change: \(signals) signals at nginx, \(atDaemon) at the daemon")
+        #expect(signals <= 100 * 4, "a wait, a check and a wait again each, not a request every 50 ms")
+        #expect(atDaemon <= 8, "the checks of a second share one request at the daemon, not one per client")
         #expect(followers.allSatisfy { $0.failures == 0 })
 
         try await fleet.stop()

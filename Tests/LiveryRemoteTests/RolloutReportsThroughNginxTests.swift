@@ -8,11 +8,9 @@ import NIOHTTP1
 import Testing
 
 /// A rollout's automatic abort through the shipped nginx front (`deploy/nginx/livery.conf`),
-/// which caches and coalesces the version signal and the versions, so the daemon sees one
-/// client's `Livery-Client` header per round of waiting: a refusal or a problem report reaches
-/// it only because the client sends it at once, `POST /v1/reports`, which nginx passes through.
-/// The followers wait 30 s a round, so within the 10 s the abort is given no round ends but by
-/// chance, and the headers of the signal's requests cannot be what aborts it.
+/// which holds the version signal's waits itself and caches the versions, so the daemon sees
+/// few of the clients' `Livery-Client` headers: a refusal or a problem report reaches it only
+/// because the client sends it at once, `POST /v1/reports`, which nginx passes through.
 @Suite(.heavy, .timeLimit(.minutes(5)), .inotifyShared, .serialized)
 struct RolloutReportsThroughNginxTests {
     /// A daemon, nginx in front of it, and 200 followers of the front at radius 1.
@@ -22,8 +20,12 @@ struct RolloutReportsThroughNginxTests {
         let folder = try TemporarySpecFolder(prefix: "livery-reports-nginx")
         let state = try TemporarySpecFolder(prefix: "livery-reports-nginx-state")
         try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
-        let daemon = try await RunningDaemon.start(folder: folder) { $0.stateDirectory = state.url }
-        let front = try await NginxFront(daemonPorts: [daemon.port])
+        let frontPort = try FreePort.pick()
+        let daemon = try await RunningDaemon.start(folder: folder) {
+            $0.stateDirectory = state.url
+            $0.warmFronts = [URL(string: "http://127.0.0.1:\(frontPort)")!]
+        }
+        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
         let fleet = RolloutFleet(
             count: RolloutFleetTests.followers, url: front.baseURL, roundOnly: roundOnly, wait: .seconds(30))
         try await eventually { fleet.hasConverged { _ in 1 } }

@@ -21,10 +21,12 @@ struct RolloutThroughNginxTests {
         let work = try TemporarySpecFolder(prefix: "livery-rollout-nginx-daemon")
         try folder.write("box.yaml", RolloutFleetTests.yaml(radius: 1))
         let token = "test-token-0123456789abcdef"
+        let frontPort = try FreePort.pick()
         let daemon = try await ServeProcess(
-            folder: folder.url, work: work.url, token: token, arguments: ["--state-dir", work.url.path])
+            folder: folder.url, work: work.url, token: token,
+            arguments: ["--state-dir", work.url.path] + NginxFront.warmArguments(port: frontPort))
         defer { daemon.kill() }
-        let front = try await NginxFront(daemonPorts: [daemon.port])
+        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.clients + 50
         let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)

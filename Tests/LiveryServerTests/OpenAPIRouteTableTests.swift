@@ -21,14 +21,22 @@ import Testing
         var description: String { "\(method) \(path)" }
     }
 
-    /// The operations of `openapi.yaml`, but those of paths marked `x-livery-pending`.
+    /// The operations of `openapi.yaml`, but those of paths marked `x-livery-pending`; a path
+    /// that is a `$ref` to another (an environment's copy of a route) has the other's operations.
     static func documentedOperations() throws -> Set<Operation> {
         let document = try SpecNode.parse(
             Data(contentsOf: OpenAPIDocumentTests.repositoryDocument), format: .yaml, source: "openapi.yaml")
         let paths = try #require(document["paths"]?.members, "openapi.yaml has no paths mapping")
+        let byPath = Dictionary(paths.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         var operations = Set<Operation>()
         for path in paths where path.value["x-livery-pending"] == nil {
-            for method in ["get", "put", "post", "delete", "patch"] where path.value[method] != nil {
+            var item = path.value
+            if let reference = path.value["$ref"]?.string {
+                let target = String(reference.dropFirst("#/paths/".count))
+                    .replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                item = try #require(byPath[target], "\(path.key) refers to \(reference), which is no path")
+            }
+            for method in ["get", "put", "post", "delete", "patch"] where item[method] != nil {
                 operations.insert(Operation(method: method, path: path.key))
             }
         }

@@ -55,16 +55,6 @@ import Testing
         }
     }
 
-    @Test func historyOnAFolderIs501SayingItNeedsEtcd() async throws {
-        try await TestDaemon.with { server in
-            let reply = try await server.http.get("/v1/history")
-            #expect(reply.status == 501)
-            #expect(reply.header("Content-Type") == "application/problem+json")
-            #expect((try reply.json()["detail"] as? String)?.hasPrefix("history needs the etcd store") == true)
-            #expect(try await server.http.post("/v1/history/3/restore", json: "").status == 501)
-        }
-    }
-
     @Test func writesWithoutTheTokenAre401FromTheMiddleware() async throws {
         try await TestDaemon.with { server in
             let reply = try await server.http.post("/v1/specs", json: "{}", token: .some(nil))

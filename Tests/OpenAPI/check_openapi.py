@@ -37,7 +37,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 METHODS = ["get", "head", "post", "put", "patch", "delete", "options"]
 # A concrete value for each path parameter, to ask the daemon whether it routes the path.
 SAMPLE_PARAMETERS = {
-    "path": "card.yaml", "revision": "1", "etag": "0000000000000000", "asset": "index.html", "id": "0123456789abcdef"
+    "path": "card.yaml", "revision": "1", "etag": "0000000000000000", "asset": "index.html", "environment": "default",
+    "id": "0123456789abcdef",
 }
 MAX_BODY_BYTES = 65536
 

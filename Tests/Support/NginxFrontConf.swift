@@ -10,20 +10,30 @@ public enum NginxFrontConf {
         public var description: String
     }
 
+    /// nchan, which the shipped conf needs, as Debian's `libnginx-mod-nchan` installs it.
+    public static let nchanModule = "/usr/lib/nginx/modules/ngx_nchan_module.so"
+
     /// The repository's `deploy/nginx/livery.conf`.
     public static var shipped: URL {
         URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "deploy/nginx/livery.conf")
     }
 
-    /// A whole `nginx.conf`: one worker with room for `connections` connections (clients and
+    /// A whole `nginx.conf` that loads ``nchanModule``: one worker with room for `connections` connections (clients and
     /// upstream ones together), pid, logs and temporary files under `root`, and the shipped
     /// site listening on 127.0.0.1:`port` in front of the daemons on `daemonPorts`, caching in
     /// `root/cache`.
     public static func config(root: String, port: Int, daemonPorts: [Int], connections: Int) throws -> String {
         let site = try adapt(
             String(contentsOf: shipped, encoding: .utf8), port: port, daemonPorts: daemonPorts, cache: "\(root)/cache")
+        guard FileManager.default.fileExists(atPath: nchanModule) else {
+            throw Failure(
+                description:
+                    "\(nchanModule): expected nginx's nchan module (run scripts/test, which installs libnginx-mod-nchan)"
+            )
+        }
         return """
+            load_module \(nchanModule);
             worker_processes 1;
             worker_rlimit_nofile \(connections + 64);
             pid \(root)/nginx.pid;

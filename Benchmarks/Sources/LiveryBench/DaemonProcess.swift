@@ -9,9 +9,9 @@ final class DaemonProcess {
     let pid: Int32
     private let process: ChildProcess
 
-    /// Starts the daemon, with `extra` arguments, and waits for the line that says which port
-    /// it listens on.
-    init(directory: URL, tokenFile: URL, arguments extra: [String] = []) throws {
+    /// Starts the daemon, with `extra` arguments (`directory` a folder of environments with
+    /// `environments`), and waits for the line that says which port it listens on.
+    init(directory: URL, tokenFile: URL, environments: Bool = false, arguments extra: [String] = []) throws {
         let executable = try Self.liveryExecutable()
         // Figure 9's baseline holds 5,000 long-polls, all from 127.0.0.1 (as through a proxy):
         // above the default budgets (4,096 held requests, 128 per address), which would answer
@@ -21,8 +21,8 @@ final class DaemonProcess {
             maxHeldRequestsPerPeer: 12_288)
         let process = ChildProcess(
             executable.path,
-            [
-                "serve", directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
+            ["serve"] + (environments ? ["--environments"] : []) + [
+                directory.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
                 "--max-connections", "\(limits.maxConnections)",
                 "--max-connections-per-peer", "\(limits.maxConnectionsPerPeer)",
                 "--max-held-requests", "\(limits.maxHeldRequests)",

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import LiveryEtcd
 import LiveryRemote
 import LiveryServer
 import Logging
@@ -24,7 +23,7 @@ enum EtcdFigure {
         try RawClients.raiseFileLimit(to: clients + 1_024)
         let etcd = try EtcdMember()
         defer { etcd.stop() }
-        let http = EtcdClient.makeHTTPClient()
+        let http = try EtcdStoreConfiguration.makeHTTPClient()
         defer { try? http.syncShutdown() }
         let token = BearerToken.random()
         let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }

@@ -48,6 +48,6 @@ enum Figures {
     static let all: [Figure] = [
         ReloadFigure.figure, RemoteFigure.figure, ServeFigure.figure,
         ApplyFigure.figure, ParseFigure.figure, MemoryFigure.figure, DaemonMemoryFigure.figure, ScalingFigure.figure,
-        EtcdFigure.figure, FleetFigure.figure, WebFigure.figure, TokensFigure.figure,
+        EtcdFigure.figure, FleetFigure.figure, WebFigure.figure, TokensFigure.figure, EnvironmentsFigure.figure,
     ]
 }

@@ -28,15 +28,11 @@ enum RolloutMeasure {
         clients: Int, following base: URL, daemon: DaemonProcess, token: BearerToken, wait: Duration
     ) throws -> Measured {
         let daemonURL = "http://127.0.0.1:\(daemon.port)"
-        // The earlier phase's fleet left waits that nginx still holds at the daemon (a cache
-        // lets its upstream request run to the end), and with them its clients' connections,
-        // closed or not: a new fleet of as many clients would exceed `worker_connections` and
-        // be refused until the round ends (seen: 712 failed updates at the start of this phase).
-        // One change answers those waits, so nginx lets them go, before the fleet starts; and
-        // the rollout's changes then count only their own requests. nginx lets them go over
-        // seconds: the waits queued behind its cache lock wake every 500 ms, and those that find
-        // the one-second answer expired ask the daemon again, though their clients are gone
-        // (seen: 40–60 such requests counted in the rollout's changes).
+        // The earlier phase's fleet left waits that nginx may still hold, and with them its
+        // clients' connections: a new fleet of as many clients could exceed
+        // `worker_connections` (seen with the cache-locked front: 712 failed updates at the
+        // start of this phase). One change answers those waits, so nginx lets them go, and the
+        // rollout's changes then count only their own requests once the daemon is quiet.
         _ = try post(
             daemonURL + "/v1/specs",
             #"{"files": {"card.yaml": "specs:\n  card:\n    - { type: CornerRadius, radius: 9998 }\n"}}"#,

@@ -39,8 +39,14 @@ public struct Spec: Sendable {
 
     /// Reads one spec document. It cannot include other files: it has no folder.
     ///
-    /// - Parameter unknownTraits: whether a trait type `registry` does not know rejects the
-    ///   spec (the default) or skips the identifiers that use it.
+    /// - Parameters:
+    ///   - data: The document's bytes.
+    ///   - format: YAML or JSON.
+    ///   - source: The name errors give the document.
+    ///   - registry: The trait types its traits decode with.
+    ///   - limits: The sizes and depths the reader refuses beyond.
+    ///   - unknownTraits: Whether a trait type `registry` does not know rejects the spec (the
+    ///     default) or skips the identifiers that use it.
     public init(
         data: Data, format: SpecFormat, source: String, registry: TraitRegistry = .standard,
         limits: ReaderLimits = .default, unknownTraits: UnknownTraitPolicy = .rejectSpec
@@ -84,8 +90,15 @@ public struct Spec: Sendable {
 
     /// Builds a spec from files already in memory: all of them, or `roots` and what they include.
     ///
-    /// - Parameter remoteIncludes: which URLs includes may name and their fetched documents;
-    ///   off by default, so a URL include is an error (see ``RemoteIncludes``).
+    /// - Parameters:
+    ///   - sources: The files, by path.
+    ///   - roots: The files to start from; `nil` merges every file.
+    ///   - registry: The trait types its traits decode with.
+    ///   - limits: The sizes and depths the reader refuses beyond.
+    ///   - remoteIncludes: Which URLs includes may name and their fetched documents; off by
+    ///     default, so a URL include is an error (see ``RemoteIncludes``).
+    ///   - unknownTraits: Whether a trait type `registry` does not know rejects the spec (the
+    ///     default) or skips the identifiers that use it.
     public init(
         sources: SpecSourceSet, roots: [String]? = nil, registry: TraitRegistry = .standard,
         limits: ReaderLimits = .default, remoteIncludes: RemoteIncludes = .off,
@@ -169,7 +182,7 @@ public struct Spec: Sendable {
     }
 
     /// The whole spec as one JSON document in the spec format (includes inlined, variables and
-    /// themes kept), readable by ``init(json:source:registry:)``.
+    /// themes kept), readable by `init(json:source:registry:)`.
     public var bundleJSON: String { document.bundleNode.canonicalJSON }
 
     func resolution(for theme: String?) -> Resolution? {

@@ -86,7 +86,7 @@ public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible {
         lhs.code == rhs.code && lhs.location == rhs.location && lhs.message == rhs.message
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(location)

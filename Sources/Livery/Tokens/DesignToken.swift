@@ -2,7 +2,7 @@
 /// properties the format defines beside them.
 ///
 /// The spec's variable at ``path`` holds the value converted to Livery's terms (see
-/// ``TokenValue``); the token keeps what it was written as, so an export writes it back.
+/// `TokenValue`); the token keeps what it was written as, so an export writes it back.
 public struct DesignToken: Sendable {
     /// What a token holds. A spec keeps thousands of tokens and passes them through tables
     /// and checks, so a token is one reference to these, shared by its copies; changing a

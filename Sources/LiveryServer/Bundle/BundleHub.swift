@@ -65,10 +65,10 @@ package final class BundleHub: Sendable {
 
     private let metrics: ServerMetrics
     private let logger: Logger
-    private let warmer: FrontWarmer?
+    private let warmer: FrontWarming?
     private let state = Mutex(State())
 
-    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarmer?) {
+    init(metrics: ServerMetrics, logger: Logger, warmer: FrontWarming?) {
         self.metrics = metrics
         self.logger = logger
         self.warmer = warmer
@@ -92,23 +92,26 @@ package final class BundleHub: Sendable {
     /// Puts `rollout` (with `candidate`, its candidate's bundle) in the version signal, or takes
     /// the rollout out (`nil`); wakes the waiting clients when what the signal says changed.
     func signal(_ rollout: Rollout?, candidate: BundleSnapshot?) {
-        let woken = state.withLock { state -> (BundleSnapshot, [any BundleSubscriber])? in
+        let woken = state.withLock { state -> (BundleSnapshot, BundleSnapshot, [any BundleSubscriber])? in
             state.rollout = rollout
             state.candidate = rollout == nil || rollout?.state == .aborted ? nil : candidate
             guard let current = state.snapshot else { return nil }
             let signalled = state.signalled(current)
             state.snapshot = signalled
             guard signalled.rollout != current.rollout else { return nil }
-            return (signalled, Array(state.subscribers.values))
+            return (signalled, current, Array(state.subscribers.values))
         }
-        guard let (snapshot, subscribers) = woken else { return }
-        deliver(snapshot, to: subscribers)
+        guard let (snapshot, previous, subscribers) = woken else { return }
+        deliver(snapshot, after: previous, to: subscribers)
     }
 
-    /// Tells `subscribers` of `snapshot`; the version signal's waits once the fronts have its
-    /// versions (``FrontWarmer``), and then of the bundle current by that time, so that a later
-    /// publish delivered meanwhile is never undone by an older one.
-    private func deliver(_ snapshot: BundleSnapshot, to subscribers: [any BundleSubscriber]) {
+    /// Tells `subscribers` of `snapshot`, which follows `previous` in the version signal. With
+    /// fronts (``FrontWarmer``), once they have its versions: the version signal's waits here, of
+    /// the bundle current by that time, so that a later publish delivered meanwhile is never
+    /// undone by an older one; and the waits the fronts hold on `previous`, of `snapshot`.
+    private func deliver(
+        _ snapshot: BundleSnapshot, after previous: BundleSnapshot?, to subscribers: [any BundleSubscriber]
+    ) {
         var signalWaits: [any BundleSubscriber] = []
         for subscriber in subscribers {
             if subscriber.waitsForSignal, warmer != nil {
@@ -117,13 +120,14 @@ package final class BundleHub: Sendable {
                 subscriber.deliver(snapshot)
             }
         }
-        guard let warmer, !signalWaits.isEmpty else { return }
+        guard let warmer else { return }
         let candidate = snapshot.rollout.flatMap { $0.state == .running ? $0.candidate : nil }
         let versions = [snapshot.etagText] + (candidate.map { [$0] } ?? [])
         Task {
             await warmer.warm(versions)
             let current = state.withLock { $0.snapshot } ?? snapshot
             for subscriber in signalWaits { subscriber.deliver(current) }
+            if let previous { await warmer.publish(snapshot.versionSignal, since: previous.signalChannel) }
         }
     }
 
@@ -188,7 +192,9 @@ package final class BundleHub: Sendable {
         switch result {
         case .success(let spec):
             let loaded = BundleSnapshot(spec: spec)
-            let outcome = state.withLock { state -> (changed: Bool, BundleSnapshot, [any BundleSubscriber]) in
+            let outcome = state.withLock {
+                state -> (changed: Bool, BundleSnapshot, previous: BundleSnapshot?, [any BundleSubscriber]) in
+                let previous = state.snapshot
                 let snapshot = state.signalled(loaded)
                 let changed = state.snapshot?.etag != snapshot.etag || state.snapshot?.rollout != snapshot.rollout
                 state.snapshot = snapshot
@@ -201,9 +207,9 @@ package final class BundleHub: Sendable {
                 state.errors = []
                 state.errorAt = nil
                 state.hasFirstUpdate = true
-                return (changed, snapshot, Array(state.subscribers.values))
+                return (changed, snapshot, previous, Array(state.subscribers.values))
             }
-            let (changed, snapshot, subscribers) = outcome
+            let (changed, snapshot, previous, subscribers) = outcome
             metrics.reloads.increment()
             metrics.bundleBytes.set(Double(snapshot.bytes.readableBytes))
             logger.info(
@@ -213,7 +219,7 @@ package final class BundleHub: Sendable {
                     "livery.changed": "\(changed)",
                 ])
             if changed {
-                deliver(snapshot, to: subscribers)
+                deliver(snapshot, after: previous, to: subscribers)
                 let withoutCSS = snapshot.styleSheet.traitTypesWithoutCSS
                 if !withoutCSS.isEmpty {
                     logger.warning(

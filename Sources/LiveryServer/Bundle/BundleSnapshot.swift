@@ -62,6 +62,14 @@ package struct BundleSnapshot: Sendable {
         self.storage = storage
     }
 
+    /// The body of a `200` from `GET /v1/version` that names this bundle (and its rollout).
+    var versionSignal: ByteBuffer { JSONBody.encode(VersionSignal(etag: etagText, rollout: rollout)) }
+
+    /// What a client that read ``versionSignal`` sends back as `since=`: the rollout's
+    /// ``LiveryHTTP/Rollout/signalTag``, else the tag without its quotes
+    /// (``LiveryHTTP/BundlePath/urlForm(of:)``). A front that holds the waits names its channels so.
+    var signalChannel: String { rollout?.signalTag ?? BundlePath.urlForm(of: etagText) }
+
     /// The same bundle with `rollout` in the version signal (bytes shared, not copied).
     func with(rollout: Rollout?) -> BundleSnapshot {
         BundleSnapshot(

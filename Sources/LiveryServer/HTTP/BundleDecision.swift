@@ -155,7 +155,7 @@ package enum BundleDecision {
             }
             return BundleResponse(status: .notModified, fields: fields, body: nil)
         }
-        let body = JSONBody.encode(VersionSignal(etag: snapshot.etagText, rollout: snapshot.rollout))
+        let body = snapshot.versionSignal
         fields[.contentType] = "application/json"
         fields[.contentLength] = String(body.readableBytes)
         return BundleResponse(status: .ok, fields: fields, body: query.isHead ? nil : body)

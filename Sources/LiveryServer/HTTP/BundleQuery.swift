@@ -44,20 +44,24 @@ package struct BundleQuery: Sendable {
     package var resource: Resource
     /// The form asked for.
     package var form: Form
+    /// The environment named in the path (``LiveryHTTP/EnvironmentPath``); `nil` for the default one.
+    package var environment: String?
 
     /// The route the request is counted under in the metrics.
     package var route: String {
-        switch resource {
-        case .current: BundlePath.current(form).pattern
-        case .version(let tag): BundlePath.version(form, tag: tag).pattern
-        case .versionSignal: BundlePath.versionSignal.pattern
-        }
+        let pattern =
+            switch resource {
+            case .current: BundlePath.current(form).pattern
+            case .version(let tag): BundlePath.version(form, tag: tag).pattern
+            case .versionSignal: BundlePath.versionSignal.pattern
+            }
+        return environment == nil ? pattern : EnvironmentPath.path(pattern, environment: nil)
     }
 
     /// Creates a query.
     package init(
         isHead: Bool = false, condition: EntityTagCondition? = nil, wait: Wait = .none, acceptsGzip: Bool = false,
-        resource: Resource = .current, form: Form = .bundle
+        resource: Resource = .current, form: Form = .bundle, environment: String? = nil
     ) {
         self.isHead = isHead
         self.condition = condition
@@ -65,6 +69,7 @@ package struct BundleQuery: Sendable {
         self.acceptsGzip = acceptsGzip
         self.resource = resource
         self.form = form
+        self.environment = environment
     }
 
     /// Reads a request for the bundle: `nil` unless it is a `GET` or `HEAD` of `/v1/spec`,
@@ -74,7 +79,8 @@ package struct BundleQuery: Sendable {
         let parameters = URI(target).queryParameters
         let resource: Resource
         var form = Form.bundle
-        switch BundlePath(path: target.prefix { $0 != "?" }) {
+        let (environment, path) = EnvironmentPath.split(target.prefix { $0 != "?" })
+        switch BundlePath(path: path) {
         case .current(let asked):
             (resource, form) = (.current, asked)
         case .version(let asked, let tag):
@@ -95,6 +101,6 @@ package struct BundleQuery: Sendable {
             condition: EntityTagCondition(headerValues: head.headerFields[values: .ifNoneMatch]),
             wait: wait,
             acceptsGzip: AcceptEncoding.acceptsGzip(headerValues: head.headerFields[values: .acceptEncoding]),
-            resource: resource, form: form)
+            resource: resource, form: form, environment: environment.map(String.init))
     }
 }

@@ -35,6 +35,8 @@ struct BundleRequest {
     var holdsBudget = false
     /// It bears the push token, so its answer may say where the specs live (``PlaceDisclosure``).
     var disclosesPlaces = false
+    /// The hub of the environment a request for the bundle addresses; `nil` for a refusal.
+    var hub: BundleHub?
 
     /// `nil` unless `head` is a `GET` or `HEAD` of `/v1/spec` within `limits` (the router
     /// answers heads over them).
@@ -75,7 +77,7 @@ struct BundleRequest {
         self.start = .now
     }
 
-    private static func path(of head: HTTPRequest) -> Substring {
+    static func path(of head: HTTPRequest) -> Substring {
         head.path?.prefix { $0 != "?" } ?? ""
     }
 

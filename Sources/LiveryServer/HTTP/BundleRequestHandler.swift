@@ -36,8 +36,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// reads no answer: a client pipelining more than that is closed rather than buffered.
     static let maxQueuedParts = 64
 
-    private let hub: BundleHub
-    private let clients: ClientTable
+    private let environments: Environments
     private let metrics: ServerMetrics
     private let limits: RequestHeadLimits
     private let gate: RequestGate
@@ -62,12 +61,11 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var queued = CircularBuffer<HTTPRequestPart>()
 
     init(
-        hub: BundleHub, clients: ClientTable, metrics: ServerMetrics, limits: RequestHeadLimits, gate: RequestGate,
+        environments: Environments, metrics: ServerMetrics, limits: RequestHeadLimits, gate: RequestGate,
         peer: String, crossOrigin: CrossOriginPolicy
     ) {
-        self.hub = hub
+        self.environments = environments
         self.crossOrigin = crossOrigin
-        self.clients = clients
         self.metrics = metrics
         self.limits = limits
         self.gate = gate
@@ -139,11 +137,14 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             case .admitted(let carriesToken):
                 authenticated = carriesToken
             }
+            // The environment the path addresses; an unknown one is the router's 404.
+            let set = environments.addressed(byPath: BundleRequest.path(of: head))
             if authenticated || !gate.admission.requiresToken {
-                clients.record(head.headerFields[values: .liveryClient])
+                set?.clients.record(head.headerFields[values: .liveryClient])
             }
-            if var request = BundleRequest(head, limits: limits) {
+            if let set, var request = BundleRequest(head, limits: limits) {
                 request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])
+                request.hub = set.hub
                 current = request
             } else {
                 let holds = RequestGate.opensEventStream(head)
@@ -198,7 +199,10 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         current?.holdsBudget = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let isSignal = if case .versionSignal = query.resource { true } else { false }
-        guard let (waiter, now) = hub.subscribe({ LongPollWaiter(id: $0, handler: handler, waitsForSignal: isSignal) })
+        guard
+            let (waiter, now) = request.hub?.subscribe({
+                LongPollWaiter(id: $0, handler: handler, waitsForSignal: isSignal)
+            })
         else {
             return waitEnded(waiter: nil)  // shutting down
         }
@@ -231,7 +235,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// The hub's state for `query`, its places as `request` may read them.
     private func bundleState(for query: BundleQuery, of request: BundleRequest) -> BundleState {
-        gate.places.shown(hub.bundleState(for: query), disclosing: request.disclosesPlaces)
+        guard let hub = request.hub else { return .unavailable([]) }
+        return gate.places.shown(hub.bundleState(for: query), disclosing: request.disclosesPlaces)
     }
 
     private func respond(_ answer: BundleResponse, context: ChannelHandlerContext) {
@@ -278,7 +283,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         guard let request = current else { return }
         current = nil
         request.timer?.cancel()
-        if let waiter = request.waiter { hub.unsubscribe(waiter.id) }
+        if let waiter = request.waiter { request.hub?.unsubscribe(waiter.id) }
         if request.holdsBudget { gate.budget.giveBackHeld(peer) }
     }
 

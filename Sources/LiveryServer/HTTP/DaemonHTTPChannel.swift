@@ -23,8 +23,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let configuration: DaemonConfiguration
-    let hub: BundleHub
-    let clients: ClientTable
+    let environments: Environments
     let metrics: ServerMetrics
     let tls: TLSCertificateStore?
     let gate: RequestGate
@@ -56,7 +55,8 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
             try pipeline.addHandler(
                 RawBundleHandler(
-                    hub: hub, admission: gate.admission, answersRequests: !configuration.allowedOrigins.isEnabled,
+                    hub: environments.defaultSet?.hub, admission: gate.admission,
+                    answersRequests: !configuration.allowedOrigins.isEnabled,
                     metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
                     idleTimeout: idleTimeout))
             try pipeline.configureHTTPServerPipeline(
@@ -75,7 +75,7 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             }
             try pipeline.addHandler(
                 BundleRequestHandler(
-                    hub: hub, clients: clients, metrics: metrics, limits: RequestHeadLimits(configuration), gate: gate,
+                    environments: environments, metrics: metrics, limits: RequestHeadLimits(configuration), gate: gate,
                     peer: peer, crossOrigin: configuration.allowedOrigins))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

@@ -29,6 +29,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
     case scheduleNotFound = "schedule-not-found"
+    case unknownEnvironment = "unknown-environment"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -37,9 +38,9 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case tooManyFiles = "too-many-files"
     case changeTooLarge = "change-too-large"
     case writeConflict = "write-conflict"
+    case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
-    case historyUnsupported = "history-unsupported"
     case revisionCompacted = "revision-compacted"
 
     // A rollout's state refuses the change.
@@ -62,10 +63,13 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
         case .readOnly: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .scheduleNotFound: .notFound
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .scheduleNotFound,
+            .unknownEnvironment:
+            .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict:
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict,
+            .environmentConflict:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -75,7 +79,6 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .invalidSpec, .tooManyFiles: .unprocessableContent
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .fileSystem: .internalServerError
-        case .historyUnsupported: .notImplemented
         case .storeFailed: .badGateway
         case .tooManyHeldRequests, .writeCancelled, .noBundle, .storeUnavailable, .storeUnreachable:
             .serviceUnavailable
@@ -105,15 +108,16 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
         case .scheduleNotFound: "No such scheduled change"
+        case .unknownEnvironment: "Unknown environment"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
         case .tooManyFiles: "Too many files"
         case .changeTooLarge: "Change too large"
         case .writeConflict: "Write conflict"
+        case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"
-        case .historyUnsupported: "No history"
         case .revisionCompacted: "Revision compacted"
         case .rolloutRunning: "A rollout is running"
         case .rolloutNotRunning: "No rollout is running"

@@ -35,7 +35,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let hub: BundleHub
+    /// The default environment's hub; `nil` without one (the router then answers 404).
+    private let hub: BundleHub?
     private let admission: RequestAdmission
     /// Whether it answers requests at all, or only paces the connection: not while an origin is
     /// allowed (`--allow-origin`), since its pre-built answers carry no `Vary: Origin`, which every
@@ -72,7 +73,7 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let maxUnaskedBytes = 64 * 1024
 
     init(
-        hub: BundleHub, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
+        hub: BundleHub?, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
         maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?
     ) {
         self.hub = hub
@@ -161,7 +162,7 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// of another kind.
     private func answer(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
         var answered = 0
-        while buffer.readableBytes > 0, let snapshot = hub.snapshot {
+        while buffer.readableBytes > 0, let snapshot = hub?.snapshot {
             guard writable, answered < Self.batchSize else {
                 held = buffer
                 // A full batch: the rest at the loop's next turn; unwritable: once writable.

@@ -1,4 +1,5 @@
 import Hummingbird
+import LiveryHTTP
 @_spi(LiveryInternal) import LiveryHTTP
 
 /// What every parsed request head passes before it is answered: ``RequestAdmission`` (the same
@@ -42,7 +43,8 @@ struct RequestGate: Sendable {
 
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
-        head.method == .get && head.path.map { $0.prefix { $0 != "?" } == "/v1/events" } == true
+        head.method == .get
+            && head.path.map { EnvironmentPath.split($0.prefix { $0 != "?" }).path == "/v1/events" } == true
     }
 
     private static let host = HTTPFields.Element.Name("Host")!

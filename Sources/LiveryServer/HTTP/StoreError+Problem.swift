@@ -46,14 +46,18 @@ extension StoreError {
                     "rollout \(id) is running: complete it (livery rollout complete) or abort it (livery rollout abort) "
                     + "before changing the stable version, or push with --rollout P% --replace to replace its candidate"
             )
-        case .historyUnsupported:
-            return Problem(
-                kind: .historyUnsupported,
-                detail: "history needs the etcd store (livery serve --etcd URL); a specs folder keeps no past versions")
         case .revisionCompacted(let revision):
             return Problem(
                 kind: .revisionCompacted,
                 detail: "revision \(revision) was compacted: etcd no longer keeps the specs as they were then")
+        case .revisionPruned(let revision):
+            return Problem(
+                kind: .revisionCompacted,
+                detail:
+                    "revision \(revision) is no longer in the history, which keeps the newest --history-limit publishes"
+            )
+        case .versionNotFound(let sentence):
+            return Problem(kind: .notFound, detail: sentence)
         case .revisionInFuture(let revision):
             return Problem(
                 kind: .revisionNotFound, detail: "revision \(revision) is not a revision of the store yet")

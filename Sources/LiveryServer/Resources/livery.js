@@ -45,7 +45,9 @@ const silentHeartbeats = 3;
  * "events"), `wait` (seconds a version signal waits, 30), `heartbeat` (seconds between the event
  * stream's heartbeats, the daemon's 15 by default; three silent ones end the connection), `report` (false: send no Livery-Client header, so the daemon's fleet does not
  * count this page), `token` (the daemon's read token, for a daemon started with
- * `--read-token-file`; sent as `Authorization: Bearer`), `onUpdate({ version })` after each
+ * `--read-token-file`; sent as `Authorization: Bearer`), `environment` (the daemon's environment
+ * to follow, its routes under /v1/environments/{environment}/; the daemon's default one when
+ * absent), `onUpdate({ version })` after each
  * stylesheet applied, `onError(error)`
  * after a failed round.
  *
@@ -60,6 +62,10 @@ const silentHeartbeats = 3;
 export function follow(baseURL, options = {}) {
   const doc = options.document ?? document;
   const base = String(baseURL).replace(/\/+$/, "");
+  // The daemon's /v1/ routes, or those of the environment asked for.
+  const routes = options.environment
+    ? `${base}/v1/environments/${encodeURIComponent(options.environment)}`
+    : `${base}/v1`;
   const wait = Math.max(1, Math.round(options.wait ?? 30));
   const mode = options.mode ?? "version";
   if (mode !== "version" && mode !== "events") throw new TypeError(`mode: expected "version" or "events", not ${mode}`);
@@ -80,6 +86,9 @@ export function follow(baseURL, options = {}) {
   /** The version signal's `since` while it carries a rollout (sent back instead of `version`). */
   let signal = null;
   let round = null;
+  // A front that holds the waits itself (deploy/nginx) ended one without news (408): it may
+  // have missed the signal, so the next request asks without waiting, which it passes on.
+  let unheard = false;
   let failures = 0;
   let stopped = false;
   let inFlight = null;
@@ -107,7 +116,7 @@ export function follow(baseURL, options = {}) {
    */
   function sendReport() {
     if (!report) return;
-    fetch(`${base}/v1/reports`, { method: "POST", headers: requestHeaders(), cache: "no-store", credentials: "omit" })
+    fetch(`${routes}/reports`, { method: "POST", headers: requestHeaders(), cache: "no-store", credentials: "omit" })
       .then((response) => { if (response.status !== 204) console.warn(`livery: POST /v1/reports answered ${response.status}`); })
       .catch((error) => console.warn("livery: report not sent", error));
   }
@@ -134,12 +143,23 @@ export function follow(baseURL, options = {}) {
     const query = new URLSearchParams();
     if (signal !== null) query.set("since", signal);
     else if (version !== null) query.set("since", urlForm(version));
-    query.set("wait", `${wait}s`);
-    if (round !== null) query.set("round", round);
+    const waits = !unheard;
+    unheard = false;
+    if (waits) query.set("wait", `${wait}s`);
+    if (waits && round !== null) query.set("round", round);
     const started = performance.now();
     // "no-store": the browser must neither answer from its own cache nor turn the daemon's 304
     // into a 200; a shared cache in front of the daemon still coalesces pages.
-    const response = await get(`${base}/v1/version?${query}`, wait * 1000 + longPollMargin, "no-store");
+    const response = await get(`${routes}/version?${query}`, wait * 1000 + longPollMargin, "no-store");
+    if (response.status === 408) {
+      failures = 0;
+      unheard = true;
+      return performance.now() - started < (wait * 1000) / 2 ? backoffBase : 0;
+    }
+    if (response.status === 304 && !waits) {
+      failures = 0;
+      return 0;
+    }
     if (response.status === 304) {
       failures = 0;
       const sent = round;
@@ -184,7 +204,7 @@ export function follow(baseURL, options = {}) {
     try {
       const headers = { ...requestHeaders(), Accept: "text/event-stream" };
       if (version !== null) headers["Last-Event-ID"] = version;
-      const response = await fetch(`${base}/v1/events`, {
+      const response = await fetch(`${routes}/events`, {
         headers,
         signal: connection.signal,
         cache: "no-store",
@@ -216,7 +236,7 @@ export function follow(baseURL, options = {}) {
 
   /** Fetches the stylesheet of `etag` and puts it in place, whole. */
   async function apply(etag) {
-    const response = await get(`${base}/v1/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
+    const response = await get(`${routes}/css/${encodeURIComponent(urlForm(etag))}`, readTimeout, "default");
     if (response.status !== 200) throw new Error(`GET /v1/css/{etag} answered ${response.status}`);
     const text = await response.text();
     if (stopped) return;

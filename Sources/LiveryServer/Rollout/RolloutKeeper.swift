@@ -147,13 +147,14 @@ actor RolloutKeeper {
     }
 
     /// Publishes the candidate as the stable version, through the one write path.
-    func complete(ifMatch: String?, message: String) async throws(RolloutError) -> RolloutRecord {
+    func complete(ifMatch: String?, message: String, author: String) async throws(RolloutError) -> RolloutRecord {
         let running = try running(ifMatch: ifMatch)
         let record = running.with(state: .completed)
         do throws(StoreError) {
             let sources = Self.sources(running.candidateFiles)
             let change = try await writer.change(
-                toMatch: sources, message: message.isEmpty ? "rollout \(running.rollout.id) completed" : message)
+                toMatch: sources, message: message.isEmpty ? "rollout \(running.rollout.id) completed" : message,
+                author: author)
             _ = try await writer.write(change, precondition: .none, dryRun: false, completing: true)
         } catch {
             throw .store(error)

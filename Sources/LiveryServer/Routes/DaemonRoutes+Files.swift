@@ -76,20 +76,27 @@ extension DaemonRoutes {
                     path: rawPath)
             }
             return try await answer(
-                startingRollout: ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"), share: share,
+                startingRollout: ChangeSet(
+                    files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName), share: share,
                 replace: request.uri.queryParameters["replace"] == "true",
                 precondition: filePrecondition(request, path: path), place: rawPath, request)
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)"),
+                ChangeSet(files: [path: data], message: "PUT /v1/specs/\(path)", author: Self.pushKeyName),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec pushed", result, request: request)
             let etag = result.fileETags[path]?.description ?? ""
             let created = result.created.contains(path)
             var headers = HTTPFields()
             headers[.eTag] = etag
-            if created { headers[.location] = "/v1/specs/" + path }
+            if created {
+                // At the prefix the request came by: the default environment's or its own.
+                let environment = EnvironmentPath.split(request.uri.path).environment
+                headers[.location] =
+                    (environment.map { EnvironmentPath.path("/v1/specs/", environment: String($0)) } ?? "/v1/specs/")
+                    + path
+            }
             return JSONBody.response(
                 SpecFileEntry(path: path, etag: etag, size: data.count), status: created ? .created : .ok,
                 headers: headers)
@@ -109,7 +116,7 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let result = try await writer.write(
-                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)"),
+                ChangeSet(files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: Self.pushKeyName),
                 precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
             logWrite("spec deleted", result, request: request)
             return Response(status: .noContent)
@@ -167,12 +174,12 @@ extension DaemonRoutes {
     /// The body, refused with 413 as soon as it is known to exceed the daemon's limit
     /// (``DaemonConfiguration/maxBodyBytes``).
     func collectBody(_ request: Request) async throws(Problem) -> Data {
-        try await collectBody(request, limit: configuration.maxBodyBytes)
+        try await Self.collectBody(request, limit: configuration.maxBodyBytes)
     }
 
     /// The body, refused with 413 as soon as it is known to exceed `limit` bytes: from
     /// `Content-Length` before reading anything, or while collecting a chunked body.
-    func collectBody(_ request: Request, limit: Int) async throws(Problem) -> Data {
+    static func collectBody(_ request: Request, limit: Int) async throws(Problem) -> Data {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw .bodyTooLarge(limit)
         }

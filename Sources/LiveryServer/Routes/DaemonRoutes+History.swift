@@ -3,8 +3,7 @@ import Hummingbird
 import Livery
 
 extension DaemonRoutes {
-    /// `GET /v1/history?limit=N`: the publishes, newest first (`{"entries": [...]}`); 501 on a
-    /// folder, which keeps no history.
+    /// `GET /v1/history?limit=N`: the publishes, newest first (`{"entries": [...]}`).
     func history(_ request: Request) async throws(Problem) -> Response {
         let limit = request.uri.queryParameters.get("limit").flatMap { Int($0) } ?? 100
         guard limit > 0 else { throw .badRequest("limit must be a positive whole number") }
@@ -17,7 +16,7 @@ extension DaemonRoutes {
     }
 
     /// `GET /v1/history/{revision}`: the bundle the specs made at that revision; 410 once etcd
-    /// compacted it, 422 if the specs did not validate then. A bundle read once is kept per
+    /// compacted it or a folder's history pruned it, 422 if the specs did not validate then. A bundle read once is kept per
     /// revision, until a read at a revision finds etcd compacted it.
     func historicBundle(_ request: Request, context: some RequestContext) async throws(Problem) -> Response {
         let revision = try self.revision(context)
@@ -64,12 +63,16 @@ extension DaemonRoutes {
         }
         do throws(StoreError) {
             let then = try await writer.store.read(atRevision: revision).sources
-            let change = try await writer.change(toMatch: then, message: "restore revision \(revision)")
+            let change = try await writer.change(
+                toMatch: then, message: "restore revision \(revision)", author: Self.pushKeyName)
             return try await answer(publishing: change, request)
         } catch {
-            // Kept historic bundles may be of revisions etcd no longer has: the next look at one
-            // asks etcd again, and says it was compacted, as the restore just did.
-            if case .revisionCompacted = error { historicBundles.removeAll() }
+            // Kept historic bundles may be of revisions the store no longer has: the next look at
+            // one asks the store again, and says it is gone, as the restore just did.
+            switch error {
+            case .revisionCompacted, .revisionPruned: historicBundles.removeAll()
+            default: break
+            }
             throw refused(error, path: "restore")
         }
     }

@@ -52,7 +52,7 @@ extension DaemonRoutes {
         for (rawPath, content) in publish.files {
             files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
         }
-        return (ChangeSet(files: files, message: publish.message ?? ""), publish)
+        return (ChangeSet(files: files, message: publish.message ?? "", author: Self.pushKeyName), publish)
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200
@@ -69,6 +69,10 @@ extension DaemonRoutes {
             created: result.created.sorted(), dryRun: dryRun)
         return JSONBody.response(answer, headers: [.cacheControl: "no-store"])
     }
+
+    /// Who every write is by, in the history: the daemon's one push key is `--token-file`'s
+    /// (a token the daemon made itself is that key too).
+    static let pushKeyName = "token-file"
 
     /// A decoding error in a sentence, with the place in the JSON where it went wrong.
     private static func describe(_ error: any Error) -> String {
@@ -88,7 +92,7 @@ extension DaemonRoutes {
 struct PublishRequest: Decodable {
     /// New contents by path; `nil` removes the file.
     var files: [String: String?]
-    /// Why; recorded in the history on etcd.
+    /// Why; recorded in the history.
     var message: String?
     /// Start a rollout of the set to this share instead of publishing it.
     var rollout: RolloutShare?
@@ -100,7 +104,7 @@ struct PublishRequest: Decodable {
 package struct PublishResult: Codable, Hashable, Sendable {
     /// The ETag of the bundle the published files make.
     public var etag: String
-    /// The etcd revision of the publish; absent on a folder, and for a dry run.
+    /// The store revision of the publish (etcd's, or the folder history's); absent for a dry run.
     public var revision: Int64?
     /// The paths written or removed.
     public var paths: [String]

@@ -12,7 +12,7 @@ extension DaemonRoutes {
     /// nginx one, which passes the daemon one client's header per round, so a cohort's
     /// refusals would mostly never arrive; a `POST` is never cached.
     func report(_ request: Request) async throws(Problem) -> Response {
-        _ = try await collectBody(request, limit: Self.maxReportBodyBytes)
+        _ = try await Self.collectBody(request, limit: Self.maxReportBodyBytes)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 }

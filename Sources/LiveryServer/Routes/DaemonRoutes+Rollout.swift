@@ -41,7 +41,8 @@ extension DaemonRoutes {
             case .abort:
                 _ = try await rollouts.abort(reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch)
             case .complete:
-                _ = try await rollouts.complete(ifMatch: ifMatch, message: change.message ?? "")
+                _ = try await rollouts.complete(
+                    ifMatch: ifMatch, message: change.message ?? "", author: Self.pushKeyName)
             }
         } catch {
             throw refused(error.problem, path: "POST /v1/rollout")

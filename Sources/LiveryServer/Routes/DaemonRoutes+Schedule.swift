@@ -1,9 +1,23 @@
 import Foundation
 import Hummingbird
 import Livery
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 extension DaemonRoutes {
+    /// `GET`/`POST …/schedule` and `DELETE …/schedule/{id}`, served for each environment like
+    /// every spec-set route: an environment's schedule is its own.
+    static var scheduleRoutes: [Route] {
+        [
+            Route(.get, "/v1/schedule") { routes, _, _ in try await routes.scheduleListing() },
+            Route(.post, "/v1/schedule", writes: true) { routes, request, _ in try await routes.planChange(request) },
+            Route(.delete, "/v1/schedule/{id}", writes: true) { routes, _, context in
+                try await routes.cancelScheduledChange(context: context)
+            },
+        ]
+    }
+
+    private var scheduler: Scheduler { specSet.scheduler }
+
     /// `GET /v1/schedule`: every scheduled change, planned or ended (done, missed, cancelled,
     /// failed, aborted), with its steps.
     func scheduleListing() async throws(Problem) -> Response {
@@ -53,8 +67,9 @@ extension DaemonRoutes {
             change.files = checked
             change.paths = checked.keys.sorted()
             do throws(StoreError) {
-                _ = try await writer.write(
-                    ChangeSet(files: checked, message: change.message), precondition: .none, dryRun: true)
+                _ = try await specSet.writer.write(
+                    ChangeSet(files: checked, message: change.message, author: Self.pushKeyName), precondition: .none,
+                    dryRun: true)
             } catch {
                 throw refused(error, path: place)
             }
@@ -65,7 +80,7 @@ extension DaemonRoutes {
             throw refused(error.problem, path: place)
         }
         var response = Self.scheduleResponse(change.listed, status: .created)
-        response.headers[.location] = "/v1/schedule/\(change.id)"
+        response.headers[.location] = EnvironmentPath.path("/v1/schedule/\(change.id)", environment: specSet.name)
         return response
     }
 

@@ -38,10 +38,11 @@ extension DaemonRoutes {
         let stale = hub.staleSince
         let discloses = disclosesPlaces(to: request)
         let report = StatusReport(
+            environment: specSet.name,
             store: configuration.etcd == nil ? "folder" : "etcd",
-            directory: configuration.etcd == nil && discloses ? configuration.directory.path : nil,
+            directory: discloses ? environments.space.folder(of: specSet.name)?.path : nil,
             etcdEndpoints: discloses ? configuration.etcd?.endpoints.map(\.absoluteString) : nil,
-            etcdPrefix: configuration.etcd?.prefix,
+            etcdPrefix: environments.space.etcdPrefix(of: specSet.name),
             revision: hub.storeRevision,
             staleSince: stale.map { Self.timestamp($0.date) },
             staleReason: stale.map { shown($0.reason, to: request) },
@@ -82,6 +83,8 @@ struct HealthReport: Codable {
 
 /// The body of `GET /v1/status`.
 struct StatusReport: Codable {
+    /// The environment reported on.
+    var environment: String
     var store: String
     var directory: String?
     var etcdEndpoints: [String]?

@@ -6,15 +6,15 @@ extension DaemonRoutes {
     /// Livery Studio at `/studio/` when the configuration serves it (see
     /// ``DaemonConfiguration/servesStudio``), and `GET /v1/resolved`, the read-only view of the
     /// current spec the page draws from.
-    var studioRoutes: [Route] {
-        let resolved = Route(.get, "/v1/resolved") { request, _ in self.resolved(request) }
+    static func studioRoutes(_ configuration: DaemonConfiguration) -> [Route] {
+        let resolved = Route(.get, "/v1/resolved") { routes, request, _ in routes.resolved(request) }
         guard configuration.servesStudio else { return [resolved] }
         return [
             resolved,
             // The page and its code hold no data: a browser loads them without a token, and
             // the page then sends the token with its requests for data.
-            Route(.get, "/studio", open: true) { request, _ in Self.studioFile(request) },
-            Route(.get, "/studio/**", open: true) { request, _ in Self.studioFile(request) },
+            Route(.get, "/studio", open: true, daemonWide: true) { _, request, _ in Self.studioFile(request) },
+            Route(.get, "/studio/**", open: true, daemonWide: true) { _, request, _ in Self.studioFile(request) },
         ]
     }
 

@@ -5,13 +5,14 @@ import Livery
 extension DaemonRoutes {
     /// Tokens Studio for Figma's "Generic Versioned Storage" at `/v1/tokens-studio`: `GET` pulls,
     /// `PUT` pushes (read/write), `POST` creates (read/write/create) — see ``TokensStudioStorage``.
-    var tokensStudioRoutes: [Route] {
+    static var tokensStudioRoutes: [Route] {
         [
-            Route(.get, TokensStudioStorage.path) { request, _ in try await self.tokensStudioPull(request) },
-            Route(.put, TokensStudioStorage.path, writes: true) { request, _ in try await self.tokensStudioPush(request)
+            Route(.get, TokensStudioStorage.path) { routes, request, _ in try await routes.tokensStudioPull(request) },
+            Route(.put, TokensStudioStorage.path, writes: true) { routes, request, _ in
+                try await routes.tokensStudioPush(request)
             },
-            Route(.post, TokensStudioStorage.path, writes: true) { request, _ in
-                try await self.tokensStudioCreate(request)
+            Route(.post, TokensStudioStorage.path, writes: true) { routes, request, _ in
+                try await routes.tokensStudioCreate(request)
             },
         ]
     }
@@ -64,7 +65,7 @@ extension DaemonRoutes {
         let body = try await tokensStudioBody(request)
         let current = try await currentSources(path: path)
         do throws(Problem) {
-            return (try TokensStudioStorage.change(pushing: body, over: current), current)
+            return (try TokensStudioStorage.change(pushing: body, over: current, author: Self.pushKeyName), current)
         } catch {
             throw refused(error, path: path)
         }

@@ -3,25 +3,42 @@ import Hummingbird
 @_spi(LiveryInternal) import LiveryHTTP
 import Logging
 
-/// The daemon's HTTP endpoints (the LiveryServer catalog's HTTPAPI.md), bound to the state they serve.
+/// The daemon's HTTP endpoints (the LiveryServer catalog's HTTPAPI.md), bound to the
+/// environment they serve (``SpecSet``) and to what the daemon shares between environments.
 struct DaemonRoutes: Sendable {
-    let hub: BundleHub
-    let clients: ClientTable
-    let writer: SpecWriter
-    let rollouts: RolloutKeeper
-    let scheduler: Scheduler
-    let token: BearerToken
-    let metrics: ServerMetrics
-    let configuration: DaemonConfiguration
-    let logger: Logger
-    /// The listing of `GET /v1/specs`, made again only when the store may have changed.
-    let listings = VersionedCache<ListingVersion>(capacity: Self.cachedListings)
-    /// The bundles of `GET /v1/history/{revision}`, which never change.
-    let historicBundles = VersionedCache<Int64>(capacity: Self.cachedRevisions)
+    /// What the routes of every environment share.
+    struct Shared: Sendable {
+        let environments: Environments
+        let token: BearerToken
+        let metrics: ServerMetrics
+        let configuration: DaemonConfiguration
+        let logger: Logger
+
+        /// The routes bound to the environment `set`.
+        func bound(to set: SpecSet) -> DaemonRoutes { DaemonRoutes(shared: self, specSet: set) }
+    }
+
+    let shared: Shared
+    /// The environment the request addresses.
+    let specSet: SpecSet
     /// Listings kept: the current one.
     static let cachedListings = 1
     /// Historic bundles kept, the most recently read.
     static let cachedRevisions = 16
+
+    var environments: Environments { shared.environments }
+    var token: BearerToken { shared.token }
+    var metrics: ServerMetrics { shared.metrics }
+    var configuration: DaemonConfiguration { shared.configuration }
+    var logger: Logger { shared.logger }
+    var hub: BundleHub { specSet.hub }
+    var clients: ClientTable { specSet.clients }
+    var writer: SpecWriter { specSet.writer }
+    var rollouts: RolloutKeeper { specSet.rollouts }
+    /// The listing of `GET /v1/specs`, made again only when the store may have changed.
+    var listings: VersionedCache<ListingVersion> { specSet.listings }
+    /// The bundles of `GET /v1/history/{revision}`, which never change.
+    var historicBundles: VersionedCache<Int64> { specSet.historicBundles }
 
     /// A version of the store's content as the daemon knows it: the loads its follower applied
     /// and the commits its writer made.
@@ -29,6 +46,11 @@ struct DaemonRoutes: Sendable {
         var loads: Int
         var commits: Int
     }
+
+    /// What a route answers, given the routes bound to the environment the request addresses.
+    typealias Handler = @Sendable (DaemonRoutes, Request, BasicRequestContext) async throws -> Response
+    /// What a route about the environments themselves answers: it needs none of them.
+    typealias RegistryHandler = @Sendable (Shared, Request, BasicRequestContext) async throws -> Response
 
     /// A route: what answers `method` on `path` (a router pattern), and whether it writes.
     struct Route: Sendable {
@@ -39,83 +61,82 @@ struct DaemonRoutes: Sendable {
         /// Open to every client even with `--read-token-file` (``RequestGate``): the probes and
         /// the studio's own files. Every other route needs the read token when one is set.
         let open: Bool
-        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
+        let answer: Answer
 
+        /// Which environment a route answers for.
+        enum Answer: Sendable {
+            /// A route of a spec set, served at its path for the default environment and at
+            /// `/v1/environments/{environment}/…` (``LiveryHTTP/EnvironmentPath``) for each.
+            case environment(Handler)
+            /// A route of the daemon as a whole, served once, bound to the default environment
+            /// (or any, without it).
+            case daemon(Handler)
+            /// A route about the environments, served once.
+            case registry(RegistryHandler)
+        }
+
+        /// A route of each environment, or with `daemonWide` of the daemon as a whole.
         init(
             _ method: HTTPRequest.Method, _ path: String, writes: Bool = false, open: Bool = false,
-            _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
+            daemonWide: Bool = false, _ handler: @escaping Handler
         ) {
+            self.init(
+                method, path, writes: writes, open: open, answer: daemonWide ? .daemon(handler) : .environment(handler))
+        }
+
+        /// A route about the environments themselves.
+        init(_ method: HTTPRequest.Method, _ path: String, writes: Bool = false, registry: @escaping RegistryHandler) {
+            self.init(method, path, writes: writes, open: false, answer: .registry(registry))
+        }
+
+        private init(_ method: HTTPRequest.Method, _ path: String, writes: Bool, open: Bool, answer: Answer) {
             self.method = method
             self.path = path
             self.writes = writes
             self.open = open
-            self.handler = handler
+            self.answer = answer
+        }
+
+        /// Served for each environment.
+        var isPerEnvironment: Bool {
+            if case .environment = answer { true } else { false }
         }
     }
 
-    /// Every route of the daemon. `HEAD` of each `GET` route is the `GET` without its body
-    /// (the router's own rule); `OPTIONS` and the 405s come from this table.
-    var routes: [Route] {
-        BundlePath.patterns.map { pattern in Route(.get, pattern) { request, _ in self.bundle(request) } } + [
-            Route(.post, BundleForm.styleSheet.path, writes: true) { request, _ in
-                try await self.styleSheetDryRun(request)
+    /// Every route of the daemon, each once. `HEAD` of each `GET` route is the `GET` without its
+    /// body (the router's own rule); `OPTIONS` and the 405s come from the table.
+    static func routes(_ configuration: DaemonConfiguration) -> [Route] {
+        BundlePath.patterns.map { pattern in Route(.get, pattern) { routes, request, _ in routes.bundle(request) } } + [
+            Route(.post, BundleForm.styleSheet.path, writes: true) { routes, request, _ in
+                try await routes.styleSheetDryRun(request)
             },
-            Route(.get, "/v1/livery.js") { request, _ in self.browserClient(request) },
-            Route(.get, "/v1/events") { request, _ in self.events(request) },
-            Route(.get, "/v1/specs") { request, _ in try await self.listFiles(request) },
-            Route(.get, "/v1/specs/**") { request, _ in try await self.getFile(request) },
-            Route(.put, "/v1/specs/**", writes: true) { request, _ in try await self.putFile(request) },
-            Route(.delete, "/v1/specs/**", writes: true) { request, _ in try await self.deleteFile(request) },
-            Route(.post, "/v1/specs", writes: true) { request, _ in try await self.publish(request) },
-            Route(.get, "/v1/history") { request, _ in try await self.history(request) },
-            Route(.get, "/v1/history/{revision}") { request, context in
-                try await self.historicBundle(request, context: context)
+            Route(.get, "/v1/livery.js", daemonWide: true) { routes, request, _ in routes.browserClient(request) },
+            Route(.get, "/v1/events") { routes, request, _ in routes.events(request) },
+            Route(.get, "/v1/specs") { routes, request, _ in try await routes.listFiles(request) },
+            Route(.get, "/v1/specs/**") { routes, request, _ in try await routes.getFile(request) },
+            Route(.put, "/v1/specs/**", writes: true) { routes, request, _ in try await routes.putFile(request) },
+            Route(.delete, "/v1/specs/**", writes: true) { routes, request, _ in try await routes.deleteFile(request) },
+            Route(.post, "/v1/specs", writes: true) { routes, request, _ in try await routes.publish(request) },
+            Route(.get, "/v1/history") { routes, request, _ in try await routes.history(request) },
+            Route(.get, "/v1/history/{revision}") { routes, request, context in
+                try await routes.historicBundle(request, context: context)
             },
-            Route(.post, "/v1/history/{revision}/restore", writes: true) { request, context in
-                try await self.restore(request, context: context)
+            Route(.post, "/v1/history/{revision}/restore", writes: true) { routes, request, context in
+                try await routes.restore(request, context: context)
             },
-            Route(.get, "/v1/rollout") { _, _ in try self.rolloutStatus() },
-            Route(.post, "/v1/rollout", writes: true) { request, _ in try await self.changeRollout(request) },
-            Route(.get, "/v1/schedule") { _, _ in try await self.scheduleListing() },
-            Route(.post, "/v1/schedule", writes: true) { request, _ in try await self.planChange(request) },
-            Route(.delete, "/v1/schedule/{id}", writes: true) { _, context in
-                try await self.cancelScheduledChange(context: context)
+            Route(.get, "/v1/rollout") { routes, _, _ in try routes.rolloutStatus() },
+            Route(.post, "/v1/rollout", writes: true) { routes, request, _ in try await routes.changeRollout(request) },
+            Route(.post, CrossOriginPolicy.reportsPath) { routes, request, _ in try await routes.report(request) },
+            Route(.get, "/v1/status") { routes, request, _ in routes.status(request) },
+            Route(.get, "/v1/clients") { routes, _, _ in routes.clientsStatus() },
+            Route(.get, "/v1/traits", daemonWide: true) { routes, _, _ in routes.traitCatalog() },
+            Route(.get, "/healthz", open: true, daemonWide: true) { routes, request, _ in routes.health(request) },
+            Route(.get, "/readyz", open: true, daemonWide: true) { routes, request, _ in try routes.readiness(request)
             },
-            Route(.post, CrossOriginPolicy.reportsPath) { request, _ in try await self.report(request) },
-            Route(.get, "/v1/status") { request, _ in self.status(request) },
-            Route(.get, "/v1/clients") { _, _ in self.clientsStatus() },
-            Route(.get, "/v1/traits") { _, _ in self.traitCatalog() },
-            Route(.get, "/healthz", open: true) { request, _ in self.health(request) },
-            Route(.get, "/readyz", open: true) { request, _ in try self.readiness(request) },
-            Route(.get, "/metrics") { _, _ in self.renderMetrics() },
-            Route(.get, "/v1/openapi.yaml") { request, _ in self.openAPIDocument(request) },
-            Route(.get, "/v1/tokens") { request, _ in try self.tokens(request) },
-        ] + studioRoutes + tokensStudioRoutes
-    }
-
-    /// Adds every route, the request metrics and limits, the 405 and `OPTIONS` answers, and the
-    /// write routes' authorization to `router` (made with `.autoGenerateHeadEndpoints`); returns
-    /// the paths of the routes open without the read token, for the ``RequestGate``.
-    func register(on router: Router<BasicRequestContext>) -> OpenRoutes {
-        let routes = self.routes
-        var allowed = AllowedMethods()
-        for route in routes { allowed.add(route.method, route.path) }
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
-        router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
-        let writes = router.group().add(
-            middleware: WriteAuthorization(
-                token: token, readOnly: configuration.readOnly,
-                served: configuration.etcd == nil ? "the specs folder" : "the specs in etcd"))
-        for route in routes {
-            if route.writes {
-                writes.on(RouterPath(route.path), method: route.method, use: route.handler)
-            } else {
-                router.on(RouterPath(route.path), method: route.method, use: route.handler)
-            }
-        }
-        allowed.register(on: router)
-        return OpenRoutes(routes.filter(\.open).map(\.path))
+            Route(.get, "/metrics", daemonWide: true) { routes, _, _ in routes.renderMetrics() },
+            Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
+            Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
+        ] + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + scheduleRoutes + environmentRoutes
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.

@@ -47,7 +47,8 @@ struct ScheduleStep: Sendable {
                             + (record.abortReason.map { ": \($0)" } ?? ""))
                 }
                 if index == change.steps.count - 1 {
-                    _ = try await rollouts.complete(ifMatch: id, message: change.message)
+                    _ = try await rollouts.complete(
+                        ifMatch: id, message: change.message, author: DaemonRoutes.pushKeyName)
                 } else {
                     _ = try await rollouts.set(basisPoints: step.basisPoints ?? 0, ifMatch: id)
                 }
@@ -68,6 +69,6 @@ struct ScheduleStep: Sendable {
             throw .storeFailed("scheduled change \(change.id) keeps no files")
         }
         let message = change.message.isEmpty ? "scheduled \(change.kind.rawValue) \(change.id)" : change.message
-        return ChangeSet(files: files, message: message)
+        return ChangeSet(files: files, message: message, author: DaemonRoutes.pushKeyName)
     }
 }

@@ -23,7 +23,7 @@ extension EtcdSpecStore {
         let reports = configuration.reportsPrefix(of: name)
         let own = reports + group + "/"
         let now = Date()
-        let history = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: event, paths: [])
+        let history = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: event, by: nil, paths: [])
         do {
             let (succeeded, revision) = try await client.transaction(
                 if: [version == 0 ? .absent(key: key) : .modRevision(key: key, equals: version)],

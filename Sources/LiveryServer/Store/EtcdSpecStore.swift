@@ -68,7 +68,8 @@ final class EtcdSpecStore: SpecStore {
         }
         let now = Date()
         let record = PublishRecord(
-            time: ISO8601DateFormatter().string(from: now), message: change.message, paths: change.paths)
+            time: ISO8601DateFormatter().string(from: now), message: change.message, by: change.author,
+            paths: change.paths)
         operations.append(.put(key: history + Self.recordName(at: now), value: record.encoded))
         do {
             operations += try await recordsToPrune().map { .delete(key: $0) }
@@ -109,7 +110,8 @@ final class EtcdSpecStore: SpecStore {
         let entries = kvs.map { kv in
             let record = PublishRecord(kv.value)
             return HistoryEntry(
-                revision: kv.createRevision, time: record.time, message: record.message, paths: record.paths)
+                revision: kv.createRevision, time: record.time, message: record.message, by: record.by ?? "unknown",
+                paths: record.paths)
         }
         return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
     }
@@ -117,6 +119,9 @@ final class EtcdSpecStore: SpecStore {
     func read(atRevision revision: Int64) async throws(StoreError) -> StoreState {
         try await read(revision: revision)
     }
+
+    /// Nothing to record: every publish wrote its record in its own transaction.
+    func recordLoaded() {}
 
     private func read(revision: Int64?) async throws(StoreError) -> StoreState {
         let specs = configuration.specsPrefix
@@ -178,15 +183,19 @@ final class EtcdSpecStore: SpecStore {
     }
 }
 
-/// The value of a publish record key: JSON `{"time", "message", "paths"}`.
+/// The value of a publish record key: JSON `{"time", "message", "by", "paths"}`.
 struct PublishRecord: Codable, Sendable {
     var time: String
     var message: String
+    /// Who (``ChangeSet/author``); absent in the records of daemons that did not say, and in a
+    /// rollout's events.
+    var by: String?
     var paths: [String]
 
-    init(time: String, message: String, paths: [String]) {
+    init(time: String, message: String, by: String?, paths: [String]) {
         self.time = time
         self.message = message
+        self.by = by
         self.paths = paths
     }
 
@@ -195,7 +204,7 @@ struct PublishRecord: Codable, Sendable {
         do {
             self = try JSONDecoder().decode(PublishRecord.self, from: data)
         } catch {
-            self.init(time: "", message: "(unreadable publish record: \(error))", paths: [])
+            self.init(time: "", message: "(unreadable publish record: \(error))", by: nil, paths: [])
         }
     }
 

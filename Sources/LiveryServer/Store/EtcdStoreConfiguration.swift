@@ -1,6 +1,6 @@
 public import AsyncHTTPClient
 public import Foundation
-package import LiveryEtcd
+import LiveryEtcd
 
 /// Where a daemon on etcd keeps its specs: the members to talk to and the key prefix.
 ///
@@ -23,8 +23,9 @@ public struct EtcdStoreConfiguration: Sendable {
     /// every `--experimental-watch-progress-notify-interval` (10 minutes unless set); below
     /// this limit they keep the watch from being made again.
     public var watchSilenceLimit: Duration
-    /// The etcd user the daemon authenticates as (`--etcd-user`); `nil` when etcd requires none.
-    package var credentials: EtcdCredentials?
+    /// The etcd user the daemon authenticates as (`--etcd-user`, ``authenticate(user:password:)``);
+    /// `nil` when etcd requires none.
+    var credentials: EtcdCredentials?
     /// How many publish records the history keeps; each publish removes the oldest beyond it
     /// in its own transaction, never the one it writes (so a limit below 1 acts as 1).
     public var historyLimit: Int
@@ -39,6 +40,24 @@ public struct EtcdStoreConfiguration: Sendable {
         self.http = http
         self.watchSilenceLimit = watchSilenceLimit
         self.historyLimit = historyLimit
+    }
+
+    /// Authenticates as the etcd user `user` (`etcdctl auth enable`).
+    package mutating func authenticate(user: String, password: String) {
+        credentials = EtcdCredentials(user: user, password: password)
+    }
+
+    /// An HTTP client for ``http`` as `livery serve` makes it: a short connect timeout and no
+    /// retrying of refused connections, so a dead member is skipped at once; with TLS when any
+    /// file is named (an authority for etcd's certificate, a client certificate and its key for
+    /// etcd's `--client-cert-auth`), certificate verification always on.
+    ///
+    /// - Throws: An error naming the file that cannot be read or holds no PEM certificate or key.
+    package static func makeHTTPClient(
+        caPath: String? = nil, certificatePath: String? = nil, keyPath: String? = nil
+    ) throws -> HTTPClient {
+        let security = EtcdSecurity(caPath: caPath, certificatePath: certificatePath, keyPath: keyPath)
+        return EtcdClient.makeHTTPClient(tls: try security.tlsConfiguration())
     }
 
     /// The folder of the spec files' keys under the prefix.

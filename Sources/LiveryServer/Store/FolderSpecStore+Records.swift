@@ -16,8 +16,8 @@ extension FolderSpecStore {
         return StoreRecord(name: name, data: data, version: version)
     }
 
-    /// Writes the record's file atomically, readable by its owner alone; a folder keeps no
-    /// history, so `event` is not recorded.
+    /// Writes the record's file atomically, readable by its owner alone; a folder's history
+    /// keeps the publishes of files only, so `event` is not recorded.
     func write(
         record data: Data, named name: String, over version: Int64, event: String, keepingReportsOf group: String
     ) throws(StoreError) -> Int64? {

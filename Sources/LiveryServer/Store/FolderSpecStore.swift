@@ -15,8 +15,11 @@ import Logging
 /// but can leave some files of the batch new and others old; the daemon then loads that mix at
 /// its next start if it validates, and otherwise serves nothing until the folder is fixed.
 ///
-/// Its records are files outside the folder (``DaemonConfiguration/stateDirectory``), each
-/// written atomically; their reports are kept in memory, since no other daemon shares them.
+/// Its history (``FolderHistory``) and records are files outside the folder
+/// (``DaemonConfiguration/stateDirectory``), each written atomically; the records' reports are
+/// kept in memory, since no other daemon shares them. A commit records its publish as it writes
+/// the files; an edit made on disk is recorded by `disk` once the follower loaded it
+/// (``recordLoaded()``). Both run on this actor, so a commit's own files are never recorded twice.
 actor FolderSpecStore: SpecStore {
     let directory: URL
     private let limits: ReaderLimits
@@ -27,6 +30,8 @@ actor FolderSpecStore: SpecStore {
     /// The file that keeps the record of each name.
     let recordFile: @Sendable (_ name: String) -> URL
     let logger: Logger
+    /// The publishes, kept in the state folder.
+    var publishes: FolderHistory
     /// The version of each record this store wrote or read; a record on disk not yet read is 1.
     var recordVersions: [String: Int64] = [:]
     /// The reports added, as `record/group/key`.
@@ -39,9 +44,10 @@ actor FolderSpecStore: SpecStore {
 
     init(
         directory: URL, limits: ReaderLimits, watch: WatchConfiguration,
-        recordFile: @escaping @Sendable (_ name: String) -> URL, logger: Logger
+        recordFile: @escaping @Sendable (_ name: String) -> URL, history: FolderHistory, logger: Logger
     ) {
         self.directory = directory
+        self.publishes = history
         self.limits = limits
         self.watch = watch
         self.recordFile = recordFile
@@ -86,25 +92,70 @@ actor FolderSpecStore: SpecStore {
 
     /// Writes every file of `change` if the folder still holds what `state` read; the files
     /// others left alone are compared too, since the change was validated together with them.
+    /// The new files' blobs are kept before any file is written and the revision after, so a
+    /// full disk refuses the write whole; a history that cannot be written after the files were
+    /// is logged, and the follower then records the files by `disk`.
     func commit(_ change: ChangeSet, over state: StoreState) throws(StoreError) -> CommitOutcome {
         try checkWritable(change.paths)
         let now = try readFolder()
         guard Self.sameFiles(now, state.sources) else { return .raced }
+        var next = now
+        for path in change.paths {
+            do {
+                try next.set(path, to: change.files[path] ?? nil)
+            } catch {
+                throw .forbiddenPath(error)
+            }
+        }
+        try mapped { () throws(FileSystemError) in try publishes.keepBlobs(of: next) }
         let batch = change.files.count > 1
         if batch { gate.begin() }
         defer { if batch { gate.end() } }
         for path in change.paths {
             try write(change.files[path] ?? nil, to: path)
         }
-        return .committed(revision: nil)
+        do {
+            return .committed(
+                revision: try publishes.append(next, paths: change.paths, message: change.message, by: change.author))
+        } catch {
+            logger.error("cannot record a publish in the history", metadata: ["livery.error": "\(error)"])
+            return .committed(revision: nil)
+        }
     }
 
     func history(limit: Int) throws(StoreError) -> [HistoryEntry] {
-        throw .historyUnsupported
+        try mapped { () throws(FileSystemError) in try publishes.entries(limit: limit) }
     }
 
     func read(atRevision revision: Int64) throws(StoreError) -> StoreState {
-        throw .historyUnsupported
+        StoreState(sources: try publishes.sources(at: revision))
+    }
+
+    /// Records the folder as it is now by `disk` if it differs from the newest revision: the
+    /// follower just loaded it, and it was not a commit of this store, which records its own.
+    func recordLoaded() {
+        do throws(StoreError) {
+            let now = try readFolder()
+            try mapped { () throws(FileSystemError) in
+                let paths = try publishes.changedPaths(to: now)
+                guard !paths.isEmpty else { return }
+                try publishes.keepBlobs(of: now)
+                _ = try publishes.append(now, paths: paths, message: "edited on disk", by: "disk")
+            }
+        } catch {
+            logger.error("cannot record an edit on disk in the history", metadata: ["livery.error": "\(error)"])
+        }
+    }
+
+    /// A file error of the history, as a store error: a full disk is 507, like the folder's.
+    private func mapped<T>(_ body: () throws(FileSystemError) -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch  where error.errno == ENOSPC || error.errno == EDQUOT {
+            throw .insufficientStorage(error.description)
+        } catch {
+            throw .fileSystem(error.description)
+        }
     }
 
     private func write(_ data: Data?, to path: String) throws(StoreError) {

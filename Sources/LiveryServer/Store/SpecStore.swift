@@ -29,11 +29,17 @@ protocol SpecStore: Sendable {
     /// Writes `change` if the store still holds `state`; all of it or none of it.
     func commit(_ change: ChangeSet, over state: StoreState) async throws(StoreError) -> CommitOutcome
 
-    /// The publishes this store recorded, newest first, at most `limit`.
+    /// The publishes this store recorded, newest first, at most `limit`: etcd's publish records,
+    /// a folder's ``FolderHistory``.
     func history(limit: Int) async throws(StoreError) -> [HistoryEntry]
 
     /// Every spec file as it was at `revision`.
     func read(atRevision revision: Int64) async throws(StoreError) -> StoreState
+
+    /// Called by the follower once it loaded the spec files: a folder records them as a publish
+    /// by `disk` if they differ from its newest revision (an edit made on disk); etcd records
+    /// every publish when it commits it, and does nothing here.
+    func recordLoaded() async
 
     /// What metrics and logs call the store's changes: `disk` or `etcd`.
     var changeSource: String { get }
@@ -73,7 +79,7 @@ struct StoreState: Sendable {
 
 /// What became of a commit.
 enum CommitOutcome: Sendable {
-    /// Written, at this store revision (`nil` for a folder).
+    /// Written, at this store revision (`nil` when a folder could not record it in its history).
     case committed(revision: Int64?)
     /// The store no longer holds the state the change was validated against.
     case raced
@@ -83,8 +89,11 @@ enum CommitOutcome: Sendable {
 struct ChangeSet: Sendable {
     /// New bytes by path; `nil` removes the file. Paths already passed ``Livery/SpecPath``.
     var files: [String: Data?]
-    /// Why, as the author said it; recorded in the history where the store keeps one.
+    /// Why, as the author said it; recorded in the history.
     var message: String
+    /// Who: the name of the key that authorised the write (`token-file` for `--token-file`'s),
+    /// `disk` for an edit made on disk; recorded in the history as ``HistoryEntry/by``.
+    var author: String
 
     /// The paths, sorted.
     var paths: [String] { files.keys.sorted() }
@@ -98,14 +107,17 @@ package struct HistoryEntry: Codable, Hashable, Sendable {
     public var time: String
     /// The author's message.
     public var message: String
+    /// Who published it (``ChangeSet/author``).
+    public var by: String
     /// The paths it wrote or removed.
     public var paths: [String]
 
     /// Creates an entry.
-    public init(revision: Int64, time: String, message: String, paths: [String]) {
+    public init(revision: Int64, time: String, message: String, by: String, paths: [String]) {
         self.revision = revision
         self.time = time
         self.message = message
+        self.by = by
         self.paths = paths
     }
 }

@@ -56,7 +56,7 @@ struct SpecWriter: Sendable {
         var fileETags: [String: EntityTag]
         /// The ETag of the bundle the new set makes.
         var bundleETag: EntityTag
-        /// The store revision of the commit (etcd); `nil` for a folder or a dry run.
+        /// The store revision of the commit; `nil` for a dry run.
         var revision: Int64?
         /// The spec the new set makes (what a dry run of `POST /v1/css` renders).
         var spec: Spec
@@ -70,6 +70,22 @@ struct SpecWriter: Sendable {
     func write(
         _ change: ChangeSet, precondition: Precondition, dryRun: Bool, completing: Bool = false
     ) async throws(StoreError) -> Result {
+        try await write(change, matching: nil, precondition: precondition, dryRun: dryRun, completing: completing)
+    }
+
+    /// Makes the store hold exactly `sources` (a promotion), as ``write(_:precondition:dryRun:completing:)``
+    /// writes a change; the change is worked out again from each state read, so a write that
+    /// raced another one neither removes a file the other removed nor keeps one it added.
+    func write(
+        matching sources: SpecSourceSet, message: String, author: String, precondition: Precondition, dryRun: Bool
+    ) async throws(StoreError) -> Result {
+        let change = Self.change(from: try await store.read().sources, to: sources, message: message, author: author)
+        return try await write(change, matching: sources, precondition: precondition, dryRun: dryRun, completing: false)
+    }
+
+    private func write(
+        _ change: ChangeSet, matching: SpecSourceSet?, precondition: Precondition, dryRun: Bool, completing: Bool
+    ) async throws(StoreError) -> Result {
         try Self.checkSize(of: change)
         if !dryRun, !completing, let running = rollouts.runningID { throw .rolloutRunning(running) }
         try await store.checkWritable(change.paths)
@@ -79,25 +95,28 @@ struct SpecWriter: Sendable {
             throw .cancelled
         }
         defer { mutex.unlock() }
-        return try await validateAndCommit(change, precondition: precondition, dryRun: dryRun)
+        return try await validateAndCommit(change, matching: matching, precondition: precondition, dryRun: dryRun)
     }
 
     private func validateAndCommit(
-        _ change: ChangeSet, precondition: Precondition, dryRun: Bool
+        _ first: ChangeSet, matching: SpecSourceSet?, precondition: Precondition, dryRun: Bool
     ) async throws(StoreError) -> Result {
         var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
-        if change.files.isEmpty {
-            // Nothing to change (a restore of the current state): the current bundle, unwritten.
-            let state = try await store.read()
-            try await fetchIncludes(for: [state.sources], into: &remote)
-            try check(precondition, against: state.sources, remote: remote)
-            let spec = try build(state.sources, remote: remote)
-            return Result(
-                paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8), spec: spec,
-                sources: state.sources)
-        }
         for _ in 0..<Self.maxTries {
             let state = try await store.read()
+            let change =
+                matching.map { Self.change(from: state.sources, to: $0, message: first.message, author: first.author) }
+                ?? first
+            if change.files.isEmpty {
+                // Nothing to change (a restore of the current state): the current bundle, unwritten.
+                try await fetchIncludes(for: [state.sources], into: &remote)
+                try check(precondition, against: state.sources, remote: remote)
+                let spec = try build(state.sources, remote: remote)
+                return Result(
+                    paths: [], created: [], fileETags: [:], bundleETag: EntityTag(of: spec.bundleJSON.utf8),
+                    spec: spec, sources: state.sources)
+            }
+            try Self.checkSize(of: change)
             var next = state.sources
             var created = Set<String>()
             for path in change.paths {
@@ -147,8 +166,14 @@ struct SpecWriter: Sendable {
     }
 
     /// The change that makes the store hold exactly `sources` (a restore).
-    func change(toMatch sources: SpecSourceSet, message: String) async throws(StoreError) -> ChangeSet {
-        let now = try await store.read().sources
+    func change(toMatch sources: SpecSourceSet, message: String, author: String) async throws(StoreError) -> ChangeSet {
+        Self.change(from: try await store.read().sources, to: sources, message: message, author: author)
+    }
+
+    /// The change that turns `now` into `sources`: the files added, changed and removed.
+    private static func change(
+        from now: SpecSourceSet, to sources: SpecSourceSet, message: String, author: String
+    ) -> ChangeSet {
         var files: [String: Data?] = [:]
         for (path, file) in sources.files where now.files[path]?.data != file.data {
             files[path] = .some(file.data)
@@ -156,7 +181,7 @@ struct SpecWriter: Sendable {
         for path in now.files.keys where sources.files[path] == nil {
             files[path] = .some(nil)
         }
-        return ChangeSet(files: files, message: message)
+        return ChangeSet(files: files, message: message, author: author)
     }
 
     private func check(

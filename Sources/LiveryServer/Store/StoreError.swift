@@ -20,10 +20,12 @@ enum StoreError: Error, Equatable {
     case bundleChanged(current: EntityTag?)
     /// The store cannot be reached (etcd down, no leader): nothing was written.
     case unavailable(String)
-    /// The store keeps no history: a folder.
-    case historyUnsupported
     /// The revision asked for was compacted away.
     case revisionCompacted(Int64)
+    /// The revision asked for is older than a folder's history keeps (``FolderHistory``).
+    case revisionPruned(Int64)
+    /// A promotion named a version its source does not have (by ETag), said in a sentence.
+    case versionNotFound(String)
     /// The revision asked for does not exist yet.
     case revisionInFuture(Int64)
     /// The store answered something unexpected.

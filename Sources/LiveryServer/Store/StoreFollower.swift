@@ -3,7 +3,8 @@ import ServiceLifecycle
 
 /// Follows the daemon's store (``SpecStore/follow(loading:into:)``) until graceful shutdown,
 /// whatever the store is: each state of the spec files goes to the ``BundleHub``, its remote
-/// includes fetched here so that the network never holds up the watcher; whether the store can
+/// includes fetched here so that the network never holds up the watcher, and each state that
+/// loaded goes back to the store to be recorded (``SpecStore/recordLoaded()``); whether the store can
 /// be followed goes to the hub; the rollout's record and reports go to the ``RolloutKeeper``;
 /// a change of the schedule wakes the ``Scheduler``.
 /// Then it closes the hub, which releases every waiting client.
@@ -44,6 +45,7 @@ final class StoreFollower: Service, Sendable {
                 spec = .failure(error)
             }
             hub.apply(spec, source: store.changeSource)
+            if case .success = spec { await store.recordLoaded() }
         case .reachable:
             hub.markReachable(revision: nil)
         case .unreachable(let reason):

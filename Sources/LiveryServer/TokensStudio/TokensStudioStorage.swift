@@ -53,7 +53,9 @@ enum TokensStudioStorage {
 
     /// The change a push makes to `current`: each set written, sets it no longer has removed,
     /// its themes as the resolver (removed when it has none).
-    static func change(pushing body: SpecNode, over current: SpecSourceSet) throws(Problem) -> ChangeSet {
+    static func change(
+        pushing body: SpecNode, over current: SpecSourceSet, author: String
+    ) throws(Problem) -> ChangeSet {
         let push: TokensStudioPush
         do {
             push = try TokensStudioPush(body: body)
@@ -79,7 +81,7 @@ enum TokensStudioStorage {
             files[resolverPath] = .some(nil)
         }
         let version = push.version.map { " \($0)" } ?? ""
-        return ChangeSet(files: files, message: "Tokens Studio\(version) push")
+        return ChangeSet(files: files, message: "Tokens Studio\(version) push", author: author)
     }
 
     private static func validated(_ path: String) throws(Problem) -> String {

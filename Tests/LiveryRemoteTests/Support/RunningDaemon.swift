@@ -11,6 +11,8 @@ struct RunningDaemon {
     let daemon: LiveryDaemon
     let task: Task<Void, any Error>
     let port: Int
+    /// The daemon's state folder, unless the test gave one: its history stays out of the user's.
+    let state: TemporarySpecFolder
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -21,12 +23,14 @@ struct RunningDaemon {
         var configuration = DaemonConfiguration(
             directory: folder.url, port: port, heartbeatInterval: .milliseconds(300),
             retryHint: .milliseconds(100), registry: registry)
+        let state = try TemporarySpecFolder(prefix: "livery-state")
+        configuration.stateDirectory = state.url
         configure(&configuration)
         let logger = Logger(label: "livery.remote.test") { _ in SwiftLogNoOpLogHandler() }
         let token = try BearerToken("test-token-0123456789abcdef")
         let daemon = LiveryDaemon(configuration: configuration, token: token, logger: logger)
         let task = GracefulServer.run(daemon, logger: logger)
-        return RunningDaemon(daemon: daemon, task: task, port: try await daemon.listeningPort())
+        return RunningDaemon(daemon: daemon, task: task, port: try await daemon.listeningPort(), state: state)
     }
 
     func stop() async {

@@ -18,14 +18,19 @@ final class ServeProcess {
     let port: Int
     private let process: ChildProcess
 
-    /// Starts the daemon on `folder` and returns once it says which port it listens on.
-    init(folder: URL, work: URL, token: String, arguments extra: [String] = []) async throws {
+    /// Starts the daemon on `folder` (with `environments`, a folder of environments) and returns
+    /// once it says which port it listens on.
+    init(
+        folder: URL, work: URL, token: String, environments: Bool = false, arguments extra: [String] = []
+    ) async throws {
         let tokenFile = work.appending(path: "\(UUID().uuidString).token")
         try Data(token.utf8).write(to: tokenFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile.path)
         process = ChildProcess(
             try Self.liveryExecutable().path,
-            ["serve", folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning"] + extra)
+            ["serve"] + (environments ? ["--environments"] : []) + [
+                folder.path, "--port", "0", "--token-file", tokenFile.path, "--log-level", "warning",
+            ] + extra)
         try await process.start()
         port = try await Self.port(saidBy: process)
     }

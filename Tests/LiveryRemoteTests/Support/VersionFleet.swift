@@ -12,12 +12,12 @@ struct VersionFleet {
     private let loop: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
 
-    init(count: Int, following base: URL, wait: Int) {
+    init(count: Int, following base: URL, wait: Int, environment: String? = nil) {
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = count + 50
         let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let client = HTTPClient(eventLoopGroup: loop, configuration: .init(connectionPool: pool))
-        let followers = (0..<count).map { _ in VersionFollower() }
+        let followers = (0..<count).map { _ in VersionFollower(environment: environment) }
         self.tasks = followers.map { follower in
             Task { await follower.follow(base, client: client, wait: wait) }
         }

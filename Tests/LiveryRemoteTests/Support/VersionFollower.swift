@@ -7,7 +7,8 @@ import Synchronization
 
 /// A light client of the version protocol, many of which share one `HTTPClient`: `GET
 /// /v1/version?since=&wait=&round=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
-/// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec.
+/// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec; after a
+/// wait a front ended without news (408), one request without `wait=`.
 /// Failures are counted and retried after a short pause. During a staged rollout it applies
 /// the version the signal names for its `instance` and sends the signal's `since` back.
 final class VersionFollower: Sendable {
@@ -15,6 +16,7 @@ final class VersionFollower: Sendable {
         var etag: String?
         var signal: String?
         var round: String?
+        var unheard = false
         var failures = 0
         var signals = 0
         var bundleCacheStatus: String?
@@ -23,9 +25,17 @@ final class VersionFollower: Sendable {
     private let state = Mutex(State())
     /// The instance name that places the follower in or out of a rollout's cohort.
     let instance: String?
+    /// The daemon's environment followed; `nil`: its default one.
+    let environment: String?
 
-    init(instance: String? = nil) {
+    init(instance: String? = nil, environment: String? = nil) {
         self.instance = instance
+        self.environment = environment
+    }
+
+    /// The URL of the daemon's route `path` (`/v1/…`) in the environment followed.
+    private func route(_ base: URL, _ path: String) -> String {
+        base.absoluteString + (environment.map { EnvironmentPath.path(path, environment: $0) } ?? path)
     }
 
     /// The ETag of the last bundle fetched (quoted, as the `ETag` header had it).
@@ -52,17 +62,24 @@ final class VersionFollower: Sendable {
     }
 
     private func step(_ base: URL, client: HTTPClient, wait: Int) async throws {
-        let (etag, signal, round) = state.withLock { state in
+        let (etag, signal, round, unheard) = state.withLock { state in
             state.signals += 1
-            return (state.etag, state.signal, state.round)
+            defer { state.unheard = false }
+            return (state.etag, state.signal, state.round, state.unheard)
         }
-        let since = (signal ?? etag.map { String($0.dropFirst().dropLast()) }).map { "since=\($0)&" } ?? ""
-        let roundParameter = round.map { "&round=\($0)" } ?? ""
+        let since = (signal ?? etag.map { String($0.dropFirst().dropLast()) }).map { "since=\($0)" }
+        let waiting = unheard ? [] : ["wait=\(wait)s"] + (round.map { ["round=\($0)"] } ?? [])
         let signalAnswer = try await client.execute(
-            HTTPClientRequest(url: "\(base.absoluteString)/v1/version?\(since)wait=\(wait)s\(roundParameter)"),
-            timeout: .seconds(Int64(wait) * 3))
+            HTTPClientRequest(
+                url: "\(route(base, "/v1/version"))?\(([since].compactMap { $0 } + waiting).joined(separator: "&"))"
+            ),
+            timeout: .seconds(Int64(wait) + 10))  // as the client: the wait and a margin of 10 s
         let body = try await signalAnswer.body.collect(upTo: 4096)
         switch signalAnswer.status.code {
+        case 408:
+            state.withLock { $0.unheard = true }
+        case 304 where unheard:
+            break
         case 304:
             let next = signalAnswer.headers.first(name: "Livery-Round")
             state.withLock { $0.round = next }
@@ -83,7 +100,7 @@ final class VersionFollower: Sendable {
                 return
             }
             let bundle = try await client.execute(
-                HTTPClientRequest(url: "\(base.absoluteString)/v1/spec/\(next.dropFirst().dropLast())"),
+                HTTPClientRequest(url: route(base, "/v1/spec/\(next.dropFirst().dropLast())")),
                 timeout: .seconds(10))
             _ = try await bundle.body.collect(upTo: 1 << 20)
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }

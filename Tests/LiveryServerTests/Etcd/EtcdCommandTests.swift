@@ -116,13 +116,17 @@ import Testing
         #expect(serve.stderr.contains(message), "\(serve.stderr)")
     }
 
-    @Test func historyOnAFolderDaemonSaysItNeedsEtcd() async throws {
+    @Test func historyOnAFolderDaemonListsItsRevisionsAndWhoMadeThem() async throws {
         try await TestDaemon.with { server in
+            try await server.publishAndWait(["n.yaml": "specs:\n  n: []\n"], message: "added n")
             let history = try await Subprocess.run(["history", "--server", server.base])
-            #expect(history.status == 1)
+            #expect(history.status == 0, "stderr: \(history.stderr)")
+            let lines = history.stdout.split(separator: "\n").map { $0.split(separator: "  ").map(String.init) }
             #expect(
-                history.stderr.contains("error: history refused, 501 No history: history needs the etcd store"),
-                "\(history.stderr)")
+                lines.map { [$0[0]] + $0.dropFirst(2) } == [
+                    ["2", "token-file", "n.yaml", "added n"],
+                    ["1", "disk", "card.yaml, palette.yaml", "edited on disk"],
+                ], "\(history.stdout)")
         }
     }
 

@@ -24,6 +24,7 @@ import Testing
             .replacingOccurrences(of: "**", with: "card.yaml")
             .replacingOccurrences(of: "{etag}", with: "0000000000000000")
             .replacingOccurrences(of: "{revision}", with: "1")
+            .replacingOccurrences(of: "{environment}", with: "default")
     }
 
     @Test func everyReadRouteNeedsTheTokenAndTheOpenOnesDoNot() async throws {

@@ -55,6 +55,9 @@ struct TestDaemon: Sendable {
         var configuration = DaemonConfiguration(
             directory: folder.url, port: 0, maxBodyBytes: maxBodyBytes, heartbeatInterval: heartbeat,
             retryHint: .milliseconds(1500))
+        // The history and rollout of a test's folder stay out of the user's state folder.
+        let state = try TemporarySpecFolder(prefix: "livery-state")
+        configuration.stateDirectory = state.url
         configure(&configuration)
         let logger = Logger(label: "livery.test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = LiveryDaemon(configuration: configuration, token: try BearerToken(token), logger: logger)
@@ -69,6 +72,7 @@ struct TestDaemon: Sendable {
         }
         await group.triggerGracefulShutdown()
         try await running.value
+        withExtendedLifetime(state) {}
         return try result.get()
     }
 

@@ -1,6 +1,6 @@
 extension RemoteIncludes {
     /// Fetches every allowed remote include that `sources` reach, and the ones those documents
-    /// include in turn, into ``documents``; then ``Spec/init(sources:roots:registry:limits:remoteIncludes:)``
+    /// include in turn, into ``documents``; then `Spec.init(sources:roots:registry:limits:remoteIncludes:)`
     /// builds the spec without further I/O.
     ///
     /// Each round fetches what is missing concurrently; a round that finds nothing missing ends

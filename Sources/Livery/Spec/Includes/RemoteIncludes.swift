@@ -3,7 +3,7 @@
 /// Resolution stays synchronous and does no I/O: a loader first asks which allowed URLs a set of
 /// files needs (``Spec/missingRemoteIncludes(_:roots:limits:remoteIncludes:)``), fetches them
 /// however it likes, adds them to ``documents`` and asks again (a fetched document may include
-/// further URLs), then builds the spec with everything in hand. ``Spec/load(_:roots:registry:limits:allowList:fetcher:)``
+/// further URLs), then builds the spec with everything in hand. `Spec.load(_:roots:registry:limits:allowList:fetcher:)`
 /// runs that loop with a ``RemoteIncludeFetcher``.
 ///
 /// A remote document may include other URLs the allow-list enables, never a file of the specs

@@ -24,7 +24,7 @@ public struct DropShadow: PropertyTrait {
     }
 
     /// Its four fields set ``HasDropShadow``'s four properties; `opacity` is 0…1, `radius` at least 0.
-    /// In CSS, the four make one `box-shadow` (see ``boxShadow``), declared with `color`.
+    /// In CSS, the four make one `box-shadow` (see `boxShadow`), declared with `color`.
     public static let properties = [
         TraitProperty("color", \Self.color, cssOfTrait: { [$0.boxShadow] }) {
             func binding(_ target: (some HasDropShadow).Type) -> PropertyBinding {

@@ -103,8 +103,8 @@ async function problemOf(response) {
 }
 
 /**
- * GET /v1/history?limit=N: {entries} (newest first), or {problem} when the daemon refuses, as a
- * daemon on a folder does (501: history needs etcd).
+ * GET /v1/history?limit=N: {entries} (newest first), or {problem} when the daemon refuses (its
+ * store unreachable, say).
  */
 export async function history(limit) {
   const response = await read(`/v1/history?limit=${limit}`);

@@ -1,7 +1,7 @@
-// The history of publishes (etcd store): each with its revision, time, message and paths; a
-// chosen revision's bundle and what restoring it would change in the live one; and the restore
-// itself, a new publish validated like every write, after a confirmation. A daemon on a folder
-// keeps no history: the page shows its answer (501) as a note instead.
+// The history of publishes: each with its revision, time, message and paths; a chosen
+// revision's bundle and what restoring it would change in the live one; and the restore itself,
+// a new publish validated like every write, after a confirmation. A history the daemon cannot
+// read now (its store unreachable) shows the daemon's answer as a note instead.
 import * as api from "./api.js";
 import { el, notify } from "./dom.js";
 import { canonicalLines, diffLines, foldUnchanged } from "./diff.js";
@@ -10,8 +10,6 @@ const $ = (id) => document.getElementById(id);
 const limit = 50;
 let selected = null;
 let liveTag = () => null;
-// A daemon's store does not change while it runs: after its 501 the page stops asking.
-let unsupported = false;
 
 /** Wires the restore buttons; `etag()` answers the live bundle's ETag the page shows. */
 export function init({ etag }) {
@@ -31,11 +29,9 @@ function closeConfirmation() {
 
 /** Re-reads the history (after each new version) and redraws the chosen revision's diff. */
 export async function refresh() {
-  if (unsupported) return;
   const answer = await api.history(limit);
   const panel = $("history");
   if (answer.problem) {
-    unsupported = answer.status === 501;
     panel.dataset.state = "unavailable";
     $("history-note").textContent = answer.problem.detail ?? answer.problem.title;
     $("history-list").replaceChildren();

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import LiveryServer
+
+/// `livery promote FROM TO`: makes environment TO's files exactly FROM's at one version, or with
+/// `--dry-run` says what that would change.
+struct PromoteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promote",
+        abstract: "Make one environment's files exactly another's (its newest revision, or --revision N).",
+        discussion: """
+            livery promote staging production              publish staging's newest revision in production
+            livery promote staging production --dry-run    the files added, changed and removed, and the
+                                                           identifiers whose resolved traits would change
+            livery promote staging production --rollout 10%   a staged rollout of it in production instead
+            """
+    )
+
+    @Argument(help: "The environment the files come from.")
+    var from: String
+
+    @Argument(help: "The environment whose files become FROM's.")
+    var to: String
+
+    @Option(help: "FROM's revision (see livery history --environment FROM); default: its newest.")
+    var revision: Int64?
+
+    @Option(help: "Start a staged rollout of this share in TO instead of publishing, such as 10%.")
+    var rollout: String?
+
+    @Option(name: .shortAndLong, help: "Why; recorded in TO's history after 'promoted from FROM at revision N'.")
+    var message: String?
+
+    @Option(help: "Promote only if TO's bundle still has this ETag (sent as If-Match).")
+    var ifMatch: String?
+
+    @Flag(help: "Show what the promotion would change; change nothing.")
+    var dryRun = false
+
+    @Option(help: "The daemon's base URL.")
+    var server = "http://127.0.0.1:7878"
+
+    @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
+    var tokenFile: String?
+
+    func validate() throws {
+        for name in [from, to] where !EnvironmentPath.isValidName(name) {
+            throw ValidationError("'\(name)' is not an environment name ([a-z][a-z0-9-]{0,62})")
+        }
+        guard from != to else { throw ValidationError("FROM and TO are the same environment '\(from)'") }
+        if let revision, revision < 1 { throw ValidationError("--revision must be positive") }
+        if let rollout, Rollout.basisPoints(parsing: rollout) == nil {
+            throw ValidationError("--rollout '\(rollout)' is not a share from 0% to 100% with at most two decimals")
+        }
+        guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
+    }
+
+    func run() async throws {
+        let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
+        let call = DaemonCall(server: server, token: token, action: dryRun ? "promotion preview" : "promotion")
+        let outcome: DaemonCall.Outcome
+        if dryRun {
+            let query = "?from=\(from)" + (revision.map { "&revision=\($0)" } ?? "")
+            outcome = try await call.send(EnvironmentPath.path("/v1/promotions/preview", environment: to) + query)
+        } else {
+            var body: [String: String] = ["from": from]
+            if let rollout { body["rollout"] = rollout }
+            if let message { body["message"] = message }
+            outcome = try await call.send(
+                post: true, EnvironmentPath.path("/v1/promotions", environment: to),
+                json: try Self.json(body, revision: revision), headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+        }
+        switch outcome {
+        case .ok(let body) where dryRun:
+            print(try JSONDecoder().decode(Preview.self, from: body).text)
+        case .ok(let body) where rollout != nil:
+            print(try RolloutSummary.decoded(from: body).text)
+        case .ok(let body):
+            let result = try JSONDecoder().decode(PublishResult.self, from: body)
+            let paths = result.paths.isEmpty ? "nothing changed" : result.paths.joined(separator: ", ")
+            print(
+                "promoted \(from) to \(to): \(result.etag)\(result.revision.map { " (revision \($0))" } ?? ""); \(paths)"
+            )
+        case .refused(let lines):
+            for line in lines { PushCommand.complain(line) }
+            throw ExitCode(1)
+        }
+    }
+
+    /// The body, `revision` a number as the daemon expects.
+    private static func json(_ body: [String: String], revision: Int64?) throws -> Data {
+        var object: [String: Any] = body
+        if let revision { object["revision"] = revision }
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+
+    /// The answer of the preview, as the command prints it.
+    private struct Preview: Decodable {
+        struct Identifier: Decodable {
+            var identifier: String
+            var before: [Look]?
+            var after: [Look]?
+        }
+
+        struct Look: Decodable {
+            var theme: String?
+            var traits: [String]
+        }
+
+        var added: [String]
+        var changed: [String]
+        var removed: [String]
+        var identifiers: [Identifier]
+
+        var text: String {
+            var lines = added.map { "+ \($0)" } + changed.map { "~ \($0)" } + removed.map { "- \($0)" }
+            for identifier in identifiers {
+                let change = identifier.before == nil ? "added" : identifier.after == nil ? "removed" : "changed"
+                lines.append("\(identifier.identifier): \(change)")
+            }
+            return lines.isEmpty ? "nothing would change" : lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import LiveryServer
+import LiveryTesting
+import Testing
+
+/// The history of a daemon on a specs folder, kept in its state folder: pushes and edits on
+/// disk, restore, the limit, and a restart.
+@Suite(.timeLimit(.minutes(1))) struct FolderHistoryTests {
+    @Test func pushesAndDiskEditsAreRecordedOnceAndARevisionIsRestored() async throws {
+        try await TestDaemon.with { daemon in
+            // The folder as the daemon found it is the first revision.
+            #expect(try await entries(daemon).map(\.summary) == ["1 disk edited on disk card.yaml,palette.yaml"])
+
+            let red = TestDaemon.exampleFiles(accent: "#FF0000")["palette.yaml"] ?? nil
+            let pushed = try await daemon.publishAndWait(["palette.yaml": red], message: "red")
+            try daemon.folder.atomicSave("palette.yaml", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
+            #expect(try await TestDaemon.eventually { try await entries(daemon).count == 3 })
+            // A push is recorded once, by the push key, though the follower loads its files too.
+            #expect(
+                try await entries(daemon).map(\.summary) == [
+                    "3 disk edited on disk palette.yaml", "2 token-file red palette.yaml",
+                    "1 disk edited on disk card.yaml,palette.yaml",
+                ])
+
+            let then = try await daemon.http.get("/v1/history/2")
+            #expect(then.status == 200)
+            #expect(then.header("ETag") == pushed)
+            let restored = try await daemon.http.post("/v1/history/2/restore", json: "")
+            #expect(restored.status == 200, "\(restored.text)")
+            #expect(try restored.json()["revision"] as? Int == 4)
+            #expect(try await daemon.serves(pushed))
+            #expect(try await entries(daemon).first?.summary == "4 token-file restore revision 2 palette.yaml")
+            #expect(try await daemon.http.get("/v1/history/5").status == 404)
+        }
+    }
+
+    @Test func theHistoryKeepsTheNewestPublishesUpToItsLimitAndTheirFilesOnly() async throws {
+        let state = try TemporarySpecFolder(prefix: "livery-state")
+        try await TestDaemon.with(configure: {
+            $0.stateDirectory = state.url; $0.historyLimit = 3
+        }) { daemon in
+            for index in 1...5 {
+                try await daemon.publishAndWait(["n.yaml": "specs:\n  n\(index): []\n"], message: "m\(index)")
+            }
+            #expect(try await entries(daemon).map(\.message) == ["m5", "m4", "m3"])
+            let gone = try await daemon.http.get("/v1/history/2")
+            #expect(gone.status == 410)
+            #expect(
+                try gone.json()["detail"] as? String
+                    == "revision 2 is no longer in the history, which keeps the newest --history-limit publishes")
+            let history = try #require(
+                try FileManager.default.contentsOfDirectory(at: state.url, includingPropertiesForKeys: nil).first {
+                    $0.lastPathComponent.hasPrefix("history-")
+                })
+            let names = { (folder: String) in
+                try FileManager.default.contentsOfDirectory(atPath: history.appending(path: folder).path)
+            }
+            #expect(try names("revisions").count == 3)
+            // card.yaml and palette.yaml, and the three n.yaml kept: the two older ones are gone.
+            #expect(try names("blobs").count == 5)
+        }
+    }
+
+    @Test func aRestartKeepsTheHistoryAndRecordsNothingNew() async throws {
+        let state = try TemporarySpecFolder(prefix: "livery-state")
+        let folder = try TemporarySpecFolder(prefix: "livery-server")
+        try TestDaemon.writeExample(to: folder)
+        let configure: (inout DaemonConfiguration) -> Void = { $0.stateDirectory = state.url }
+        try await TestDaemon.with(folder: folder, configure: configure) { daemon in
+            _ = try await daemon.publishAndWait(["n.yaml": "specs:\n  n: []\n"], message: "added n")
+        }
+        try await TestDaemon.with(folder: folder, configure: configure) { daemon in
+            #expect(try await daemon.bundleETag() != nil)
+            #expect(try await entries(daemon).map(\.message) == ["added n", "edited on disk"])
+            try await daemon.publishAndWait(["n.yaml": nil], message: "removed n")
+            #expect(try await entries(daemon).map(\.summary).first == "3 token-file removed n n.yaml")
+        }
+    }
+
+    @Test func aCrashLeavesAReadableHistoryAndItsStrayFilesAreRemoved() async throws {
+        let state = try TemporarySpecFolder(prefix: "livery-state")
+        let folder = try TemporarySpecFolder(prefix: "livery-server")
+        try TestDaemon.writeExample(to: folder)
+        let configure: (inout DaemonConfiguration) -> Void = { $0.stateDirectory = state.url }
+        let history = try await TestDaemon.with(folder: folder, configure: configure) { daemon -> URL in
+            _ = try await daemon.publishAndWait(["n.yaml": "specs:\n  n: []\n"], message: "added n")
+            return try #require(
+                try FileManager.default.contentsOfDirectory(at: state.url, includingPropertiesForKeys: nil).first {
+                    $0.lastPathComponent.hasPrefix("history-")
+                })
+        }
+        // What a crash can leave: a blob written for a publish that never got its manifest, and
+        // a manifest's temporary file that was never renamed.
+        let stray = history.appending(path: "blobs/" + String(repeating: "ab", count: 32))
+        try Data("specs:\n  lost: []\n".utf8).write(to: stray)
+        let temporary = history.appending(path: "revisions/.00000000000000000003.json.livery-1.tmp")
+        try Data("{\"revi".utf8).write(to: temporary)
+        try await TestDaemon.with(folder: folder, configure: configure) { (daemon: TestDaemon) async throws -> Void in
+            #expect(try await daemon.bundleETag() != nil)
+            #expect(try await entries(daemon).map(\.message) == ["added n", "edited on disk"])
+            #expect(!FileManager.default.fileExists(atPath: stray.path))
+            #expect(!FileManager.default.fileExists(atPath: temporary.path))
+            #expect(try await daemon.http.get("/v1/history/2").status == 200)
+        }
+    }
+
+    private func entries(_ daemon: TestDaemon) async throws -> [Entry] {
+        let reply = try await daemon.http.get("/v1/history")
+        guard reply.status == 200 else {
+            throw HTTPTestError("GET /v1/history answered \(reply.status): \(reply.text)")
+        }
+        return try JSONDecoder().decode(Page.self, from: Data(reply.text.utf8)).entries
+    }
+
+    private struct Page: Decodable {
+        var entries: [Entry]
+    }
+
+    private struct Entry: Decodable {
+        var revision: Int
+        var by: String
+        var message: String
+        var paths: [String]
+
+        var summary: String { "\(revision) \(by) \(message) \(paths.joined(separator: ","))" }
+    }
+}
