@@ -25,6 +25,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             CSSCommand.self,
             TokensCommand.self,
             KeysCommand.self,
+            ScheduleCommand.self,
             EnvironmentsCommand.self,
             PromoteCommand.self,
         ]

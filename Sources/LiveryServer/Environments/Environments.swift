@@ -5,7 +5,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// The daemon's environments: each a ``SpecSet`` under its name, chosen from the configuration
-/// in one place (``EnvironmentSpace``). As a service it runs each set's ``StoreFollower``, and
+/// in one place (``EnvironmentSpace``). As a service it runs each set's ``StoreFollower`` and
+/// ``Scheduler``, and
 /// on etcd follows the environments other daemons create and delete.
 final class Environments: Service, Sendable {
     /// Where the environments live.
@@ -149,12 +150,24 @@ final class Environments: Service, Sendable {
         }
     }
 
-    /// Runs `set`'s follower until graceful shutdown or until `stopped` ends (the set removed).
+    /// Runs `set`'s follower and scheduler until graceful shutdown or until `stopped` ends (the
+    /// set removed). The scheduler ending alone (graceful shutdown) leaves the follower to end by
+    /// itself, closing its hub.
     private static func follow(_ set: SpecSet, until stopped: AsyncStream<Never>) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await set.follower.run() }
-            group.addTask { for await _ in stopped {} }
-            await group.next()
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await set.follower.run()
+                return true
+            }
+            group.addTask {
+                await set.scheduler.run()
+                return false
+            }
+            group.addTask {
+                for await _ in stopped {}
+                return true
+            }
+            while let endsTheSet = await group.next(), !endsTheSet {}
             group.cancelAll()
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// One environment's spec set: everything the daemon holds per set of spec files (its store,
-/// bundle hub, client table, writer, rollout keeper, store follower and route caches). An
+/// bundle hub, client table, writer, rollout keeper, scheduler, store follower and route caches). An
 /// environment is one of these under a name (``Environments``); `livery serve DIR` has one,
 /// `default`.
 final class SpecSet: Sendable {
@@ -16,7 +16,9 @@ final class SpecSet: Sendable {
     let writer: SpecWriter
     /// The staged rollout (`GET /v1/rollout`).
     let rollouts: RolloutKeeper
-    /// Follows the store into the hub and the rollout keeper.
+    /// Runs the environment's schedule (`GET /v1/schedule`), kept in its own store.
+    let scheduler: Scheduler
+    /// Follows the store into the hub, the rollout keeper and the scheduler.
     let follower: StoreFollower
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
     let listings = VersionedCache<DaemonRoutes.ListingVersion>(capacity: DaemonRoutes.cachedListings)
@@ -45,7 +47,12 @@ final class SpecSet: Sendable {
             metrics: metrics, logger: logger)
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
-        self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        let scheduler = Scheduler(
+            hub: hub, store: store, writer: writer, rollouts: rollouts, clock: configuration.scheduleClock,
+            grace: configuration.scheduleGrace, logger: logger)
+        self.scheduler = scheduler
+        self.follower = StoreFollower(
+            store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts, scheduler: scheduler)
     }
 
     /// `logger` with the environment's name in its metadata.

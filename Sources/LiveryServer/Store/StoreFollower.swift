@@ -5,19 +5,24 @@ import ServiceLifecycle
 /// whatever the store is: each state of the spec files goes to the ``BundleHub``, its remote
 /// includes fetched here so that the network never holds up the watcher, and each state that
 /// loaded goes back to the store to be recorded (``SpecStore/recordLoaded()``); whether the store can
-/// be followed goes to the hub; the rollout's record and reports go to the ``RolloutKeeper``.
+/// be followed goes to the hub; the rollout's record and reports go to the ``RolloutKeeper``;
+/// a change of the schedule wakes the ``Scheduler``.
 /// Then it closes the hub, which releases every waiting client.
 final class StoreFollower: Service, Sendable {
     private let store: any SpecStore
     private let loader: SpecFolderLoader
     private let hub: BundleHub
     private let rollouts: RolloutKeeper
+    private let scheduler: Scheduler
 
-    init(store: any SpecStore, loader: SpecFolderLoader, hub: BundleHub, rollouts: RolloutKeeper) {
+    init(
+        store: any SpecStore, loader: SpecFolderLoader, hub: BundleHub, rollouts: RolloutKeeper, scheduler: Scheduler
+    ) {
         self.store = store
         self.loader = loader
         self.hub = hub
         self.rollouts = rollouts
+        self.scheduler = scheduler
     }
 
     /// Puts back the rollout the store keeps, then follows the store until graceful shutdown.
@@ -45,6 +50,8 @@ final class StoreFollower: Service, Sendable {
             hub.markReachable(revision: nil)
         case .unreachable(let reason):
             hub.markUnreachable(reason)
+        case .record(let record) where record.name == ScheduleStore.recordName:
+            scheduler.scheduleChanged()
         case .record(let record):
             await rollouts.adopt(record)
         case .report(let record, let data):
