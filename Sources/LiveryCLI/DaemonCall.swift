@@ -106,16 +106,56 @@ struct DaemonCall {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
-            var files = container.nestedContainer(keyedBy: Key.self, forKey: Key("files"))
-            for (path, content) in self.files {
-                // A removal is an explicit null, which the synthesised encoding would leave out.
-                try files.encode(content, forKey: Key(path))
-            }
+            try container.encode(FileContents(files), forKey: Key("files"))
             try container.encode(message, forKey: Key("message"))
             if let rollout {
                 try container.encode(rollout, forKey: Key("rollout"))
                 try container.encode(replace, forKey: Key("replace"))
             }
+        }
+    }
+
+    /// `livery push --at` or a progressive rollout: `POST /v1/schedule` with `body`.
+    func schedule(
+        _ body: ScheduleBody, ifMatch: String? = nil, naming: SpecFileNaming = .asStored
+    ) async throws
+        -> Outcome
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try await send(
+            method: .POST, "/v1/schedule", json: try encoder.encode(body),
+            headers: ifMatch.map { [("If-Match", $0)] } ?? [],
+            naming: naming)
+    }
+
+    /// The body of `POST /v1/schedule` (the daemon's `ScheduleRequest`).
+    struct ScheduleBody: Encodable {
+        var action: String
+        var at: String?
+        var files: FileContents?
+        var message: String?
+        var percent: String?
+        var percents: [String]?
+        var every: String?
+        var steps: [Step]?
+
+        struct Step: Encodable {
+            var at: String
+            var percent: String
+        }
+    }
+
+    /// The files of a publish or a schedule, by path; a removal is an explicit null, which the
+    /// synthesised encoding of an optional would leave out.
+    struct FileContents: Encodable {
+        var files: [String: String?]
+
+        init(_ files: [String: String?]) { self.files = files }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (path, content) in files { try container.encode(content, forKey: Key(path)) }
         }
     }
 

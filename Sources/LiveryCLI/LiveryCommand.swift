@@ -26,6 +26,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             TokensCommand.self,
             KeysCommand.self,
             SigningCommand.self,
+            ScheduleCommand.self,
             EnvironmentsCommand.self,
             PromoteCommand.self,
         ]

@@ -17,6 +17,9 @@ import NIOSSL
 /// named under the pushed file's local folder (``naming(localFile:remotePath:)``). Any refusal
 /// makes the exit status 1. With `--sign-with KEY` it is a publish whose targets metadata is
 /// signed here (``OfflineSigning``), for a daemon that keeps its targets key offline.
+///
+/// With `--at TIME`, or several shares (`--rollout 1%,10%,50%,100%`) with `--every` or
+/// `--steps`, the push is scheduled instead (`PushCommand+Schedule.swift`).
 struct PushCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
@@ -53,9 +56,21 @@ struct PushCommand: RegistryCommand {
 
     @Option(
         help:
-            "Roll the result out to this share of clients (10%, 0.5%) instead of publishing it: a candidate version, the stable one unchanged."
+            "Roll the result out to this share of clients (10%, 0.5%) instead of publishing it: a candidate version, the stable one unchanged. Several shares ending at 100% (1%,10%,50%,100%) with --every or --steps: a progressive rollout."
     )
     var rollout: String?
+
+    @Option(
+        help:
+            "Publish at this time (RFC 3339, such as 2026-12-02T18:00:00Z), validated now and kept by the daemon until then; with a progressive rollout, its first step's time (default: now)."
+    )
+    var at: String?
+
+    @Option(help: "With several --rollout shares: widen to the next share at this interval (90s, 30m, 2h, 1d).")
+    var every: String?
+
+    @Option(help: "With several --rollout shares: each step's time, comma-separated RFC 3339 times, one per share.")
+    var steps: String?
 
     @Flag(help: "With --rollout: replace the candidate of the rollout that runs (otherwise refused, 409).")
     var replace = false
@@ -67,7 +82,9 @@ struct PushCommand: RegistryCommand {
     var signWith: String?
 
     /// Whether the push is one atomic publish rather than a PUT of one file.
-    var isPublish: Bool { files.count > 1 || !delete.isEmpty || message != nil || rollout != nil || signWith != nil }
+    var isPublish: Bool {
+        files.count > 1 || !delete.isEmpty || message != nil || rollout != nil || signWith != nil || at != nil
+    }
 
     @Option(help: "A PEM file of the certificate authorities to trust for an https --server (default: the system's).")
     var cacert: String?
@@ -80,14 +97,18 @@ struct PushCommand: RegistryCommand {
             throw ValidationError("--as \(remotePath) names the path of one file; give exactly one file with it")
         }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
-        if let rollout, Rollout.basisPoints(parsing: rollout) == nil {
-            throw ValidationError("--rollout '\(rollout)' is not a share from 0% to 100% with at most two decimals")
+        for share in shares where Rollout.basisPoints(parsing: share) == nil {
+            throw ValidationError("--rollout '\(share)' is not a share from 0% to 100% with at most two decimals")
         }
+        try validateSchedule()
         if replace, rollout == nil {
             throw ValidationError("--replace replaces a rollout's candidate; give --rollout P%")
         }
         if signWith != nil, rollout != nil {
             throw ValidationError("--sign-with publishes a version; a daemon with offline targets runs no rollouts")
+        }
+        if signWith != nil, at != nil {
+            throw ValidationError("--sign-with signs the version published now; a scheduled push is written later")
         }
         if let cacert {
             do throws(FileSystemError) {
@@ -153,6 +174,10 @@ struct PushCommand: RegistryCommand {
         let call = DaemonCall(
             server: server, token: token, client: client, action: "push", environment: environment.environment)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
+        if isScheduled {
+            try await schedule(contents, call: call, naming: naming)
+            return
+        }
         var headers: [(String, String)] = []
         if let signWith {
             headers = try await OfflineSigning(

@@ -12,6 +12,8 @@ struct RolloutCommand: AsyncParsableCommand {
             livery rollout              the rollout and its cohort's counts (exit 0 and "no rollout has run"
                                         when none ever ran on the daemon)
             livery rollout set 25%      widen (or narrow) the share; raising it only adds clients
+            livery rollout set 25% --at 2026-12-02T18:00:00Z
+                                        the same at that time (livery schedule lists it)
             livery rollout abort        withdraw the candidate: every client returns to the stable version
             livery rollout complete     publish the candidate as the stable version
             """
@@ -37,6 +39,9 @@ struct RolloutCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Why: recorded as the abort's reason or the completion's message.")
     var message: String?
 
+    @Option(help: "With set: change the share at this time (RFC 3339, such as 2026-12-02T18:00:00Z) instead of now.")
+    var at: String?
+
     func validate() throws {
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
         switch action {
@@ -47,8 +52,12 @@ struct RolloutCommand: AsyncParsableCommand {
             guard Rollout.basisPoints(parsing: share) != nil else {
                 throw ValidationError("'\(share)' is not a share from 0% to 100% with at most two decimals")
             }
+            if let at, ScheduleTime.date(parsing: at) == nil {
+                throw ValidationError("--at '\(at)' is not an RFC 3339 time such as 2026-12-02T18:00:00Z")
+            }
         case "abort", "complete":
             if share != nil { throw ValidationError("\(action ?? "") takes no share") }
+            if at != nil { throw ValidationError("--at goes with set: livery rollout set 25% --at TIME") }
         case let other?:
             throw ValidationError("unknown action '\(other)': use set P%, abort or complete")
         }
@@ -58,7 +67,20 @@ struct RolloutCommand: AsyncParsableCommand {
         let tokenURL = tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation()
         let call: DaemonCall
         let outcome: DaemonCall.Outcome
-        if let action {
+        if let at, let share {
+            call = DaemonCall(
+                server: server, token: try TokenFile.read(tokenURL), action: "rollout set --at",
+                environment: environment.environment)
+            let body = DaemonCall.ScheduleBody(action: "rollout", at: at, message: message, percent: share)
+            switch try await call.schedule(body, ifMatch: id) {
+            case .ok(let answer):
+                let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
+                print("scheduled " + change.lines.joined(separator: "\n"))
+                return
+            case .refused(let lines):
+                outcome = .refused(lines)
+            }
+        } else if let action {
             call = DaemonCall(
                 server: server, token: try TokenFile.read(tokenURL), action: "rollout \(action)",
                 environment: environment.environment)

@@ -123,7 +123,17 @@ struct ServeCommand: RegistryCommand {
     )
     var offlineTargets = false
 
+    @Option(
+        help:
+            "How late a scheduled step may still run when every daemon was down at its time (90s, 30m, 1h); later it is marked missed and never runs."
+    )
+    var scheduleGrace = "1h"
+
     func validate() throws {
+        guard ScheduleTime.interval(parsing: scheduleGrace) != nil else {
+            throw ValidationError(
+                "--schedule-grace '\(scheduleGrace)' is not a whole number of s, m, h or d, such as 1h")
+        }
         guard AbortThreshold(parsing: abortWhen) != nil else {
             throw ValidationError("--abort-when '\(abortWhen)' is neither a count of 1 or more (3) nor a share (5%)")
         }
@@ -240,6 +250,7 @@ struct ServeCommand: RegistryCommand {
         configuration.includeFetcher = includes.fetcher(limits: configuration.readerLimits)
         configuration.tls = options.tls
         configuration.abortWhen = AbortThreshold(parsing: abortWhen) ?? .first
+        configuration.scheduleGrace = .seconds(ScheduleTime.interval(parsing: scheduleGrace) ?? 3600)
         configuration.stateDirectory = stateDir.map { URL(filePath: $0, directoryHint: .isDirectory) }
         configuration.historyLimit = historyLimit
         configuration.environmentsRoot = environments.map { URL(filePath: $0, directoryHint: .isDirectory) }

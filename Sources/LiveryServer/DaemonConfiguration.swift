@@ -123,6 +123,14 @@ public struct DaemonConfiguration: Sendable {
     /// `nil`, the default, serves none.
     package var signing: DaemonSigning?
 
+    // Schedules.
+
+    /// How late a scheduled step may still run when the daemons were all down at its time
+    /// (`--schedule-grace`): later, it is marked missed and never runs. One hour by default.
+    public var scheduleGrace: Duration = .seconds(3600)
+    /// The clock schedules run by: the wall clock; a test gives one it moves by hand.
+    package var scheduleClock: any ScheduleClock = WallClock()
+
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
         directory: URL,

@@ -25,7 +25,8 @@ struct RolloutFleetTests {
 
     /// A daemon with its state in a fresh folder, and `fleet` followers at radius 1.
     static func start(
-        abortWhen: AbortThreshold = .first, roundOnly: Bool = false
+        abortWhen: AbortThreshold = .first, roundOnly: Bool = false,
+        configure: (inout DaemonConfiguration) -> Void = { _ in }
     ) async throws -> (RunningDaemon, RolloutFleet, [TemporarySpecFolder]) {
         let folder = try TemporarySpecFolder(prefix: "livery-rollout")
         let state = try TemporarySpecFolder(prefix: "livery-rollout-state")
@@ -33,6 +34,7 @@ struct RolloutFleetTests {
         let daemon = try await RunningDaemon.start(folder: folder) { configuration in
             configuration.stateDirectory = state.url
             configuration.abortWhen = abortWhen
+            configure(&configuration)
         }
         let fleet = RolloutFleet(count: followers, url: daemon.url, roundOnly: roundOnly)
         try await eventually { fleet.hasConverged { _ in 1 } }

@@ -5,7 +5,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// The daemon's environments: each a ``SpecSet`` under its name, chosen from the configuration
-/// in one place (``EnvironmentSpace``). As a service it runs each set's ``StoreFollower``, and
+/// in one place (``EnvironmentSpace``). As a service it runs each set's ``StoreFollower`` and
+/// ``Scheduler``, and
 /// on etcd follows the environments other daemons create and delete.
 final class Environments: Service, Sendable {
     /// Where the environments live.
@@ -149,18 +150,27 @@ final class Environments: Service, Sendable {
         }
     }
 
-    /// Runs `set`'s follower (and its TUF publisher, with `--signing`) until graceful shutdown
-    /// or until `stopped` ends (the set removed).
+    /// Runs `set`'s follower (and its TUF publisher, with `--signing`) and its scheduler until
+    /// graceful shutdown or until `stopped` ends (the set removed). The scheduler ending alone
+    /// (graceful shutdown) leaves the follower to end by itself, closing its hub.
     private static func follow(_ set: SpecSet, until stopped: AsyncStream<Never>) async {
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withDiscardingTaskGroup { services in
                     services.addTask { await set.follower.run() }
                     if let publisher = set.publisher { services.addTask { await publisher.run() } }
                 }
+                return true
             }
-            group.addTask { for await _ in stopped {} }
-            await group.next()
+            group.addTask {
+                await set.scheduler.run()
+                return false
+            }
+            group.addTask {
+                for await _ in stopped {}
+                return true
+            }
+            while let endsTheSet = await group.next(), !endsTheSet {}
             group.cancelAll()
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 
 /// One environment's spec set: everything the daemon holds per set of spec files (its store,
-/// bundle hub, client table, writer, rollout keeper, store follower and route caches). An
+/// bundle hub, client table, writer, rollout keeper, scheduler, store follower and route caches). An
 /// environment is one of these under a name (``Environments``); `livery serve DIR` has one,
 /// `default`.
 final class SpecSet: Sendable {
@@ -17,7 +17,9 @@ final class SpecSet: Sendable {
     let writer: SpecWriter
     /// The staged rollout (`GET /v1/rollout`).
     let rollouts: RolloutKeeper
-    /// Follows the store into the hub and the rollout keeper.
+    /// Runs the environment's schedule (`GET /v1/schedule`), kept in its own store.
+    let scheduler: Scheduler
+    /// Follows the store into the hub, the rollout keeper and the scheduler.
     let follower: StoreFollower
     /// The environment's series of the daemon's metrics.
     let metrics: EnvironmentMetrics
@@ -65,9 +67,13 @@ final class SpecSet: Sendable {
                 checkInterval: configuration.signing?.checkInterval ?? .seconds(60))
         }
         self.publisher = publisher
+        let scheduler = Scheduler(
+            hub: hub, store: store, writer: writer, rollouts: rollouts, clock: configuration.scheduleClock,
+            grace: configuration.scheduleGrace, logger: logger)
+        self.scheduler = scheduler
         self.follower = StoreFollower(
             store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts,
-            signing: publisher?.repository)
+            signing: publisher?.repository, scheduler: scheduler)
     }
 
     /// The set's TUF repository (`/v1/tuf/…`), with `--signing`.

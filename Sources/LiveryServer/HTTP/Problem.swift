@@ -96,6 +96,7 @@ enum JSONBody {
     static func encode(_ value: some Encodable) -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         do {
             return ByteBuffer(bytes: try encoder.encode(value))
         } catch {

@@ -31,6 +31,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case unknownTheme = "unknown-theme"
     case noRollout = "no-rollout"
     case unknownKey = "unknown-key"
+    case scheduleNotFound = "schedule-not-found"
     case unknownEnvironment = "unknown-environment"
 
     // A write the specs or the store refuse.
@@ -54,6 +55,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case rolloutNotRunning = "rollout-not-running"
     case rolloutUnchanged = "rollout-unchanged"
     case rolloutChanged = "rollout-changed"
+    case scheduleEnded = "schedule-ended"
 
     // The daemon cannot answer now.
     case noBundle = "no-bundle"
@@ -70,12 +72,13 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         // Forbidden, not unprocessable: the token authenticates the writer, but only the
         // targets key authorizes a version, and the same request cannot succeed again.
         case .readOnly, .missingScope, .targetsNotSigned: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment:
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .scheduleNotFound,
+            .unknownEnvironment:
             .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
-        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists,
-            .fixedKey, .environmentConflict:
+        case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict,
+            .keyExists, .fixedKey, .environmentConflict:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -117,6 +120,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .unknownTheme: "Unknown theme"
         case .noRollout: "No rollout"
         case .unknownKey: "Unknown key"
+        case .scheduleNotFound: "No such scheduled change"
         case .unknownEnvironment: "Unknown environment"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
@@ -136,6 +140,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .rolloutNotRunning: "No rollout is running"
         case .rolloutUnchanged: "Nothing to roll out"
         case .rolloutChanged: "The rollout changed"
+        case .scheduleEnded: "The scheduled change has ended"
         case .noBundle: "No bundle loaded yet"
         case .storeUnavailable: "Spec store unavailable"
         case .storeUnreachable: "Store unreachable"

@@ -40,6 +40,19 @@ struct AccessRule: Sendable, ReadKeyCheck {
         return .allowed(key: grant.name)
     }
 
+    /// Throws the 401 (no key the ring knows) or the 403 (a key without `scope` on `environment`)
+    /// of a request carrying `authorization` that needs `scope` (`nil`: open).
+    func require(_ scope: KeyScope?, of authorization: String?, in environment: String) throws(Problem) {
+        switch decide(authorization, scope: scope, environment: environment) {
+        case .unauthorized:
+            throw Problem.unauthorized(scope: scope ?? .read, environment: environment, readsNeedKey: readsNeedKey)
+        case .forbidden(let scope, let environment, let key):
+            throw Problem.missingScope(scope, environment: environment, key: key)
+        case .allowed:
+            break
+        }
+    }
+
     /// Whether `authorization` carries a key that may read the default environment: the raw
     /// path's question (``LiveryHTTP/RequestAdmission``).
     func admitsRead(_ authorization: UnsafeRawBufferPointer) -> Bool {

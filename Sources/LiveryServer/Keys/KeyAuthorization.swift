@@ -19,15 +19,7 @@ struct KeyAuthorization<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         let environment = rule.environment(ofPath: path)
-        let authorization = RequestGate.authorization(of: request.head, path: path)
-        switch rule.decide(authorization, scope: scope, environment: environment) {
-        case .unauthorized:
-            throw Problem.unauthorized(scope: scope ?? .read, environment: environment, readsNeedKey: rule.readsNeedKey)
-        case .forbidden(let scope, let environment, let key):
-            throw Problem.missingScope(scope, environment: environment, key: key)
-        case .allowed:
-            break
-        }
+        try rule.require(scope, of: RequestGate.authorization(of: request.head, path: path), in: environment)
         if readOnly {
             throw Problem(
                 kind: .readOnly,

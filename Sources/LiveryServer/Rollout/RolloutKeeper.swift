@@ -271,8 +271,8 @@ actor RolloutKeeper {
         return sources
     }
 
-    /// 16 random hexadecimal digits.
-    private static func newID() -> String {
+    /// 16 random hexadecimal digits: a rollout's id, and a scheduled change's.
+    static func newID() -> String {
         let digits = String(UInt64.random(in: .min ... .max), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -81,13 +81,14 @@ struct DaemonRoutes: Sendable {
             case registry(RegistryHandler)
         }
 
-        /// A route of each environment, or with `daemonWide` of the daemon as a whole.
+        /// A route of each environment, or with `daemonWide` of the daemon as a whole; `writes`
+        /// for a route whose handler checks the scope of the write it makes (the schedule's).
         init(
-            _ method: HTTPRequest.Method, _ path: String, scope: KeyScope? = .read, daemonWide: Bool = false,
-            _ handler: @escaping Handler
+            _ method: HTTPRequest.Method, _ path: String, scope: KeyScope? = .read, writes: Bool? = nil,
+            daemonWide: Bool = false, _ handler: @escaping Handler
         ) {
             self.init(
-                method, path, scope: scope, writes: scope?.changesSpecs ?? false,
+                method, path, scope: scope, writes: writes ?? scope?.changesSpecs ?? false,
                 answer: daemonWide ? .daemon(handler) : .environment(handler))
         }
 
@@ -151,7 +152,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/metrics", daemonWide: true) { routes, _, _ in routes.renderMetrics() },
             Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
-        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes
+        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes + scheduleRoutes
             + environmentRoutes + keyRoutes
     }
 

@@ -6,7 +6,8 @@ import ServiceLifecycle
 /// includes fetched here so that the network never holds up the watcher, and each state that
 /// loaded goes back to the store to be recorded (``SpecStore/recordLoaded()``); whether the store can
 /// be followed goes to the hub; the rollout's record and reports go to the ``RolloutKeeper``,
-/// the signed delivery's record to the ``TUFRepository``.
+/// the signed delivery's record to the ``TUFRepository``; a change of the schedule wakes the
+/// ``Scheduler``.
 /// Then it closes the hub, which releases every waiting client.
 final class StoreFollower: Service, Sendable {
     private let store: any SpecStore
@@ -14,15 +15,18 @@ final class StoreFollower: Service, Sendable {
     private let hub: BundleHub
     private let rollouts: RolloutKeeper
     private let signing: TUFRepository?
+    private let scheduler: Scheduler
 
     init(
-        store: any SpecStore, loader: SpecFolderLoader, hub: BundleHub, rollouts: RolloutKeeper, signing: TUFRepository?
+        store: any SpecStore, loader: SpecFolderLoader, hub: BundleHub, rollouts: RolloutKeeper,
+        signing: TUFRepository?, scheduler: Scheduler
     ) {
         self.store = store
         self.loader = loader
         self.hub = hub
         self.rollouts = rollouts
         self.signing = signing
+        self.scheduler = scheduler
     }
 
     /// Puts back the rollout the store keeps, then follows the store until graceful shutdown.
@@ -50,6 +54,8 @@ final class StoreFollower: Service, Sendable {
             hub.markReachable(revision: nil)
         case .unreachable(let reason):
             hub.markUnreachable(reason)
+        case .record(let record) where record.name == ScheduleStore.recordName:
+            scheduler.scheduleChanged()
         case .record(let record):
             await rollouts.adopt(record)
             await signing?.adopt(record)

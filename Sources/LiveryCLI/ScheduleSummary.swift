@@ -1,0 +1,42 @@
+import Foundation
+
+/// The schedule as `GET /v1/schedule` lists it (and a planned change as `POST /v1/schedule`
+/// answers it), read by `livery schedule` and `livery push --at`.
+struct ScheduleSummary: Decodable {
+    struct Change: Decodable {
+        struct Step: Decodable {
+            var at: String
+            var percent: Double?
+            var state: String
+            var detail: String?
+        }
+
+        var id: String
+        var kind: String
+        var message: String
+        var state: String
+        var detail: String?
+        var paths: [String]
+        var steps: [Step]
+
+        /// A line for the change and one for each step.
+        var lines: [String] {
+            let what = kind == "rollout" ? "rollout share" : "\(kind) \(paths.joined(separator: ", "))"
+            var lines = [
+                "\(id)  \(state)  \(what)\(message.isEmpty ? "" : "  \(message)")\(detail.map { "  (\($0))" } ?? "")"
+            ]
+            for (index, step) in steps.enumerated() {
+                let share = step.percent.map { "  \(Self.percentText($0))" } ?? ""
+                lines.append("  \(index + 1). \(step.at)\(share)  \(step.state)\(step.detail.map { "  \($0)" } ?? "")")
+            }
+            return lines
+        }
+
+        private static func percentText(_ percent: Double) -> String {
+            percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+        }
+    }
+
+    var now: String
+    var changes: [Change]
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Livery
+
+/// What each step of a scheduled change does, through the daemon's one write path
+/// (``SpecWriter``) and its rollout (``RolloutKeeper``): a push publishes its files; a share
+/// change sets the running rollout's share; a progressive rollout starts a rollout of its files,
+/// widens it while it runs (an abort ends the plan) and completes it at 100 %. A new kind of
+/// change (a promotion) is one more case of ``ScheduledChange/Kind`` and of ``run(_:of:)``.
+struct ScheduleStep: Sendable {
+    let writer: SpecWriter
+    let rollouts: RolloutKeeper
+
+    /// What became of a step.
+    enum Outcome: Sendable {
+        /// It ran; a progressive rollout's first step names the rollout it started.
+        case done(rolloutID: String?)
+        /// It was refused (why): the change ends.
+        case failed(String)
+        /// The progressive rollout no longer runs (why): the plan ends.
+        case aborted(String)
+    }
+
+    /// Runs step `index` of `change`.
+    func run(_ index: Int, of change: ScheduledChange) async -> Outcome {
+        let step = change.steps[index]
+        do {
+            switch change.kind {
+            case .push:
+                _ = try await writer.write(try Self.changeSet(of: change), precondition: .none, dryRun: false)
+                return .done(rolloutID: nil)
+            case .rollout:
+                _ = try await rollouts.set(basisPoints: step.basisPoints ?? 0, ifMatch: change.rolloutID)
+                return .done(rolloutID: nil)
+            case .progressive where index == 0:
+                let candidate = try await writer.write(
+                    try Self.changeSet(of: change), precondition: .none, dryRun: true)
+                let started = try await rollouts.start(
+                    candidate, basisPoints: step.basisPoints ?? 0, message: change.message, replace: false)
+                return .done(rolloutID: started.rollout.id)
+            case .progressive:
+                guard let id = change.rolloutID, let record = rollouts.record, record.rollout.id == id else {
+                    return .aborted("the rollout this plan started was replaced")
+                }
+                guard record.rollout.state == .running else {
+                    return .aborted(
+                        "rollout \(id) \(record.rollout.state.rawValue)"
+                            + (record.abortReason.map { ": \($0)" } ?? ""))
+                }
+                if index == change.steps.count - 1 {
+                    _ = try await rollouts.complete(
+                        ifMatch: id, message: change.message, author: change.by)
+                } else {
+                    _ = try await rollouts.set(basisPoints: step.basisPoints ?? 0, ifMatch: id)
+                }
+                return .done(rolloutID: nil)
+            }
+        } catch let error as RolloutError {
+            return .failed(error.problem.detail)
+        } catch let error as StoreError {
+            return .failed(error.problem.detail)
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// The change a push or a progressive rollout writes: its files, with its message.
+    static func changeSet(of change: ScheduledChange) throws(StoreError) -> ChangeSet {
+        guard let files = change.files else {
+            throw .storeFailed("scheduled change \(change.id) keeps no files")
+        }
+        let message = change.message.isEmpty ? "scheduled \(change.kind.rawValue) \(change.id)" : change.message
+        return ChangeSet(files: files, message: message, author: change.by)
+    }
+}

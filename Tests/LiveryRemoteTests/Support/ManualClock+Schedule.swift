@@ -1,0 +1,4 @@
+import LiveryServer
+import LiveryTestSupport
+
+extension ManualClock: ScheduleClock {}
