@@ -38,7 +38,7 @@ METHODS = ["get", "head", "post", "put", "patch", "delete", "options"]
 # A concrete value for each path parameter, to ask the daemon whether it routes the path.
 SAMPLE_PARAMETERS = {
     "path": "card.yaml", "revision": "1", "etag": "0000000000000000", "asset": "index.html", "environment": "default",
-    "name": "nobody",
+    "name": "nobody", "id": "1",
 }
 MAX_BODY_BYTES = 65536
 

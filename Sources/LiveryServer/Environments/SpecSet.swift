@@ -18,6 +18,8 @@ final class SpecSet: Sendable {
     let rollouts: RolloutKeeper
     /// Follows the store into the hub and the rollout keeper.
     let follower: StoreFollower
+    /// The environment's protection and change requests.
+    let changes: ChangeBook
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
     let listings = VersionedCache<DaemonRoutes.ListingVersion>(capacity: DaemonRoutes.cachedListings)
     /// The bundles of `GET /v1/history/{revision}`, which never change.
@@ -46,6 +48,7 @@ final class SpecSet: Sendable {
         clients.observe { rollouts.observe($0) }
         self.rollouts = rollouts
         self.follower = StoreFollower(store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts)
+        self.changes = ChangeBook(store: store, writer: writer, rollouts: rollouts, logger: logger)
     }
 
     /// `logger` with the environment's name in its metadata.

@@ -31,6 +31,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case noRollout = "no-rollout"
     case unknownKey = "unknown-key"
     case unknownEnvironment = "unknown-environment"
+    case unknownChange = "unknown-change"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -52,6 +53,13 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case rolloutUnchanged = "rollout-unchanged"
     case rolloutChanged = "rollout-changed"
 
+    // A change request's review refuses the step.
+    case ownChange = "own-change"
+    case alreadyApproved = "already-approved"
+    case changeClosed = "change-closed"
+    case tooManyChanges = "too-many-changes"
+    case bypassRefused = "bypass-refused"
+
     // The daemon cannot answer now.
     case noBundle = "no-bundle"
     case storeUnavailable = "store-unavailable"
@@ -64,13 +72,14 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         switch self {
         case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
         case .unauthorized: .unauthorized
-        case .readOnly, .missingScope: .forbidden
-        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment:
+        case .readOnly, .missingScope, .ownChange, .bypassRefused: .forbidden
+        case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment,
+            .unknownChange:
             .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
         case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .writeConflict, .keyExists,
-            .fixedKey, .environmentConflict:
+            .fixedKey, .environmentConflict, .alreadyApproved, .changeClosed, .tooManyChanges:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -111,6 +120,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .noRollout: "No rollout"
         case .unknownKey: "Unknown key"
         case .unknownEnvironment: "Unknown environment"
+        case .unknownChange: "Unknown change request"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
@@ -127,6 +137,11 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .rolloutNotRunning: "No rollout is running"
         case .rolloutUnchanged: "Nothing to roll out"
         case .rolloutChanged: "The rollout changed"
+        case .ownChange: "Own change request"
+        case .alreadyApproved: "Already approved"
+        case .changeClosed: "Change request closed"
+        case .tooManyChanges: "Too many change requests"
+        case .bypassRefused: "Approval bypass refused"
         case .noBundle: "No bundle loaded yet"
         case .storeUnavailable: "Spec store unavailable"
         case .storeUnreachable: "Store unreachable"
