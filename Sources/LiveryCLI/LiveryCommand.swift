@@ -27,6 +27,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             KeysCommand.self,
             EnvironmentsCommand.self,
             PromoteCommand.self,
+            ChangesCommand.self,
         ]
     )
 

@@ -29,6 +29,8 @@ struct PushCommand: AsyncParsableCommand {
 
     @OptionGroup var environment: EnvironmentOption
 
+    @OptionGroup var approval: ApprovalOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -114,12 +116,15 @@ struct PushCommand: AsyncParsableCommand {
                 continue
             }
             let outcome = try await PushRequest(
-                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment
+                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment,
+                bypassApproval: approval.bypassApproval
             )
             .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
+            case .held(let body):
+                print("\(file): \(ApprovalOption.heldText(body))")
             case .refused(let lines):
                 failed = true
                 for line in lines { Self.complain(line) }
@@ -140,7 +145,8 @@ struct PushCommand: AsyncParsableCommand {
         }
         for path in delete { contents[path] = .some(nil) }
         let call = DaemonCall(
-            server: server, token: token, client: client, action: "push", environment: environment.environment)
+            server: server, token: token, client: client, action: "push", environment: environment.environment,
+            bypassApproval: approval.bypassApproval)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         let outcome = try await call.publish(
             files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,
@@ -152,6 +158,8 @@ struct PushCommand: AsyncParsableCommand {
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let revision = result.revision.map { " at revision \($0)" } ?? ""
             print("published \(result.paths.joined(separator: ", "))\(revision) (bundle ETag \(result.etag))")
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { Self.complain(line) }
             throw ExitCode(1)
