@@ -42,6 +42,13 @@ struct EnvironmentsCommand: AsyncParsableCommand {
         }
     }
 
+    /// Refuses a name that is no environment name.
+    static func check(_ name: String) throws {
+        guard EnvironmentPath.isValidName(name) else {
+            throw ValidationError("'\(name)' is not an environment name ([a-z][a-z0-9-]{0,62})")
+        }
+    }
+
     /// Prints the body of a success, or the refusal and exits 1.
     static func finish(_ outcome: DaemonCall.Outcome, _ success: (Data) throws -> Void) throws {
         switch outcome {
@@ -125,9 +132,7 @@ struct EnvironmentsCommand: AsyncParsableCommand {
         @OptionGroup var connection: Connection
 
         func validate() throws {
-            guard EnvironmentPath.isValidName(name) else {
-                throw ValidationError("'\(name)' is not an environment name ([a-z][a-z0-9-]{0,62})")
-            }
+            try EnvironmentsCommand.check(name)
         }
 
         func run() async throws {
@@ -161,9 +166,7 @@ extension EnvironmentsCommand {
         }
 
         func validate() throws {
-            guard EnvironmentPath.isValidName(name) else {
-                throw ValidationError("'\(name)' is not an environment name ([a-z][a-z0-9-]{0,62})")
-            }
+            try EnvironmentsCommand.check(name)
             try Self.check(approvals)
         }
 
@@ -187,9 +190,7 @@ extension EnvironmentsCommand {
         @OptionGroup var connection: Connection
 
         func validate() throws {
-            guard EnvironmentPath.isValidName(name) else {
-                throw ValidationError("'\(name)' is not an environment name ([a-z][a-z0-9-]{0,62})")
-            }
+            try EnvironmentsCommand.check(name)
         }
 
         func run() async throws {
