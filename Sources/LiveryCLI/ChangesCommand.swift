@@ -72,7 +72,9 @@ struct ChangesCommand: AsyncParsableCommand {
         if action == "list" {
             let list = try JSONDecoder().decode(ChangeListing.self, from: body)
             let approvals = list.protection.approvals
-            print(approvals == 0 ? "not protected" : "protected: \(approvals) approvals")
+            print(
+                approvals == 0
+                    ? "not protected" : "protected: \(approvals) approval\(approvals == 1 ? "" : "s") per change")
             for change in list.changes { print(change.line) }
         } else {
             print(try JSONDecoder().decode(ChangeListing.Change.self, from: body).text)

@@ -176,4 +176,29 @@ import Testing
             #expect((listed["protection"] as? [String: Any])?["approvals"] as? Int == 1)
         }
     }
+
+    @Test func aRolloutsStartAndCompletionAreChangeRequestsToo() async throws {
+        try await Self.withProtected(approvals: 1) { server, keys in
+            let before = try #require(try await server.bundleETag())
+            let start = try await server.http.put(
+                "/v1/specs/palette.yaml?rollout=10%25", Self.newPalette, token: .some(keys.alice))
+            #expect(start.status == 202, "\(start.text)")
+            #expect(try start.json()["action"] as? String == "rollout")
+            #expect(try await server.http.get("/v1/rollout").status == 404, "no rollout before the approval")
+            let started = try await Self.review(server, 1, "approve", key: keys.bob)
+            #expect(try started.json()["state"] as? String == "applied", "\(started.text)")
+            #expect(try await server.http.get("/v1/rollout").json()["state"] as? String == "running")
+
+            let complete = try await server.http.post(
+                "/v1/rollout", json: #"{"action": "complete", "message": "all good"}"#, token: .some(keys.alice))
+            #expect(complete.status == 202, "\(complete.text)")
+            #expect(try complete.json()["action"] as? String == "completion")
+            #expect(try await server.http.get("/v1/rollout").json()["state"] as? String == "running")
+            #expect(try await server.bundleETag() == before)
+            let completed = try await Self.review(server, 2, "approve", key: keys.carol)
+            #expect(try completed.json()["state"] as? String == "applied", "\(completed.text)")
+            #expect(try await server.http.get("/v1/rollout").json()["state"] as? String == "completed")
+            #expect(try await server.http.get("/v1/specs/palette.yaml").text == Self.newPalette)
+        }
+    }
 }
