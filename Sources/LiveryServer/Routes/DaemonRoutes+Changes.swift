@@ -156,7 +156,7 @@ extension DaemonRoutes {
     }
 
     /// `PUT /v1/protection` `{"approvals": 2}`: change requests to this environment need that
-    /// many approvals.
+    /// many approvals; 0 unprotects it, as `DELETE` does.
     func protect(_ request: Request) async throws(Problem) -> Response {
         let body = try await collectBody(request)
         let protection: Protection
@@ -165,9 +165,10 @@ extension DaemonRoutes {
         } catch {
             throw Problem.badRequest(#"the body must be JSON {"approvals": 1}: \#(error)"#)
         }
-        guard (1...Protection.maxApprovals).contains(protection.approvals) else {
+        guard (0...Protection.maxApprovals).contains(protection.approvals) else {
             throw Problem.badRequest(
-                "approvals is a whole number from 1 to \(Protection.maxApprovals), not \(protection.approvals)")
+                "approvals is a whole number from 0 (unprotected) to \(Protection.maxApprovals), not \(protection.approvals)"
+            )
         }
         try await specSet.changes.protect(approvals: protection.approvals, by: author(of: request))
         return JSONBody.response(protection, headers: [.cacheControl: "no-store"])

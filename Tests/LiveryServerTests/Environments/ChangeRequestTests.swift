@@ -201,4 +201,39 @@ import Testing
             #expect(try await server.http.get("/v1/specs/palette.yaml").text == Self.newPalette)
         }
     }
+
+    @Test func aPromotionIntoAProtectedEnvironmentWaitsForItsApproval() async throws {
+        let root = try EnvironmentFolderTests.root()
+        let state = try TemporarySpecFolder(prefix: "livery-changes-state")
+        try await EnvironmentFolderTests.withEnvironments(root, configure: { $0.stateDirectory = state.url }) {
+            server in
+            let created = try await server.http.post(
+                "/v1/environments", json: #"{"name": "live", "from": "production", "approvals": 1}"#)
+            #expect(created.status == 201, "\(created.text)")
+            #expect(try await server.http.get("/v1/environments/live/protection").json()["approvals"] as? Int == 1)
+            let promoter = try await server.addKey("ci", scopes: ["promote"], environments: ["live"])
+            let reviewer = try await server.addKey("lead", scopes: ["approve"], environments: ["live"])
+            let staging = try #require(try await server.http.get("/v1/environments/staging/spec").header("ETag"))
+            let live = try await server.http.get("/v1/environments/live/spec").header("ETag")
+
+            let held = try await server.http.post(
+                "/v1/environments/live/promotions", json: #"{"from": "staging", "message": "ship it"}"#,
+                token: .some(promoter))
+            #expect(held.status == 202, "\(held.text)")
+            #expect(held.header("Location") == "/v1/environments/live/changes/1")
+            #expect(try (held.json()["preview"] as? [String: Any])?["changed"] as? [String] == ["palette.yaml"])
+            #expect(try await server.http.get("/v1/environments/live/spec").header("ETag") == live)
+
+            let approved = try await Self.review(server, 1, "approve", key: reviewer, environment: "live")
+            #expect(try approved.json()["state"] as? String == "applied", "\(approved.text)")
+            #expect(
+                try await TestDaemon.eventually {
+                    try await server.http.get("/v1/environments/live/spec").header("ETag") == staging
+                })
+            let history = try await server.http.get("/v1/environments/live/history?limit=1").json()
+            let newest = (history["entries"] as? [[String: Any]])?.first
+            #expect((newest?["message"] as? String)?.hasPrefix("change 1: promoted from staging at revision ") == true)
+            #expect((newest?["message"] as? String)?.hasSuffix(": ship it (approved by lead)") == true)
+        }
+    }
 }
