@@ -41,6 +41,7 @@ extension FleetStatus {
     /// The report as printed.
     var lines: [String] {
         var lines = ["current \(current ?? "(none loaded)"): \(converged) of \(clients) clients converged"]
+        if ofrepReaders > 0 { lines.append("  \(ofrepReaders) of them read through OpenFeature (OFREP)") }
         if !complete {
             lines.append("warning: \(evicted) clients were dropped to make room lately; lagging ones may be missing")
         }

@@ -17,7 +17,7 @@ import Testing
         // These only send files or print what the daemon answers; none decodes a spec.
         #expect(
             without.map { $0.configuration.commandName } == [
-                "push", "history", "rollback", "rollout", "status", "environments",
+                "push", "history", "rollback", "rollout", "status", "environments", "promote",
             ])
     }
 

@@ -34,6 +34,17 @@ import Testing
         }
     }
 
+    @Test func aStateFolderThatDoesNotExistYetIsMadeByTheFirstPublish() async throws {
+        let parent = try TemporarySpecFolder(prefix: "livery-state")
+        let state = parent.url.appending(path: "not/yet")
+        try await TestDaemon.with(configure: { $0.stateDirectory = state }) { daemon in
+            try await daemon.publishAndWait(["n.yaml": "specs:\n  n: []\n"], message: "first")
+            #expect(try await entries(daemon).map(\.message).first == "first")
+            let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
+            #expect(mode == 0o700)
+        }
+    }
+
     @Test func theHistoryKeepsTheNewestPublishesUpToItsLimitAndTheirFilesOnly() async throws {
         let state = try TemporarySpecFolder(prefix: "livery-state")
         try await TestDaemon.with(configure: {

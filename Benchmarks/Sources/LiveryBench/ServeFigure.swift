@@ -191,9 +191,9 @@ enum Curl {
     /// A GET's `ETag`, body size on the wire and whether it came gzip-encoded, by curl (which
     /// does not decode it); the body is saved to `saveBodyTo` when given.
     static func head(
-        _ url: String, header: String? = nil, saveBodyTo file: URL? = nil
+        _ url: String, header: String? = nil, saveBodyTo file: URL? = nil, arguments more: [String] = []
     ) throws -> (etag: String, bytes: Int, gzip: Bool) {
-        var arguments = ["-s", "-D", "-", "-o", file?.path ?? "/dev/null", "-w", "%{size_download}"]
+        var arguments = ["-s", "-D", "-", "-o", file?.path ?? "/dev/null", "-w", "%{size_download}"] + more
         if let header { arguments += ["-H", header] }
         let output = try Command.run("/usr/bin/curl", arguments + [url])
         let lines = output.split(whereSeparator: \.isNewline)
@@ -238,9 +238,11 @@ enum Wrk {
         )
     }
 
-    static func requestsPerSecond(_ url: String, headers: [String], seconds: Int) throws -> Double {
+    /// Requests per second of wrk's GETs of `url`, or of the requests `script` (a wrk Lua file) makes.
+    static func requestsPerSecond(_ url: String, headers: [String], script: URL? = nil, seconds: Int) throws -> Double {
         var arguments = ["-t2", "-c64", "-d\(seconds)s"]
         for header in headers { arguments += ["-H", header] }
+        if let script { arguments += ["-s", script.path] }
         let output = try Command.run("/usr/bin/wrk", arguments + [url])
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
             let value = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))

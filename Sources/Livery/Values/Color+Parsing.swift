@@ -10,10 +10,6 @@ extension Color {
     /// around the whole text and around the parts is ignored. Anything else is an error that says
     /// what was expected: an invalid colour is never read as black.
     public init(parsing text: String) throws(ValueError) {
-        if text.utf8.first == UInt8(ascii: "#"), let color = Self.hexColor(text.utf8.dropFirst()) {
-            self = color
-            return
-        }
         let source = ValueText.trimmed(text[...])
         if source.first == "#" {
             switch Self.decodeHex(source.dropFirst()) {
@@ -46,56 +42,27 @@ extension Color {
         case wrongLength
     }
 
-    /// The colour of 3, 4, 6 or 8 hex digits (without the `#`), or why they are not one.
+    /// The colour of 3, 4, 6 or 8 hex digits (without the `#`).
     private static func decodeHex(_ digits: Substring) -> Result<Color, HexFailure> {
-        if let color = hexColor(digits.utf8) { return .success(color) }
-        if let character = digits.first(where: { !$0.isASCII || $0.hexDigitValue == nil }) {
-            return .failure(.notAHexDigit(character))
+        var values: [UInt8] = []
+        for character in digits {
+            guard character.isASCII, let value = character.hexDigitValue else {
+                return .failure(.notAHexDigit(character))
+            }
+            values.append(UInt8(value))
         }
-        return .failure(.wrongLength)
-    }
-
-    /// The colour of 3, 4, 6 or 8 hex digits (without the `#`); `nil` for anything else.
-    ///
-    /// Bytes, not characters, and no array: every colour value of every spec read comes here, and
-    /// breaking the text into grapheme clusters cost more than the rest of the colour's read.
-    private static func hexColor(_ digits: some Collection<UInt8>) -> Color? {
-        var packed: UInt32 = 0
-        var count = 0
-        for byte in digits {
-            guard count < 8, let value = hexValue(byte) else { return nil }
-            packed = packed << 4 | UInt32(value)
-            count += 1
-        }
-        /// The channel of `digits` hex digits ending `shift` bits from the right.
-        func channel(_ shift: UInt32, digits: Int) -> UInt8 {
-            let value = UInt8(truncatingIfNeeded: packed >> shift)
+        let channels: [UInt8]
+        switch values.count {
+        case 3, 4:
             // #RGB means #RRGGBB: each digit is repeated, so F is FF (255), not F0.
-            return digits == 1 ? (value & 0xF) * 0x11 : value
+            channels = values.map { $0 << 4 | $0 }
+        case 6, 8:
+            channels = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
+        default:
+            return .failure(.wrongLength)
         }
-        switch count {
-        case 3: return Color(red: channel(8, digits: 1), green: channel(4, digits: 1), blue: channel(0, digits: 1))
-        case 4:
-            return Color(
-                red: channel(12, digits: 1), green: channel(8, digits: 1), blue: channel(4, digits: 1),
-                alpha: channel(0, digits: 1))
-        case 6: return Color(red: channel(16, digits: 2), green: channel(8, digits: 2), blue: channel(0, digits: 2))
-        case 8:
-            return Color(
-                red: channel(24, digits: 2), green: channel(16, digits: 2), blue: channel(8, digits: 2),
-                alpha: channel(0, digits: 2))
-        default: return nil
-        }
-    }
-
-    /// The value of one ASCII hex digit, either case.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        let alpha = channels.count == 4 ? channels[3] : 255
+        return .success(Color(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha))
     }
 
     /// Reads `rgb(r, g, b)` or `rgba(r, g, b, a)` from `source`, the trimmed `text`.

@@ -32,6 +32,8 @@ package struct BundleSnapshot: Sendable {
     /// kept here so that every waiter handed the current bundle also has the rollout of the same
     /// instant.
     public var rollout: Rollout? { storage.rollout }
+    /// The flags OpenFeature's remote evaluation protocol reads from this version, made once.
+    var flags: OFREPFlags { storage.flags }
 
     /// `spec.bundleJSON` as UTF-8 bytes.
     public var bytes: ByteBuffer { identity.bytes }
@@ -53,7 +55,7 @@ package struct BundleSnapshot: Sendable {
             identity: identity,
             gzip: Self.compressed(identity.bytes).map { BundleRepresentation(bytes: $0, contentEncoding: "gzip") },
             styleSheet: StyleSheetSnapshot(spec: spec ?? (try? Spec(json: json))),
-            files: files, spec: spec, loadedAt: loadedAt,
+            files: files, spec: spec, flags: OFREPFlags(spec: spec), loadedAt: loadedAt,
             eventFrame: ByteBuffer(string: EventStreamFrame(id: identity.etagText, event: "spec", data: json).text),
             rollout: nil)
     }
@@ -74,7 +76,8 @@ package struct BundleSnapshot: Sendable {
     func with(rollout: Rollout?) -> BundleSnapshot {
         BundleSnapshot(
             storage: Storage(
-                identity: identity, gzip: gzip, styleSheet: styleSheet, files: files, spec: spec, loadedAt: loadedAt,
+                identity: identity, gzip: gzip, styleSheet: styleSheet, files: files, spec: spec, flags: flags,
+                loadedAt: loadedAt,
                 eventFrame: eventFrame, rollout: rollout))
     }
 
@@ -84,13 +87,14 @@ package struct BundleSnapshot: Sendable {
         let styleSheet: StyleSheetSnapshot
         let files: [String]
         let spec: Spec?
+        let flags: OFREPFlags
         let loadedAt: Date
         let eventFrame: ByteBuffer
         let rollout: Rollout?
 
         init(
             identity: BundleRepresentation, gzip: BundleRepresentation?, styleSheet: StyleSheetSnapshot,
-            files: [String], spec: Spec?, loadedAt: Date, eventFrame: ByteBuffer, rollout: Rollout?
+            files: [String], spec: Spec?, flags: OFREPFlags, loadedAt: Date, eventFrame: ByteBuffer, rollout: Rollout?
         ) {
             self.rollout = rollout
             self.identity = identity
@@ -98,6 +102,7 @@ package struct BundleSnapshot: Sendable {
             self.styleSheet = styleSheet
             self.files = files
             self.spec = spec
+            self.flags = flags
             self.loadedAt = loadedAt
             self.eventFrame = eventFrame
         }

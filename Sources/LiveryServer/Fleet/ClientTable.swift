@@ -29,6 +29,8 @@ package final class ClientTable: Sendable {
         public var header: LiveryClientHeader
         /// When that request came.
         public var lastSeen: Date
+        /// Whether that request was an OpenFeature (OFREP) evaluation.
+        public var readsOFREP = false
     }
 
     struct Key: Hashable {
@@ -65,8 +67,8 @@ package final class ClientTable: Sendable {
     }
 
     /// Records the `Livery-Client` values of one request (none: nothing to record; several: the
-    /// last one counts).
-    func record(_ fieldValues: [String], at now: Date = Date()) {
+    /// last one counts); `readsOFREP` for an OpenFeature (OFREP) evaluation.
+    func record(_ fieldValues: [String], readsOFREP: Bool = false, at now: Date = Date()) {
         guard let value = fieldValues.last else { return }
         var header: LiveryClientHeader
         do {
@@ -81,7 +83,7 @@ package final class ClientTable: Sendable {
         header.moreSkipped += header.skipped.count - kept
         header.skipped.removeLast(header.skipped.count - kept)
         let key = Key(name: header.identity.name, instance: header.identity.instance)
-        let entry = Entry(header: header, lastSeen: now)
+        let entry = Entry(header: header, lastSeen: now, readsOFREP: readsOFREP)
         state.withLock { state in
             state.expire(before: cutoff(now))
             state.remove(key)

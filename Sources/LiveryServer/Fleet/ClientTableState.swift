@@ -30,6 +30,8 @@ struct ClientTableState {
     /// Skipped identifiers held, over all entries.
     private(set) var skippedTotal = 0
     var malformed = 0
+    /// The entries whose last request was an OpenFeature (OFREP) evaluation.
+    private(set) var ofrepReaders = 0
     /// Clients dropped to make room since the daemon started.
     private(set) var evicted = 0
     private var lastEviction: Date?
@@ -43,6 +45,7 @@ struct ClientTableState {
         entries[key] = Slot(entry: entry, stamp: nextStamp)
         order.append(Place(key: key, stamp: nextStamp))
         count(entry.header, by: 1)
+        if entry.readsOFREP { ofrepReaders += 1 }
         if order.count > 2 * entries.count + 64 { compact() }
     }
 
@@ -50,6 +53,7 @@ struct ClientTableState {
     mutating func remove(_ key: ClientTable.Key) {
         guard let slot = entries.removeValue(forKey: key) else { return }
         count(slot.entry.header, by: -1)
+        if slot.entry.readsOFREP { ofrepReaders -= 1 }
     }
 
     /// Forgets the entries last seen before `cutoff`, oldest first.

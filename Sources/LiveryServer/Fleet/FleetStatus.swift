@@ -60,6 +60,8 @@ package struct FleetStatus: Codable, Equatable {
     package var skipped: [Skipped]
     package var unlistedSkipped: Int
     package var malformedHeaders: Int
+    /// The clients whose last request was an OpenFeature (OFREP) evaluation.
+    package var ofrepReaders: Int
 
     /// Sums up a table's state against the current version `current`.
     init(_ state: ClientTableState, current: EntityTag?, complete: Bool) {
@@ -92,6 +94,7 @@ package struct FleetStatus: Codable, Equatable {
         ) { ($0.clients, $1.identifier) > ($1.clients, $0.identifier) }
         self.unlistedSkipped = state.bySkipped.count - skipped.count
         self.malformedHeaders = state.malformed
+        self.ofrepReaders = state.ofrepReaders
     }
 
     /// The first `count` of `elements` in the order `precedes` gives, without sorting them all:

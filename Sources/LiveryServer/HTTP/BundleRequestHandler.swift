@@ -139,9 +139,10 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 authenticated = carriesToken
             }
             // The environment the path addresses; an unknown one is the router's 404.
-            let set = environments.addressed(byPath: BundleRequest.path(of: head))
+            let path = BundleRequest.path(of: head)
+            let set = environments.addressed(byPath: path)
             if authenticated || !gate.admission.requiresToken {
-                set?.clients.record(head.headerFields[values: .liveryClient])
+                set?.clients.record(head.headerFields[values: .liveryClient], readsOFREP: RequestGate.isOFREP(path))
             }
             if let set, var request = bundle {
                 request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])

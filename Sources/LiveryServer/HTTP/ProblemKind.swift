@@ -42,6 +42,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case writeConflict = "write-conflict"
     case keyExists = "key-exists"
     case fixedKey = "fixed-key"
+    case reservedKeyName = "reserved-key-name"
     case environmentConflict = "environment-conflict"
     case writeCancelled = "write-cancelled"
     case insufficientStorage = "insufficient-storage"
@@ -70,7 +71,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     /// The HTTP status every problem of the kind answers with.
     package var status: HTTPResponse.Status {
         switch self {
-        case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath: .badRequest
+        case .badHost, .badRequest, .badWait, .dryRunOnly, .forbiddenPath, .reservedKeyName: .badRequest
         case .unauthorized: .unauthorized
         case .readOnly, .missingScope, .ownChange, .bypassRefused: .forbidden
         case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .unknownEnvironment,
@@ -129,6 +130,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .writeConflict: "Write conflict"
         case .keyExists: "Key exists"
         case .fixedKey: "Key of the command line"
+        case .reservedKeyName: "Reserved key name"
         case .environmentConflict: "Environment conflict"
         case .writeCancelled: "Write cancelled"
         case .insufficientStorage: "Insufficient storage"

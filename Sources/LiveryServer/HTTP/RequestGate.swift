@@ -28,17 +28,17 @@ struct RequestGate: Sendable {
     func admit(_ head: HTTPRequest, isBundle: Bool) -> Outcome {
         // HTTPTypes moves the first `Host` into `authority`; any other stays a field.
         let host = head.headerFields[values: Self.host].isEmpty ? head.authority : nil
+        let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
         let verdict = admission.decide(
-            host: host, authorization: head.headerFields[.authorization], needsToken: isBundle)
+            host: host, authorization: Self.authorization(of: head, path: path), needsToken: isBundle)
         switch verdict {
         case .admitted(let authenticated): return .admitted(authenticated: authenticated)
         case .badHost: return .refused(.badHost, closing: true)
         case .misdirected: return .refused(.misdirected, closing: false)
         case .unauthorized:
             // A key the daemon knows, without `read` here, is told what it lacks, as on every route.
-            let path = head.path.map { $0.prefix { $0 != "?" } } ?? ""
             let environment = access.environment(ofPath: path)
-            switch access.decide(head.headerFields[.authorization], scope: .read, environment: environment) {
+            switch access.decide(Self.authorization(of: head, path: path), scope: .read, environment: environment) {
             case .allowed: return .admitted(authenticated: true)
             case .forbidden(let scope, let environment, let key):
                 return .refused(.missingScope(scope, environment: environment, key: key), closing: false)
@@ -49,13 +49,31 @@ struct RequestGate: Sendable {
         }
     }
 
+    /// The request's `Authorization`, the key every check reads (here and ``KeyAuthorization``);
+    /// for OpenFeature's remote evaluation protocol, whose providers send a key either way, an
+    /// `X-API-Key` stands for `Authorization: Bearer KEY`.
+    static func authorization(of head: HTTPRequest, path: some StringProtocol) -> String? {
+        if let authorization = head.headerFields[.authorization] { return authorization }
+        guard isOFREP(path), let key = head.headerFields[apiKey] else { return nil }
+        return "Bearer " + key
+    }
+
+    /// Whether `path` (without its query) is a route of OpenFeature's remote evaluation protocol,
+    /// of any environment.
+    static func isOFREP(_ path: some StringProtocol) -> Bool {
+        EnvironmentPath.split(path).path.hasPrefix("/ofrep/")
+    }
+
     /// Whether `head` opens an event stream, which holds its connection for as long as it lasts.
     static func opensEventStream(_ head: HTTPRequest) -> Bool {
         head.method == .get
-            && head.path.map { EnvironmentPath.split($0.prefix { $0 != "?" }).path == "/v1/events" } == true
+            && head.path.map { eventStreamRoutes.contains(EnvironmentPath.split($0.prefix { $0 != "?" }).path) } == true
     }
 
+    /// The event streams' routes, as the default environment's paths.
+    private static let eventStreamRoutes: Set<String> = ["/v1/events", DaemonRoutes.ofrepEventsPath]
     private static let host = HTTPFields.Element.Name("Host")!
+    private static let apiKey = HTTPFields.Element.Name("X-API-Key")!
 }
 
 extension Problem {

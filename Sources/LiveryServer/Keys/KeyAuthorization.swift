@@ -17,8 +17,10 @@ struct KeyAuthorization<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let environment = rule.environment(ofPath: request.uri.path)
-        switch rule.decide(request.headers[.authorization], scope: scope, environment: environment) {
+        let path = request.uri.path
+        let environment = rule.environment(ofPath: path)
+        let authorization = RequestGate.authorization(of: request.head, path: path)
+        switch rule.decide(authorization, scope: scope, environment: environment) {
         case .unauthorized:
             throw Problem.unauthorized(scope: scope ?? .read, environment: environment, readsNeedKey: rule.readsNeedKey)
         case .forbidden(let scope, let environment, let key):

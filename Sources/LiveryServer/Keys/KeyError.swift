@@ -8,6 +8,8 @@ enum KeyError: Error, Sendable {
     case unknown(String)
     /// The name is one of the keys given on the command line, which the API cannot change.
     case fixed(String)
+    /// The name is `self`, the path of the calling key's own answer (`/v1/keys/self`).
+    case reserved(String)
     /// The storage failed.
     case store(StoreError)
 }

@@ -12,6 +12,9 @@ final class KeyKeeper: Service, Sendable {
 
     /// How often the last uses are written.
     static let usageInterval: Duration = .seconds(60)
+    /// The name no key may take: `GET /v1/keys/self` answers what the calling key may do, and
+    /// the router gives that literal path precedence over `/v1/keys/{name}` (`DELETE` there is 405).
+    static let selfName = "self"
 
     init(ring: KeyRing, storage: any KeyStorage, logger: Logger) {
         self.ring = ring
@@ -88,10 +91,7 @@ final class KeyKeeper: Service, Sendable {
             )
         }
         guard !ring.reservedNames.contains(grant.name) else { throw .fixed(grant.name) }
-        // `/v1/keys/self` is the calling key's own path.
-        guard grant.name != "self" else {
-            throw .invalid("'self' names the calling key in /v1/keys/self; choose another name")
-        }
+        guard grant.name != KeyKeeper.selfName else { throw .reserved(grant.name) }
         guard !grant.scopes.isEmpty else {
             throw .invalid(
                 "a key needs at least one scope: \(KeyScope.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -5,8 +5,9 @@ import Livery
 extension DaemonRoutes {
     /// `GET /v1/history?limit=N`: the publishes, newest first (`{"entries": [...]}`).
     func history(_ request: Request) async throws(Problem) -> Response {
-        let limit = request.uri.queryParameters.get("limit").flatMap { Int($0) } ?? 100
-        guard limit > 0 else { throw .badRequest("limit must be a positive whole number") }
+        let given = request.uri.queryParameters.get("limit")
+        let limit = given.map { Int($0) ?? 0 } ?? 100
+        guard limit > 0 else { throw .badRequest("limit must be a positive whole number, found '\(given ?? "")'") }
         do throws(StoreError) {
             let entries = try await writer.store.history(limit: limit)
             return JSONBody.response(HistoryList(entries: entries), headers: [.cacheControl: "no-store"])

@@ -11,7 +11,7 @@ extension DaemonRoutes {
                 try await routes.addKey(request)
             },
             Route(.get, "/v1/keys", scope: .admin, daemonWide: true) { routes, _, _ in routes.listKeys() },
-            Route(.get, "/v1/keys/self", scope: nil, daemonWide: true) { routes, request, _ in
+            Route(.get, "/v1/keys/\(KeyKeeper.selfName)", scope: nil, daemonWide: true) { routes, request, _ in
                 try routes.selfKey(request)
             },
             Route(.delete, "/v1/keys/{name}", scope: .admin, daemonWide: true) { routes, _, context in
@@ -98,6 +98,12 @@ extension KeyError {
                 kind: .fixedKey,
                 detail:
                     "'\(name)' is the key the daemon was started with (--token-file, --read-token-file); change it by restarting with another file"
+            )
+        case .reserved(let name):
+            Problem(
+                kind: .reservedKeyName,
+                detail:
+                    "no key may be named '\(name)': /v1/keys/\(name) answers what the calling key may do; choose another name"
             )
         case .store(let error): error.problem
         }

@@ -130,6 +130,15 @@ struct FolderHistory: Sendable {
     }
 
     private func makeFolders() throws(FileSystemError) {
+        // The state folder itself may not exist yet: a daemon's first publish makes it, private
+        // to its user, as the records' files do.
+        let state = folder.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(
+                at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw FileSystemError(operation: "create folder", path: state.path, error: error)
+        }
         for url in [folder, revisionsFolder, blobsFolder] where !FileManager.default.fileExists(atPath: url.path) {
             try AtomicFile.makeFolder(url.path)
         }

@@ -58,6 +58,15 @@ import Testing
                 #expect(problem.scope == scope.rawValue && problem.environment == "default", "\(call): \(problem)")
                 let away = try await refusal(elsewhere[scope])
                 #expect(away.status == 403, "\(call) with a \(scope.rawValue) key on staging: \(away.status)")
+                if target.contains("/ofrep/") {
+                    // OFREP's providers send the key as X-API-Key too: refused alike.
+                    let stranger = "lvr_" + String(repeating: "B", count: 43)
+                    for (key, status) in [(stranger, 401), (right[other] ?? "", 403), (elsewhere[scope] ?? "", 403)] {
+                        let answer = try await server.http.send(
+                            HTTPMethod(rawValue: route.method), target, headers: [("X-API-Key", key)])
+                        #expect(answer.status == status, "\(call) with X-API-Key: \(answer.status) \(answer.text)")
+                    }
+                }
                 for key in [right[scope], right[.admin], TestDaemon.token] {
                     let answer = try await allowed(key)
                     #expect(answer.status != 401 && answer.status != 403, "\(call) with the right key: \(answer)")

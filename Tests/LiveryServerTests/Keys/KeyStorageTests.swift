@@ -55,6 +55,12 @@ import Testing
                 "/v1/keys", json: #"{"name": "token-file", "scopes": ["read"], "environments": ["*"]}"#)
             #expect(fixed.status == 409, "\(fixed.text)")
             #expect(try await server.http.delete("/v1/keys/read-token-file").status == 409)
+            // `self` is the calling key's own path, never a key's name.
+            let reserved = try await server.http.post(
+                "/v1/keys", json: #"{"name": "self", "scopes": ["read"], "environments": ["*"]}"#)
+            #expect(reserved.status == 400, "\(reserved.text)")
+            #expect(try JSONDecoder().decode(Problem.self, from: reserved.body).kind == .reservedKeyName)
+            #expect(try await server.http.delete("/v1/keys/self").status == 405)
         }
         // A new daemon of the same folder and state folder knows the key.
         try await TestDaemon.with(folder: specs, configure: { $0.stateDirectory = state.url }) { server in
