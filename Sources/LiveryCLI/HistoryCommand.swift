@@ -36,6 +36,8 @@ struct HistoryCommand: AsyncParsableCommand {
                 let message = entry.message.isEmpty ? "" : "  \(entry.message)"
                 print("\(entry.revision)  \(entry.time)  \(entry.by)  \(entry.paths.joined(separator: ", "))\(message)")
             }
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

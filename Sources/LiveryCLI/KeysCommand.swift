@@ -80,6 +80,8 @@ struct KeysCommand: AsyncParsableCommand {
         switch outcome {
         case .ok(let body):
             try show(body)
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

@@ -29,6 +29,7 @@ public struct LiveryCommand: AsyncParsableCommand {
             ScheduleCommand.self,
             EnvironmentsCommand.self,
             PromoteCommand.self,
+            ChangesCommand.self,
         ]
     )
 

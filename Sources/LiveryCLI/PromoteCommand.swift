@@ -38,6 +38,8 @@ struct PromoteCommand: AsyncParsableCommand {
     @Flag(help: "Show what the promotion would change; change nothing.")
     var dryRun = false
 
+    @OptionGroup var approval: ApprovalOption
+
     @Option(help: "The daemon's base URL.")
     var server = "http://127.0.0.1:7878"
 
@@ -58,7 +60,9 @@ struct PromoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        let call = DaemonCall(server: server, token: token, action: dryRun ? "promotion preview" : "promotion")
+        let call = DaemonCall(
+            server: server, token: token, action: dryRun ? "promotion preview" : "promotion",
+            bypassApproval: approval.bypassApproval)
         let outcome: DaemonCall.Outcome
         if dryRun {
             let query = "?from=\(from)" + (revision.map { "&revision=\($0)" } ?? "")
@@ -82,6 +86,8 @@ struct PromoteCommand: AsyncParsableCommand {
             print(
                 "promoted \(from) to \(to): \(result.etag)\(result.revision.map { " (revision \($0))" } ?? ""); \(paths)"
             )
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

@@ -34,6 +34,8 @@ struct PushCommand: RegistryCommand {
 
     @OptionGroup var environment: EnvironmentOption
 
+    @OptionGroup var approval: ApprovalOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -146,12 +148,15 @@ struct PushCommand: RegistryCommand {
                 continue
             }
             let outcome = try await PushRequest(
-                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment
+                server: server, token: token, path: remote, ifMatch: ifMatch, environment: environment.environment,
+                bypassApproval: approval.bypassApproval
             )
             .send(body, client: client, naming: Self.naming(localFile: file, remotePath: remote))
             switch outcome {
             case .accepted(let status, let etag):
                 print("\(file): \(status == 201 ? "created" : "updated") \(remote) (ETag \(etag))")
+            case .held(let body):
+                print("\(file): \(ApprovalOption.heldText(body))")
             case .refused(let lines):
                 failed = true
                 for line in lines { Self.complain(line) }
@@ -172,7 +177,8 @@ struct PushCommand: RegistryCommand {
         }
         for path in delete { contents[path] = .some(nil) }
         let call = DaemonCall(
-            server: server, token: token, client: client, action: "push", environment: environment.environment)
+            server: server, token: token, client: client, action: "push", environment: environment.environment,
+            bypassApproval: approval.bypassApproval)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
         if isScheduled {
             try await schedule(contents, call: call, naming: naming)
@@ -195,6 +201,8 @@ struct PushCommand: RegistryCommand {
             let result = try JSONDecoder().decode(PublishResult.self, from: body)
             let revision = result.revision.map { " at revision \($0)" } ?? ""
             print("published \(result.paths.joined(separator: ", "))\(revision) (bundle ETag \(result.etag))")
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { Self.complain(line) }
             throw ExitCode(1)

@@ -11,6 +11,8 @@ struct PushRequest {
     enum Outcome {
         /// Written: 200 or 201, with the file's new ETag.
         case accepted(status: Int, etag: String)
+        /// 202: a protected environment holds the write as this change request.
+        case held(Data)
         /// Refused: the lines to print, compiler style where the server named places.
         case refused([String])
     }
@@ -21,6 +23,8 @@ struct PushRequest {
     var ifMatch: String?
     /// The environment the push goes to (`--environment`).
     var environment: String?
+    /// Whether a write to a protected environment skips its change request (`--bypass-approval`).
+    var bypassApproval = false
 
     /// Sends `body` through `client`; a refusal's places are named by `naming`.
     func send(_ body: Data, client: HTTPClient, naming: SpecFileNaming) async throws -> Outcome {
@@ -32,10 +36,12 @@ struct PushRequest {
         request.headers.add(
             name: "Content-Type", value: path.hasSuffix(".json") ? "application/json" : "application/yaml")
         if let ifMatch { request.headers.add(name: "If-Match", value: ifMatch) }
+        if bypassApproval { request.headers.add(name: ApprovalOption.header.name, value: ApprovalOption.header.value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1024 * 1024)
         let status = Int(response.status.code)
+        if status == 202 { return .held(Data(bytes.readableBytesView)) }
         if status == 200 || status == 201 {
             return .accepted(status: status, etag: response.headers.first(name: "ETag") ?? "?")
         }

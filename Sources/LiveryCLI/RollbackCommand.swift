@@ -17,6 +17,8 @@ struct RollbackCommand: AsyncParsableCommand {
 
     @OptionGroup var environment: EnvironmentOption
 
+    @OptionGroup var approval: ApprovalOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -28,7 +30,8 @@ struct RollbackCommand: AsyncParsableCommand {
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
         switch try await DaemonCall(
-            server: server, token: token, action: "rollback", environment: environment.environment
+            server: server, token: token, action: "rollback", environment: environment.environment,
+            bypassApproval: approval.bypassApproval
         ).send(
             post: true, "/v1/history/\(revision)/restore")
         {
@@ -38,6 +41,8 @@ struct RollbackCommand: AsyncParsableCommand {
             print(
                 "restored revision \(revision) \(at): \(result.paths.joined(separator: ", ")) (bundle ETag \(result.etag))"
             )
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

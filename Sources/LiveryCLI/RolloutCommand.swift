@@ -30,6 +30,8 @@ struct RolloutCommand: AsyncParsableCommand {
 
     @OptionGroup var environment: EnvironmentOption
 
+    @OptionGroup var approval: ApprovalOption
+
     @Option(help: "The push token file (default: where livery serve writes it, \(TokenFile.defaultLocation().path)).")
     var tokenFile: String?
 
@@ -83,7 +85,7 @@ struct RolloutCommand: AsyncParsableCommand {
         } else if let action {
             call = DaemonCall(
                 server: server, token: try TokenFile.read(tokenURL), action: "rollout \(action)",
-                environment: environment.environment)
+                environment: environment.environment, bypassApproval: approval.bypassApproval)
             var body: [String: String] = ["action": action]
             if let share { body["percent"] = share }
             if let message { body[action == "abort" ? "reason" : "message"] = message }
@@ -105,6 +107,8 @@ struct RolloutCommand: AsyncParsableCommand {
         switch outcome {
         case .ok(let body):
             print(try RolloutSummary.decoded(from: body).text)
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

@@ -28,6 +28,8 @@ struct StatusCommand: AsyncParsableCommand {
         case .ok(let body):
             let fleet = try JSONDecoder().decode(FleetStatus.self, from: body)
             for line in fleet.lines { print(line) }
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)

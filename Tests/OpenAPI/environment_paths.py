@@ -20,7 +20,8 @@ END = "  # end of the environment paths\n"
 # The spec-set routes served per environment, as the daemon's route table has them.
 ROUTES = [
     "/v1/spec", "/v1/spec/{etag}", "/v1/version", "/v1/css", "/v1/css/{etag}", "/v1/events", "/v1/specs",
-    "/v1/specs/{path}", "/v1/promotions", "/v1/promotions/preview", "/v1/history", "/v1/history/{revision}",
+    "/v1/specs/{path}", "/v1/promotions", "/v1/promotions/preview", "/v1/changes", "/v1/changes/{id}",
+    "/v1/changes/{id}/approve", "/v1/changes/{id}/reject", "/v1/protection", "/v1/history", "/v1/history/{revision}",
     "/v1/history/{revision}/restore", "/v1/rollout", "/v1/reports", "/v1/status", "/v1/clients", "/v1/resolved",
     "/v1/tokens", "/v1/tokens-studio", "/v1/schedule", "/v1/schedule/{id}",
     "/v1/tuf/status", "/v1/tuf/metadata/{file}", "/v1/tuf/targets/{file}", "/v1/tuf/targets/candidate/{file}",

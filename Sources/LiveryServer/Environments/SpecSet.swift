@@ -26,6 +26,8 @@ final class SpecSet: Sendable {
     /// Signs the set's TUF metadata into its own store's `tuf` record, with `--signing`; the
     /// keys are the daemon's, shared by every environment.
     let publisher: TUFPublisher<ContinuousClock>?
+    /// The environment's protection and change requests.
+    let changes: ChangeBook
     /// The listing of `GET /v1/specs`, made again only when the store may have changed.
     let listings = VersionedCache<DaemonRoutes.ListingVersion>(capacity: DaemonRoutes.cachedListings)
     /// The bundles of `GET /v1/history/{revision}`, which never change.
@@ -74,6 +76,7 @@ final class SpecSet: Sendable {
         self.follower = StoreFollower(
             store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts,
             signing: publisher?.repository, scheduler: scheduler)
+        self.changes = ChangeBook(store: store, writer: writer, rollouts: rollouts, logger: logger)
     }
 
     /// The set's TUF repository (`/v1/tuf/…`), with `--signing`.

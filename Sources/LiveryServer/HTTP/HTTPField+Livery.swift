@@ -7,4 +7,7 @@ extension HTTPField.Name {
     static let liveryClient = HTTPField.Name(LiveryClientHeader.fieldName)!  // a valid token
     /// `Livery-Round`: the version signal's next round (``LiveryHTTP/SignalRound``).
     static let liveryRound = HTTPField.Name(SignalRound.fieldName)!  // a valid token
+    /// `Livery-Bypass-Approval: true`: an `admin` key writes a protected environment without a
+    /// change request (``ChangeBook``).
+    static let bypassApproval = HTTPField.Name("Livery-Bypass-Approval")!  // a valid token
 }

@@ -33,6 +33,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case unknownKey = "unknown-key"
     case scheduleNotFound = "schedule-not-found"
     case unknownEnvironment = "unknown-environment"
+    case unknownChange = "unknown-change"
 
     // A write the specs or the store refuse.
     case forbiddenPath = "forbidden-path"
@@ -57,6 +58,13 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case rolloutChanged = "rollout-changed"
     case scheduleEnded = "schedule-ended"
 
+    // A change request's review refuses the step.
+    case ownChange = "own-change"
+    case alreadyApproved = "already-approved"
+    case changeClosed = "change-closed"
+    case tooManyChanges = "too-many-changes"
+    case bypassRefused = "bypass-refused"
+
     // The daemon cannot answer now.
     case noBundle = "no-bundle"
     case storeUnavailable = "store-unavailable"
@@ -71,14 +79,14 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .unauthorized: .unauthorized
         // Forbidden, not unprocessable: the token authenticates the writer, but only the
         // targets key authorizes a version, and the same request cannot succeed again.
-        case .readOnly, .missingScope, .targetsNotSigned: .forbidden
+        case .readOnly, .missingScope, .targetsNotSigned, .ownChange, .bypassRefused: .forbidden
         case .notFound, .versionNotKept, .revisionNotFound, .unknownTheme, .noRollout, .unknownKey, .scheduleNotFound,
-            .unknownEnvironment:
+            .unknownEnvironment, .unknownChange:
             .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
         case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict,
-            .keyExists, .fixedKey, .environmentConflict:
+            .keyExists, .fixedKey, .environmentConflict, .alreadyApproved, .changeClosed, .tooManyChanges:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -122,6 +130,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .unknownKey: "Unknown key"
         case .scheduleNotFound: "No such scheduled change"
         case .unknownEnvironment: "Unknown environment"
+        case .unknownChange: "Unknown change request"
         case .forbiddenPath: "Forbidden spec path"
         case .preconditionFailed: "Precondition failed"
         case .invalidSpec: "The specs would not validate"
@@ -141,6 +150,11 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .rolloutUnchanged: "Nothing to roll out"
         case .rolloutChanged: "The rollout changed"
         case .scheduleEnded: "The scheduled change has ended"
+        case .ownChange: "Own change request"
+        case .alreadyApproved: "Already approved"
+        case .changeClosed: "Change request closed"
+        case .tooManyChanges: "Too many change requests"
+        case .bypassRefused: "Approval bypass refused"
         case .noBundle: "No bundle loaded yet"
         case .storeUnavailable: "Spec store unavailable"
         case .storeUnreachable: "Store unreachable"

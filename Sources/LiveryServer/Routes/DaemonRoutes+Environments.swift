@@ -36,8 +36,9 @@ extension DaemonRoutes.Shared {
         return JSONBody.response(list, headers: [.cacheControl: "no-store"])
     }
 
-    /// `POST /v1/environments` `{"name": "staging", "from": "production"}`: creates an empty
-    /// environment, or one holding a copy of `from`'s current files, in one atomic write.
+    /// `POST /v1/environments` `{"name": "staging", "from": "production", "approvals": 2}`:
+    /// creates an empty environment, or one holding a copy of `from`'s current files, in one
+    /// atomic write; with `approvals`, protected.
     func createEnvironment(_ request: Request) async throws(Problem) -> Response {
         let body = try await DaemonRoutes.collectBody(request, limit: configuration.maxBodyBytes)
         let creation: EnvironmentCreation
@@ -61,8 +62,15 @@ extension DaemonRoutes.Shared {
                 throw error.problem
             }
         }
+        if let approvals = creation.approvals, !(1...Protection.maxApprovals).contains(approvals) {
+            throw .badRequest("approvals is a whole number from 1 to \(Protection.maxApprovals), not \(approvals)")
+        }
         try await environments.space.create(creation.name, files: files)
         let set = environments.add(creation.name)
+        if let approvals = creation.approvals {
+            try await set.changes.protect(
+                approvals: approvals, by: keys.ring.grant(of: request.headers[.authorization])?.name ?? "anonymous")
+        }
         logger.notice(
             "environment created",
             metadata: ["livery.environment": "\(creation.name)", "livery.from": "\(creation.from ?? "")"])
@@ -114,4 +122,6 @@ struct EnvironmentCreation: Codable {
     var name: String
     /// The environment whose current files the new one starts with; empty without.
     var from: String?
+    /// Protects it from the start: its writes need this many approvals (``ChangeBook``).
+    var approvals: Int?
 }

@@ -75,19 +75,30 @@ extension DaemonRoutes {
                         "?rollout= is a percentage from 0 to 100 with at most two decimals (10%, 12.5), not \(text)"),
                     path: rawPath)
             }
+            let replace = request.uri.queryParameters["replace"] == "true"
+            var change = ChangeSet(
+                files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request),
+                signedTargets: request.headers[OfferedTargets.field])
+            let precondition = filePrecondition(request, path: path)
+            if let held = try await held(
+                &change, action: .rollout, precondition: precondition, rollout: (share.basisPoints, replace),
+                place: rawPath, request)
+            {
+                return held
+            }
             return try await answer(
-                startingRollout: ChangeSet(
-                    files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request)),
-                share: share,
-                replace: request.uri.queryParameters["replace"] == "true",
-                precondition: filePrecondition(request, path: path), place: rawPath, request)
+                startingRollout: change, share: share, replace: replace, precondition: precondition, place: rawPath,
+                request)
+        }
+        var change = ChangeSet(
+            files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request),
+            signedTargets: request.headers[OfferedTargets.field])
+        let precondition = filePrecondition(request, path: path)
+        if let held = try await held(&change, action: .publish, precondition: precondition, place: rawPath, request) {
+            return held
         }
         do throws(StoreError) {
-            let result = try await writer.write(
-                ChangeSet(
-                    files: [path: data], message: "PUT /v1/specs/\(path)", author: author(of: request),
-                    signedTargets: request.headers[OfferedTargets.field]),
-                precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
+            let result = try await writer.write(change, precondition: precondition, dryRun: isDryRun(request))
             logWrite("spec pushed", result, request: request)
             let etag = result.fileETags[path]?.description ?? ""
             let created = result.created.contains(path)
@@ -117,12 +128,15 @@ extension DaemonRoutes {
         } catch {
             throw refused(error, path: rawPath)
         }
+        var change = ChangeSet(
+            files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: author(of: request),
+            signedTargets: request.headers[OfferedTargets.field])
+        let precondition = filePrecondition(request, path: path)
+        if let held = try await held(&change, action: .publish, precondition: precondition, place: rawPath, request) {
+            return held
+        }
         do throws(StoreError) {
-            let result = try await writer.write(
-                ChangeSet(
-                    files: [path: Data?.none], message: "DELETE /v1/specs/\(path)", author: author(of: request),
-                    signedTargets: request.headers[OfferedTargets.field]),
-                precondition: filePrecondition(request, path: path), dryRun: isDryRun(request))
+            let result = try await writer.write(change, precondition: precondition, dryRun: isDryRun(request))
             logWrite("spec deleted", result, request: request)
             return Response(status: .noContent)
         } catch {

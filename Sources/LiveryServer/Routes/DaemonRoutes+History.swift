@@ -62,20 +62,35 @@ extension DaemonRoutes {
         } catch {
             throw refused(error, path: "restore")
         }
+        var change: ChangeSet
         do throws(StoreError) {
             let then = try await writer.store.read(atRevision: revision).sources
-            let change = try await writer.change(
+            change = try await writer.change(
                 toMatch: then, message: "restore revision \(revision)", author: author(of: request))
+        } catch {
+            throw restoreRefused(error)
+        }
+        if let held = try await held(
+            &change, action: .publish, precondition: bundlePrecondition(request), place: "restore", request)
+        {
+            return held
+        }
+        do throws(StoreError) {
             return try await answer(publishing: change, request)
         } catch {
-            // Kept historic bundles may be of revisions the store no longer has: the next look at
-            // one asks the store again, and says it is gone, as the restore just did.
-            switch error {
-            case .revisionCompacted, .revisionPruned: historicBundles.removeAll()
-            default: break
-            }
-            throw refused(error, path: "restore")
+            throw restoreRefused(error)
         }
+    }
+
+    /// A restore's refusal; kept historic bundles are forgotten when it found its revision gone.
+    private func restoreRefused(_ error: StoreError) -> Problem {
+        // Kept historic bundles may be of revisions the store no longer has: the next look at
+        // one asks the store again, and says it is gone, as the restore just did.
+        switch error {
+        case .revisionCompacted, .revisionPruned: historicBundles.removeAll()
+        default: break
+        }
+        return refused(error, path: "restore")
     }
 
     private func revision(_ context: some RequestContext) throws(Problem) -> Int64 {

@@ -32,16 +32,34 @@ extension DaemonRoutes {
                 ), path: place)
         }
         let promotion = try self.promotion(from: body.from, place: place)
+        let source = promotion.sourceName
         let version = try refusing(path: place) { () throws(Problem) in
             try Self.version(revision: body.revision, etag: body.etag)
         }
-        let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
-            SpecWriter.Precondition.bundle($0)
+        let precondition = bundlePrecondition(request)
+        var message = body.message ?? ""
+        // What a protected environment holds: the exact files that make it the source's version.
+        let change: ChangeSet
+        do throws(StoreError) {
+            let origin = try await promotion.origin(version)
+            change = try await writer.change(
+                toMatch: origin.sources, message: Promotion.message(message, from: source, at: origin.revision),
+                author: author(of: request))
+        } catch {
+            throw refused(error, path: place)
+        }
+        switch try await approval(
+            of: change, action: body.rollout == nil ? .publish : .rollout, precondition: precondition,
+            rollout: body.rollout.map { ($0.basisPoints, false) }, place: place, request)
+        {
+        case .held(let response): return response
+        case .bypassed: message = ChangeRequest.bypassed(message)
+        case .open: break
         }
         let result: SpecWriter.Result
         do throws(RolloutError) {
             result = try await promotion.promote(
-                version, message: body.message ?? "", author: author(of: request), precondition: precondition ?? .none,
+                version, message: message, author: author(of: request), precondition: precondition,
                 rollout: body.rollout.map { (rollouts, $0.basisPoints) },
                 signedTargets: request.headers[OfferedTargets.field])
         } catch {

@@ -13,20 +13,25 @@ extension DaemonRoutes {
     /// validated the same way, served to that share of clients, the stable version unchanged;
     /// `"replace": true` replaces a running rollout's candidate.
     func publish(_ request: Request) async throws(Problem) -> Response {
-        let change: ChangeSet
+        var change: ChangeSet
         let publish: PublishRequest
         do throws(Problem) {
             (change, publish) = try await changeSet(of: request)
         } catch {
             throw refused(error, path: "POST /v1/specs")
         }
+        let precondition = bundlePrecondition(request)
+        let rollout = publish.rollout.map { (basisPoints: $0.basisPoints, replace: publish.replace ?? false) }
+        if let held = try await held(
+            &change, action: rollout == nil ? .publish : .rollout, precondition: precondition, rollout: rollout,
+            place: "POST /v1/specs", request)
+        {
+            return held
+        }
         if let share = publish.rollout {
-            let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
-                SpecWriter.Precondition.bundle($0)
-            }
             return try await answer(
-                startingRollout: change, share: share, replace: publish.replace ?? false,
-                precondition: precondition ?? .none, place: "POST /v1/specs", request)
+                startingRollout: change, share: share, replace: publish.replace ?? false, precondition: precondition,
+                place: "POST /v1/specs", request)
         }
         do throws(StoreError) {
             return try await answer(publishing: change, request)
@@ -60,16 +65,18 @@ extension DaemonRoutes {
     func answer(publishing change: ChangeSet, _ request: Request) async throws(StoreError) -> Response {
         var change = change
         change.signedTargets = request.headers[OfferedTargets.field]
-        let precondition = EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map {
-            SpecWriter.Precondition.bundle($0)
-        }
         let dryRun = isDryRun(request)
-        let result = try await writer.write(change, precondition: precondition ?? .none, dryRun: dryRun)
+        let result = try await writer.write(change, precondition: bundlePrecondition(request), dryRun: dryRun)
         logWrite("specs published", result, request: request)
         let answer = PublishResult(
             etag: result.bundleETag.description, revision: result.revision, paths: result.paths,
             created: result.created.sorted(), dryRun: dryRun)
         return JSONBody.response(answer, headers: [.cacheControl: "no-store"])
+    }
+
+    /// The request's `If-Match` on the bundle's ETag, if it has one.
+    func bundlePrecondition(_ request: Request) -> SpecWriter.Precondition {
+        EntityTagCondition(headerValues: request.headers[values: .ifMatch]).map { .bundle($0) } ?? .none
     }
 
     /// A decoding error in a sentence, with the place in the JSON where it went wrong.

@@ -34,6 +34,13 @@ extension DaemonRoutes {
                 Problem.badRequest(#""set" needs "percent": a share from 0 to 100, such as 25 or "12.5%""#),
                 path: "POST /v1/rollout")
         }
+        var completion = ChangeSet(files: [:], message: change.message ?? "", author: author(of: request))
+        if change.action == .complete,
+            let held = try await held(
+                &completion, action: .completion, precondition: .none, place: "POST /v1/rollout", request)
+        {
+            return held
+        }
         do throws(RolloutError) {
             switch change.action {
             case .set:
@@ -42,7 +49,7 @@ extension DaemonRoutes {
                 _ = try await rollouts.abort(reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch)
             case .complete:
                 _ = try await rollouts.complete(
-                    ifMatch: ifMatch, message: change.message ?? "", author: author(of: request))
+                    ifMatch: ifMatch, message: completion.message, author: completion.author)
             }
         } catch {
             throw refused(error.problem, path: "POST /v1/rollout")

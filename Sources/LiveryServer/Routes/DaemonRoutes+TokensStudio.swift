@@ -74,6 +74,12 @@ extension DaemonRoutes {
     }
 
     private func publish(_ change: ChangeSet, _ request: Request, path: String) async throws(Problem) -> Response {
+        var change = change
+        if let held = try await held(
+            &change, action: .publish, precondition: bundlePrecondition(request), place: path, request)
+        {
+            return held
+        }
         do throws(StoreError) {
             return try await answer(publishing: change, request)
         } catch {

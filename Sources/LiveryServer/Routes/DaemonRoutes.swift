@@ -153,6 +153,7 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
         ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes + scheduleRoutes
+            + changeRoutes
             + environmentRoutes + keyRoutes
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryHTTP
+@_spi(LiveryInternal) import LiveryHTTP
 
 /// The body of `POST /v1/schedule`:
 /// `{"action": "push", "at": "2026-12-02T18:00:00Z", "files": {…}, "message": "…"}`,

@@ -51,6 +51,9 @@ struct SpecWriter: Sendable {
         case file(String, EntityTagCondition)
         /// `If-Match` on the bundle's ETag (POST, restore).
         case bundle(EntityTagCondition)
+        /// The bundle's ETag is still this one, or the files still do not load (`nil`): an
+        /// approved change request's base (``ChangeBook``).
+        case base(EntityTag?)
     }
 
     /// What a write did (or, for a dry run, would do).
@@ -205,14 +208,30 @@ struct SpecWriter: Sendable {
             let current = sources.files[path].map { EntityTag(of: $0.data) }
             if !condition.matchesStrongly(current) { throw .preconditionFailed(path: path, current: current) }
         case .bundle(let condition):
-            let current: EntityTag?
-            do {
-                current = EntityTag(of: try build(sources, remote: remote).bundleJSON.utf8)
-            } catch {
-                current = nil  // the set as it is does not validate: no bundle can match
-            }
+            let current = bundleETag(of: sources, remote: remote)
             if !condition.matchesStrongly(current) { throw .bundleChanged(current: current) }
+        case .base(let base):
+            let current = bundleETag(of: sources, remote: remote)
+            if current != base { throw .bundleChanged(current: current) }
         }
+    }
+
+    /// The ETag of the bundle `sources` make; `nil` when they do not validate.
+    private func bundleETag(of sources: SpecSourceSet, remote: RemoteIncludes) -> EntityTag? {
+        do {
+            return EntityTag(of: try build(sources, remote: remote).bundleJSON.utf8)
+        } catch {
+            return nil  // the set as it is does not validate: no bundle can match
+        }
+    }
+
+    /// The ETag of the bundle the store's files make now, `nil` when they do not load, and the
+    /// files: what a change request is made against.
+    func currentBundle() async throws(StoreError) -> (etag: EntityTag?, sources: SpecSourceSet) {
+        let sources = try await store.read().sources
+        var remote = RemoteIncludes(allowList: configuration.allowedIncludes)
+        try await fetchIncludes(for: [sources], into: &remote)
+        return (bundleETag(of: sources, remote: remote), sources)
     }
 
     /// The spec `sources` make, or every error they have.
@@ -251,7 +270,9 @@ struct SpecWriter: Sendable {
 
 extension SpecWriter.Precondition {
     var needsBundle: Bool {
-        if case .bundle = self { return true }
-        return false
+        switch self {
+        case .bundle, .base: true
+        case .none, .file: false
+        }
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A write to a protected environment, held until enough other keys approve it
+/// (``ChangeBook``): the exact files or action, the version it was made against, who asked,
+/// why and when, and each review.
+struct ChangeRequest: Codable, Sendable {
+    /// Where a change request is.
+    enum State: String, Codable, Sendable {
+        /// Waiting for approvals.
+        case pending
+        /// Written: its approvals reached ``ChangeRequest/required`` while the environment
+        /// was still at ``ChangeRequest/base``.
+        case applied
+        /// Refused by a reviewer; never written.
+        case rejected
+        /// The environment moved from its base before the last approval; never written.
+        case stale
+    }
+
+    /// What the change does once approved.
+    enum Action: String, Codable, Sendable {
+        /// Publishes ``ChangeRequest/files`` (a push, a delete, a promotion, a restore).
+        case publish
+        /// Starts a staged rollout of ``ChangeRequest/files`` to ``ChangeRequest/basisPoints``.
+        case rollout
+        /// Completes the running rollout ``ChangeRequest/rolloutID``.
+        case completion
+    }
+
+    /// One review: who, when and why.
+    struct Review: Codable, Sendable {
+        var by: String
+        var time: String
+        var message: String
+    }
+
+    var id: Int
+    var action: Action
+    var state: State
+    /// New bytes by path; `nil` removes the file. Empty for a completion, and once closed.
+    var files: [String: Data?]
+    /// The paths it writes or removes, sorted.
+    var paths: [String]
+    /// The share a rollout starts at.
+    var basisPoints: Int?
+    /// Whether a rollout replaces a running one.
+    var replace: Bool?
+    /// The rollout a completion completes.
+    var rolloutID: String?
+    /// The ETag of the environment's bundle when the change was asked for; `nil` when its
+    /// files did not load then.
+    var base: String?
+    /// The newest revision of the environment's history then, to tell what changed since.
+    var baseRevision: Int64?
+    /// The name of the key that asked for it.
+    var author: String
+    var message: String
+    /// When it was asked for, ISO 8601.
+    var time: String
+    /// How many approvals apply it: the environment's protection when it was asked for.
+    var required: Int
+    var approvals: [Review] = []
+    var rejection: Review?
+    /// The revision its publish created, once applied.
+    var revision: Int64?
+    /// What the environment's history holds since ``baseRevision``, once stale.
+    var changedSince: [HistoryEntry]?
+
+    /// The message its write carries into the history: the change, its message and who
+    /// approved it.
+    var appliedMessage: String {
+        let reviewers = approvals.map(\.by).joined(separator: ", ")
+        return "change \(id)" + (message.isEmpty ? "" : ": \(message)") + " (approved by \(reviewers))"
+    }
+
+    /// What a write that an `admin` key made without approval says in the history.
+    static func bypassed(_ message: String) -> String {
+        (message.isEmpty ? "" : "\(message) ") + "(approval bypassed)"
+    }
+}
+
+/// The change requests of an environment as its store keeps them: one record, so that a change
+/// of any of them is one compare-and-write.
+struct ChangeLedger: Codable, Sendable {
+    /// The id of the next change request.
+    var next = 1
+    /// Oldest first.
+    var changes: [ChangeRequest] = []
+
+    /// How many closed change requests are kept (their files dropped), beside every pending one.
+    static let closedKept = 50
+
+    /// Drops the files of closed change requests (their paths stay) and all but the newest
+    /// ``closedKept`` of them, so the record stays small.
+    mutating func prune() {
+        for index in changes.indices where changes[index].state != .pending { changes[index].files = [:] }
+        let closed = changes.filter { $0.state != .pending }.map(\.id)
+        let dropped = Set(closed.dropLast(Self.closedKept))
+        changes.removeAll { dropped.contains($0.id) }
+    }
+}
+
+/// An environment's protection: how many approvals a change request needs (0: none, the
+/// environment is open).
+struct Protection: Codable, Sendable, Equatable {
+    var approvals: Int
+
+    /// The most approvals an environment may ask for.
+    static let maxApprovals = 10
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LiveryServer
+import LiveryTestSupport
+import LiveryTesting
+import Logging
+import Testing
+
+/// `livery environments protect`, a push held as a change request, and `livery changes`, run as
+/// processes against a real daemon.
+@Suite(.timeLimit(.minutes(2)), .inotifyShared)
+struct ChangesCommandTests {
+    @Test func protectPushListApproveAndBypass() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-changes-cli")
+        let state = try TemporarySpecFolder(prefix: "livery-changes-cli-state")
+        try folder.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 1 }\n")
+        let local = try TemporarySpecFolder(prefix: "livery-changes-cli-local")
+        try local.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 2 }\n")
+        try local.write("token", "cli-token-0123456789abcdef\n")
+        _ = chmod(local.url("token").path, 0o600)
+        var configuration = DaemonConfiguration(directory: folder.url, port: 0)
+        configuration.stateDirectory = state.url
+        let logger = Logger(label: "livery.cli.test") { _ in SwiftLogNoOpLogHandler() }
+        let daemon = LiveryDaemon(
+            configuration: configuration, token: try BearerToken("cli-token-0123456789abcdef"), logger: logger)
+        let task = GracefulServer.run(daemon, logger: logger)
+        defer { task.cancel() }
+        let server = ["--server", "http://127.0.0.1:\(try await daemon.listeningPort())"]
+        let admin = server + ["--token-file", local.url("token").path]
+
+        let protected = try await LiveryProcess.run(["environments", "protect", "default"] + admin)
+        #expect(protected.status == 0, "\(protected.output)")
+        #expect(protected.output.contains("protected environment default: 1 approval per change"))
+        var keyFiles: [String: [String]] = [:]
+        for (name, scope) in [("alice", "push"), ("bob", "approve")] {
+            let added = try await LiveryProcess.run(
+                ["keys", "add", name, "--scope", scope, "--environment", "default"] + admin)
+            let key = try #require(added.output.split(separator: "\n").first { $0.hasPrefix("lvr_") })
+            try local.write(name, key + "\n")
+            _ = chmod(local.url(name).path, 0o600)
+            keyFiles[name] = server + ["--token-file", local.url(name).path]
+        }
+        let alice = try #require(keyFiles["alice"])
+        let bob = try #require(keyFiles["bob"])
+
+        let held = try await LiveryProcess.run(["push", local.url("box.yaml").path, "-m", "rounder"] + alice)
+        #expect(held.status == 0, "\(held.output)")
+        #expect(held.output.contains("change request 1 is waiting for 1 approval"), "\(held.output)")
+        #expect(
+            try String(contentsOf: folder.url("box.yaml"), encoding: .utf8).contains("radius: 1"),
+            "nothing written before the approval")
+
+        let listed = try await LiveryProcess.run(["changes"] + bob)
+        #expect(listed.output.contains("protected: 1 approval per change"), "\(listed.output)")
+        #expect(listed.output.contains("1  pending  publish  by alice  0/1 approvals"), "\(listed.output)")
+        let shown = try await LiveryProcess.run(["changes", "show", "1"] + bob)
+        #expect(shown.output.contains("~ box.yaml") && shown.output.contains("identifier box changes"))
+
+        let own = try await LiveryProcess.run(["changes", "approve", "1"] + alice)
+        #expect(own.status == 1 && own.output.contains("403"), "\(own.output)")
+        let approved = try await LiveryProcess.run(["changes", "approve", "1", "-m", "fine"] + bob)
+        #expect(approved.status == 0, "\(approved.output)")
+        #expect(approved.output.contains("1  applied") && approved.output.contains("approved by bob"))
+        #expect(try String(contentsOf: folder.url("box.yaml"), encoding: .utf8).contains("radius: 2"))
+
+        try local.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 3 }\n")
+        let bypassed = try await LiveryProcess.run(
+            ["push", local.url("box.yaml").path, "--bypass-approval", "-m", "hotfix"] + admin)
+        #expect(bypassed.status == 0 && bypassed.output.contains("published box.yaml"), "\(bypassed.output)")
+        let history = try await LiveryProcess.run(["history"] + server)
+        #expect(history.output.contains("(approval bypassed)"), "\(history.output)")
+    }
+}
