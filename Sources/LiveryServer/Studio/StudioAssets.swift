@@ -11,6 +11,8 @@ enum StudioAssets {
         "studio.css": EmbeddedAsset(bytes: PackageResources.studio_css, contentType: "text/css; charset=utf-8"),
         "js/api.js": script(PackageResources.api_js),
         "js/app.js": script(PackageResources.app_js),
+        "js/changes.js": script(PackageResources.changes_js),
+        "js/comparison.js": script(PackageResources.comparison_js),
         "js/diff.js": script(PackageResources.diff_js),
         "js/dom.js": script(PackageResources.dom_js),
         "js/editor.js": script(PackageResources.editor_js),
@@ -24,6 +26,7 @@ enum StudioAssets {
         "js/preview.js": script(PackageResources.preview_js),
         "js/promotion.js": script(PackageResources.promotion_js),
         "js/rollout.js": script(PackageResources.rollout_js),
+        "js/schedule.js": script(PackageResources.schedule_js),
     ]
 
     private static func script(_ bytes: [UInt8]) -> EmbeddedAsset {

@@ -100,8 +100,8 @@ export async function rollout() {
 
 /**
  * POST /v1/rollout with If-Match on the rollout's id: `change` is {action: "set", percent},
- * {action: "abort", reason} or {action: "complete", message}. Answers {status, rollout} or
- * {status, problem}.
+ * {action: "abort", reason} or {action: "complete", message}. Answers {status, rollout},
+ * {status, change} (a completion held for approval) or {status, problem}.
  */
 export async function changeRollout(id, change) {
   const response = await fetch(route("/v1/rollout"), authorized({
@@ -109,8 +109,7 @@ export async function changeRollout(id, change) {
     headers: { "Content-Type": "application/json", "If-Match": `"${id}"` },
     body: JSON.stringify(change),
   }));
-  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
-  return { status: response.status, rollout: await response.json() };
+  return written(response, "rollout");
 }
 
 /** GET /v1/status. */
@@ -147,6 +146,16 @@ async function problemOf(response) {
 }
 
 /**
+ * The answer to a write: {status, problem} when refused; {status, change} when the environment
+ * is protected and holds the write as a change request (202); else {status, [name]: body}.
+ */
+async function written(response, name) {
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  if (response.status === 202) return { status: response.status, change: await response.json() };
+  return { status: response.status, [name]: await response.json() };
+}
+
+/**
  * GET /v1/history?limit=N: {entries} (newest first), or {problem} when the daemon refuses (its
  * store unreachable, say).
  */
@@ -175,13 +184,13 @@ export async function restore(revision, etag) {
   const headers = {};
   if (etag) headers["If-Match"] = etag;
   const response = await fetch(route(`/v1/history/${revision}/restore`), authorized({ method: "POST", headers }));
-  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
-  return { status: response.status, result: await response.json() };
+  return written(response, "result");
 }
 
 /**
  * PUT /v1/specs/{path} with If-Match; `dryRun` validates as the write would and writes nothing.
- * Answers {status, etag, problem}: problem is the application/problem+json body of a refusal.
+ * Answers {status, etag, problem, change}: problem is the application/problem+json body of a
+ * refusal, change the change request a protected environment holds the write as (202).
  */
 export async function put(path, text, etag, { dryRun = false } = {}) {
   const headers = { "Content-Type": "text/plain; charset=utf-8" };
@@ -190,7 +199,8 @@ export async function put(path, text, etag, { dryRun = false } = {}) {
     fileURL(path) + (dryRun ? "?dryRun=true" : ""), authorized({ method: "PUT", headers, body: text }));
   let problem = null;
   if (!response.ok) problem = await problemOf(response);
-  return { status: response.status, etag: response.headers.get("ETag"), problem };
+  const change = response.status === 202 ? await response.json() : null;
+  return { status: response.status, etag: response.headers.get("ETag"), problem, change };
 }
 
 /**
@@ -281,6 +291,37 @@ export async function promote(body, etag) {
   const response = await fetch(route("/v1/promotions"), authorized({
     method: "POST", headers, body: JSON.stringify(body),
   }));
+  return written(response, "result");
+}
+
+/**
+ * GET …/changes: {protection: {approvals}, changes: [...]} (newest first, each pending one with
+ * its preview), or {status, problem}.
+ */
+export async function changes() {
+  const response = await read(route("/v1/changes"));
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
-  return { status: response.status, result: await response.json() };
+  return { status: response.status, list: await response.json() };
+}
+
+/**
+ * POST …/changes/{id}/approve or …/reject with {message}: {status, change} as the review left
+ * it, or {status, problem}.
+ */
+export async function review(id, verdict, message) {
+  const response = await fetch(route(`/v1/changes/${id}/${verdict}`), authorized({
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message }),
+  }));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, change: await response.json() };
+}
+
+/** GET …/schedule: {now, changes} (planned and ended, with their steps). */
+export const schedule = () => getJSON(route("/v1/schedule")).then((r) => r.body);
+
+/** DELETE …/schedule/{id}: {status, change} now cancelled, or {status, problem}. */
+export async function cancelScheduled(id) {
+  const response = await fetch(route(`/v1/schedule/${encodeURIComponent(id)}`), authorized({ method: "DELETE" }));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, change: await response.json() };
 }

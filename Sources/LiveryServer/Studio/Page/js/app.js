@@ -10,6 +10,8 @@ import * as fleet from "./fleet.js";
 import * as rollout from "./rollout.js";
 import * as history from "./history.js";
 import * as promotion from "./promotion.js";
+import * as changes from "./changes.js";
+import * as schedule from "./schedule.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
 import { scene } from "./preview.js";
@@ -143,6 +145,8 @@ function showMode() {
   files.show();
   history.showMode();
   promotion.showMode();
+  changes.showMode();
+  schedule.showMode();
   rollout.refresh();
   draw();
 }
@@ -157,6 +161,8 @@ async function start() {
   files.init({ edited: () => drawPreviews() });
   promotion.init({ canWrite: () => api.can("promote") });
   environments.init({ unsaved: files.hasUnsavedChanges, listed: promotion.listed });
+  changes.init();
+  schedule.init();
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     api.setToken($("token").value.trim() || null);
@@ -184,6 +190,8 @@ async function start() {
   showKey();
   environments.refresh();
   fleet.refresh();
+  changes.refresh();
+  schedule.refresh();
   reload().catch((error) => notify(`Could not read the daemon: ${error.message}`)).finally(follow);
 }
 

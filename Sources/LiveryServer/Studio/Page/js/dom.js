@@ -22,11 +22,11 @@ export function shortTag(etag) {
   return etag ? etag.replaceAll("\"", "").slice(0, 8) : "none";
 }
 
-/** Shows a short message at the top of the page (an empty one hides it). */
-export function notify(text) {
+/** Shows a short message (text or an element) at the top of the page (an empty one hides it). */
+export function notify(content) {
   const notice = document.getElementById("notice");
-  notice.textContent = text;
-  notice.hidden = !text;
+  notice.replaceChildren(content);
+  notice.hidden = !content;
 }
 
 /**

@@ -2,6 +2,7 @@
 // own validation (a dry-run PUT); saving is the same validated, atomic PUT with If-Match, so a
 // change saved elsewhere meanwhile comes back as a conflict showing both versions.
 import * as api from "./api.js";
+import * as changes from "./changes.js";
 import { el } from "./dom.js";
 import { drawGutter, select, listProblems, attach } from "./editor.js";
 
@@ -61,8 +62,11 @@ export async function refresh() {
   $("file-tabs").replaceChildren(...tabs);
   for (const { path, etag } of listing) {
     const doc = docs.get(path);
-    if (doc && doc.etag !== etag && !isDirty(doc) && !doc.conflict) {
+    // A held text stays unsaved until the server's copy is that text: its change was applied.
+    if (doc && doc.etag !== etag && (!isDirty(doc) || doc.state === "held") && !doc.conflict) {
       const fresh = await api.file(path);
+      if (isDirty(doc) && fresh.text !== doc.text) continue;
+      if (doc.state === "held") doc.state = "clean";
       Object.assign(doc, { text: fresh.text, serverText: fresh.text, etag: fresh.etag, errors: [] });
       if (path === current) show();
     }
@@ -197,7 +201,10 @@ async function save(doc, etag) {
   clearTimeout(doc.checkTimer);
   const sent = doc.text;
   const answer = await api.put(doc.path, sent, etag);
-  if (answer.status < 300) {
+  if (answer.change) {
+    // Held as a change request: the server's copy is unchanged, so the text stays unsaved.
+    Object.assign(doc, { errors: [], conflict: null, state: "held", held: answer.change });
+  } else if (answer.status < 300) {
     Object.assign(doc, { serverText: sent, etag: answer.etag, errors: [], conflict: null, state: "saved" });
   } else if (answer.status === 422) {
     doc.errors = answer.problem?.errors ?? [];
@@ -234,7 +241,8 @@ const statusText = {
 function status(doc) {
   const line = $("file-status");
   line.dataset.state = doc.state;
-  line.textContent = doc.state === "refused" ? `${statusText.refused}: ${doc.refusal}` : statusText[doc.state];
+  if (doc.state === "held") line.replaceChildren(changes.heldNote(doc.held));
+  else line.textContent = doc.state === "refused" ? `${statusText.refused}: ${doc.refusal}` : statusText[doc.state];
   const writable = api.can("push");
   $("save").disabled = !writable || !isDirty(doc);
   $("revert").disabled = !isDirty(doc);

@@ -3,6 +3,7 @@
 // a new publish validated like every write, after a confirmation. A history the daemon cannot
 // read now (its store unreachable) shows the daemon's answer as a note instead.
 import * as api from "./api.js";
+import * as changes from "./changes.js";
 import { el, notify } from "./dom.js";
 import { canonicalLines, diffLines, foldUnchanged } from "./diff.js";
 
@@ -107,10 +108,10 @@ function drawDiff(lines, revision) {
     el("pre", { class: "diff" }, rows));
 }
 
-function report(state, text) {
+function report(state, content) {
   const line = $("restore-status");
   line.dataset.state = state;
-  line.textContent = text;
+  line.replaceChildren(content);
 }
 
 /** What a refused restore says: the daemon's own explanation, and for 412 and 422 what to do. */
@@ -140,7 +141,9 @@ async function restore(revision) {
   }
   $("restore-yes").disabled = false;
   closeConfirmation();
-  if (answer.result) {
+  if (answer.change) {
+    report("held", changes.heldNote(answer.change));
+  } else if (answer.result) {
     report("restored", `Restored revision ${revision} as revision ${answer.result.revision}.`);
   } else if (answer.status === 401) {
     report("refused", "Not restored: the push token was refused.");

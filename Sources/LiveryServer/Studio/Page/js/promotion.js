@@ -5,6 +5,8 @@
 // compared against, so that a change made here meanwhile refuses the promotion (412) rather
 // than being overwritten unseen. Shown only when the daemon has another environment.
 import * as api from "./api.js";
+import * as changes from "./changes.js";
+import { fileItems, identifierTable, refusal } from "./comparison.js";
 import { el, shortTag } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,15 +51,10 @@ export function showMode() {
   $("promotion-perform").disabled = !editable() || shown === null;
 }
 
-function report(state, text) {
+function report(state, content) {
   const line = $("promotion-status");
   line.dataset.state = state;
-  line.textContent = text;
-}
-
-/** A refusal as the daemon explains it: the problem's title, then its detail. */
-function refusal(problem) {
-  return [problem.title, problem.detail].filter(Boolean).join(": ");
+  line.replaceChildren(content);
 }
 
 async function preview() {
@@ -84,31 +81,9 @@ function draw(preview) {
     + `change ${preview.changed.length} and remove ${preview.removed.length}; `
     + `${preview.identifiers.length} identifier(s) would look different.`;
   $("promotion-preview-result").dataset.targetEtag = preview.targetETag ?? "";
-  const file = (change, mark) => (path) => el("li", { class: change, text: `${mark} ${path}`, attrs: { "data-change": change, "data-path": path } });
-  $("promotion-files").replaceChildren(
-    ...preview.added.map(file("added", "+")),
-    ...preview.changed.map(file("changed", "~")),
-    ...preview.removed.map(file("removed", "-")));
-  $("promotion-identifiers").replaceChildren(...preview.identifiers.map(identifier));
+  $("promotion-files").replaceChildren(...fileItems(preview));
+  $("promotion-identifiers").replaceChildren(...preview.identifiers.map(identifierTable));
   $("promotion-preview-result").hidden = false;
-}
-
-/** One identifier's looks that differ: the theme, its traits before and after. */
-function identifier(change) {
-  const before = change.before ?? [], after = change.after ?? [];
-  const themes = [...new Set([...before, ...after].map((look) => look.theme ?? null))];
-  const traits = (looks, theme) => looks.find((look) => (look.theme ?? null) === theme)?.traits ?? null;
-  const rows = themes
-    .filter((theme) => JSON.stringify(traits(before, theme)) !== JSON.stringify(traits(after, theme)))
-    .map((theme) => el("tr", {}, [
-      el("th", { text: theme ?? "base" }),
-      el("td", { class: "before", text: traits(before, theme)?.join("\n") ?? "(none)" }),
-      el("td", { class: "after", text: traits(after, theme)?.join("\n") ?? "(none)" }),
-    ]));
-  return el("div", { class: "promotion-identifier", attrs: { "data-identifier": change.identifier } }, [
-    el("strong", { text: change.identifier }),
-    el("table", {}, [el("tr", {}, [el("th", { text: "look" }), el("th", { text: "before" }), el("th", { text: "after" })]), ...rows]),
-  ]);
 }
 
 async function perform() {
@@ -129,6 +104,11 @@ async function perform() {
     answer = { status: 0, problem: { title: "Not sent", detail: `the daemon could not be reached (${error.message})` } };
   }
   const target = $("promotion-target").textContent;
+  if (answer.change) {
+    clear();
+    report("held", changes.heldNote(answer.change));
+    return;
+  }
   if (answer.result) {
     // The preview described the version this one replaced: a new one is needed for the next.
     clear();

@@ -3,6 +3,7 @@
 // token, buttons to widen it, abort it and complete it (POST /v1/rollout with If-Match on the
 // rollout's id, after a confirmation). Asked again every second, like the fleet.
 import * as api from "./api.js";
+import * as changes from "./changes.js";
 import { el, notify, repeating, shortTag } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,6 +48,7 @@ async function change(request) {
   const answer = await api.changeRollout(request.id, request.body);
   closeConfirmation();
   if (answer.problem) notify(`The rollout was not changed: ${answer.problem.detail ?? answer.problem.title}`);
+  else if (answer.change) notify(changes.heldNote(answer.change));
   else notify("");
   await refresh();
 }

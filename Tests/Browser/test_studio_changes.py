@@ -1,0 +1,130 @@
+"""Change requests and the schedule in Livery Studio, in a real browser (headless Chromium)
+against a real `livery serve` whose environment is protected (one approval): a save is held as a
+change request and changes nothing, another key approves or rejects it in the Changes panel and
+the author's key cannot; a planned push is listed in the Schedule panel and cancelled there."""
+
+import datetime
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import TOKEN
+from test_studio import ACCENT, file_state, find, open_file, set_value, text_of, unlock, wait
+
+ADMIN = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+BLUE, RED = '"#0A84FF"', '"#FF3B30"'
+
+
+@pytest.fixture
+def reviewer(daemon):
+    """The daemon's environment protected with one approval, and a key `reviewer` that may approve."""
+    status, _, body = daemon.request("PUT", "/v1/protection", json.dumps({"approvals": 1}).encode(), ADMIN)
+    assert status == 200, body
+    status, _, body = daemon.request(
+        "POST", "/v1/keys", json.dumps({"name": "reviewer", "scopes": ["read", "approve"], "environments": ["*"]}).encode(),
+        ADMIN)
+    assert status == 201, body
+    return json.loads(body)["key"]
+
+
+def unlock_with(driver, key, name):
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ACCENT))
+    find(driver, "#token").send_keys(key)
+    find(driver, "#unlock").click()
+    wait(driver, lambda d: find(d, "#mode").get_attribute("title") == f"key {name}")
+
+
+def ask_for_red(daemon):
+    """A push of a red accent, held by the protected environment: its change request."""
+    red = daemon.file("palette.yaml").replace(BLUE, RED)
+    status, headers, body = daemon.request(
+        "PUT", "/v1/specs/palette.yaml", red.encode(), {"Authorization": f"Bearer {TOKEN}"})
+    assert status == 202, body
+    change = json.loads(body)
+    assert headers["Location"].endswith(f"/changes/{change['id']}")
+    return change
+
+
+def verdict_button(driver, change, verdict):
+    selector = f'#change-{change} button[data-verdict="{verdict}"]'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector))
+    return find(driver, selector)
+
+
+def test_a_save_on_a_protected_environment_is_held_and_its_author_cannot_approve(page, daemon, reviewer):
+    before = daemon.file("palette.yaml")
+    unlock(page)
+    wait(page, lambda d: text_of(d, "#protection") == "protected · 1 approval")
+    open_file(page, "palette.yaml")
+    editor = find(page, "#editor")
+    set_value(page, editor, editor.get_attribute("value").replace(BLUE, RED))
+    wait(page, lambda d: not find(d, "#save").get_attribute("disabled"))
+    find(page, "#save").click()
+    wait(page, lambda d: file_state(d) == "held")
+    shown = text_of(page, "#file-status")
+    assert shown.startswith("Held for approval: change 1 (0/1 approvals)"), shown
+    assert daemon.file("palette.yaml") == before, "a held save changes nothing"
+
+    # The link leads to the change request, with its preview as the promotion panel draws it.
+    find(page, "#file-status a.held-link").click()
+    wait(page, lambda d: "revealed" in (find(d, "#change-1").get_attribute("class") or ""))
+    item = find(page, "#change-1")
+    assert item.get_attribute("data-state") == "pending"
+    files = page.execute_script(
+        "return [...document.querySelectorAll('#change-1 .promotion-files li')].map((li) => [li.dataset.change, li.dataset.path]);")
+    assert files == [["changed", "palette.yaml"]]
+    button = item.find_element(By.CSS_SELECTOR, '.promotion-identifier[data-identifier="card.button"]')
+    assert 'BackgroundColor {"color":"#FF3B30"}' in button.find_element(By.CSS_SELECTOR, "td.after").text
+    # The author's own key holds admin, yet cannot approve its change.
+    approve = verdict_button(page, 1, "approve")
+    assert not approve.is_enabled()
+    assert approve.get_attribute("title") == "its author's key cannot approve it"
+    assert daemon.file("palette.yaml") == before
+
+
+def test_another_key_approves_in_the_panel_and_the_change_applies(page, daemon, reviewer):
+    change = ask_for_red(daemon)
+    unlock_with(page, reviewer, "reviewer")
+    wait(page, lambda d: verdict_button(d, change["id"], "approve").is_enabled())
+    find(page, f"#change-{change['id']} .change-reason").send_keys("red it is")
+    verdict_button(page, change["id"], "approve").click()
+    wait(page, lambda d: find(d, "#changes-status").get_attribute("data-state") == "applied")
+    wait(page, lambda d: RED in daemon.file("palette.yaml"), message="the approved change was not applied")
+    entry = json.loads(daemon.request("GET", "/v1/history?limit=1")[2])["entries"][0]
+    assert entry["message"].startswith(f"change {change['id']}") and "approved by reviewer" in entry["message"], entry
+    wait(page, lambda d: find(d, f"#change-{change['id']}").get_attribute("data-state") == "applied")
+
+
+def test_another_key_rejects_with_a_reason_and_nothing_is_written(page, daemon, reviewer):
+    before = daemon.file("palette.yaml")
+    change = ask_for_red(daemon)
+    unlock_with(page, reviewer, "reviewer")
+    wait(page, lambda d: verdict_button(d, change["id"], "reject").is_enabled())
+    find(page, f"#change-{change['id']} .change-reason").send_keys("not this week")
+    verdict_button(page, change["id"], "reject").click()
+    wait(page, lambda d: find(d, f"#change-{change['id']}").get_attribute("data-state") == "rejected")
+    assert "rejected by reviewer: not this week" in find(page, f"#change-{change['id']}").text
+    shown = json.loads(daemon.request("GET", f"/v1/changes/{change['id']}")[2])
+    assert shown["state"] == "rejected" and shown["rejection"]["message"] == "not this week", shown
+    assert daemon.file("palette.yaml") == before
+
+
+def test_a_planned_push_is_listed_and_cancelled_from_the_schedule_panel(page, daemon):
+    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    red = daemon.file("palette.yaml").replace(BLUE, RED)
+    plan = {"action": "push", "at": at, "message": "red at noon", "files": {"palette.yaml": red}}
+    status, _, body = daemon.request("POST", "/v1/schedule", json.dumps(plan).encode(), ADMIN)
+    assert status == 201, body
+    planned = json.loads(body)
+    item = f'.scheduled[data-id="{planned["id"]}"]'
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, item))
+    assert "red at noon" in find(page, item).text and "palette.yaml" in find(page, item).text
+    assert not find(page, f"{item} button[data-cancel]").is_enabled(), "no key: Cancel disabled"
+    unlock(page)
+    wait(page, lambda d: find(d, f"{item} button[data-cancel]").is_enabled())
+    find(page, f"{item} button[data-cancel]").click()
+    wait(page, lambda d: find(d, item).get_attribute("data-state") == "cancelled")
+    assert text_of(page, "#schedule-status") == f"Cancelled push {planned['id']}."
+    listing = json.loads(daemon.request("GET", "/v1/schedule")[2])
+    assert [c["state"] for c in listing["changes"] if c["id"] == planned["id"]] == ["cancelled"]
