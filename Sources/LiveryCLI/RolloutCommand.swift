@@ -79,6 +79,9 @@ struct RolloutCommand: AsyncParsableCommand {
                 let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
                 print("scheduled " + change.lines.joined(separator: "\n"))
                 return
+            case .held(let body):
+                print(ApprovalOption.heldText(body))
+                return
             case .refused(let lines):
                 outcome = .refused(lines)
             }

@@ -151,7 +151,7 @@ extension DaemonRoutes {
             approve
             ? try await specSet.changes.approve(id, by: by, message: message)
             : try await specSet.changes.reject(id, by: by, message: message)
-        if change.state == .applied { metrics.pushes.increment() }
+        if change.state == .applied { specSet.metrics.pushes.increment() }
         return JSONBody.response(try await view(of: change), headers: [.cacheControl: "no-store"])
     }
 
