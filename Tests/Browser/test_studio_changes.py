@@ -104,7 +104,7 @@ def test_another_key_rejects_with_a_reason_and_nothing_is_written(page, daemon, 
     find(page, f"#change-{change['id']} .change-reason").send_keys("not this week")
     verdict_button(page, change["id"], "reject").click()
     wait(page, lambda d: find(d, f"#change-{change['id']}").get_attribute("data-state") == "rejected")
-    assert "rejected by reviewer: not this week" in find(page, f"#change-{change['id']}").text
+    assert "rejected by reviewer: not this week" in text_of(page, f"#change-{change['id']}")
     shown = json.loads(daemon.request("GET", f"/v1/changes/{change['id']}")[2])
     assert shown["state"] == "rejected" and shown["rejection"]["message"] == "not this week", shown
     assert daemon.file("palette.yaml") == before
