@@ -46,6 +46,11 @@ def ask_for_red(daemon):
     return change
 
 
+def state_of(driver, selector):
+    """The data-state of the first match, read in one step (the panels redraw what changed)."""
+    return driver.execute_script("return document.querySelector(arguments[0])?.dataset.state ?? null", selector)
+
+
 def verdict_button(driver, change, verdict):
     selector = f'#change-{change} button[data-verdict="{verdict}"]'
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector))
@@ -89,11 +94,11 @@ def test_another_key_approves_in_the_panel_and_the_change_applies(page, daemon, 
     wait(page, lambda d: verdict_button(d, change["id"], "approve").is_enabled())
     find(page, f"#change-{change['id']} .change-reason").send_keys("red it is")
     verdict_button(page, change["id"], "approve").click()
-    wait(page, lambda d: find(d, "#changes-status").get_attribute("data-state") == "applied")
+    wait(page, lambda d: state_of(d, "#changes-status") == "applied")
     wait(page, lambda d: RED in daemon.file("palette.yaml"), message="the approved change was not applied")
     entry = json.loads(daemon.request("GET", "/v1/history?limit=1")[2])["entries"][0]
     assert entry["message"].startswith(f"change {change['id']}") and "approved by reviewer" in entry["message"], entry
-    wait(page, lambda d: find(d, f"#change-{change['id']}").get_attribute("data-state") == "applied")
+    wait(page, lambda d: state_of(d, f"#change-{change['id']}") == "applied")
 
 
 def test_another_key_rejects_with_a_reason_and_nothing_is_written(page, daemon, reviewer):
@@ -103,7 +108,7 @@ def test_another_key_rejects_with_a_reason_and_nothing_is_written(page, daemon, 
     wait(page, lambda d: verdict_button(d, change["id"], "reject").is_enabled())
     find(page, f"#change-{change['id']} .change-reason").send_keys("not this week")
     verdict_button(page, change["id"], "reject").click()
-    wait(page, lambda d: find(d, f"#change-{change['id']}").get_attribute("data-state") == "rejected")
+    wait(page, lambda d: state_of(d, f"#change-{change['id']}") == "rejected")
     assert "rejected by reviewer: not this week" in text_of(page, f"#change-{change['id']}")
     shown = json.loads(daemon.request("GET", f"/v1/changes/{change['id']}")[2])
     assert shown["state"] == "rejected" and shown["rejection"]["message"] == "not this week", shown
@@ -124,7 +129,7 @@ def test_a_planned_push_is_listed_and_cancelled_from_the_schedule_panel(page, da
     unlock(page)
     wait(page, lambda d: find(d, f"{item} button[data-cancel]").is_enabled())
     find(page, f"{item} button[data-cancel]").click()
-    wait(page, lambda d: find(d, item).get_attribute("data-state") == "cancelled")
+    wait(page, lambda d: state_of(d, item) == "cancelled")
     assert text_of(page, "#schedule-status") == f"Cancelled push {planned['id']}."
     listing = json.loads(daemon.request("GET", "/v1/schedule")[2])
     assert [c["state"] for c in listing["changes"] if c["id"] == planned["id"]] == ["cancelled"]
