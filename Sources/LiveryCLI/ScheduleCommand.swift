@@ -70,6 +70,8 @@ struct ScheduleCommand: AsyncParsableCommand {
             print("daemon time \(schedule.now)")
             if schedule.changes.isEmpty { print("nothing scheduled") }
             for change in schedule.changes { print(change.lines.joined(separator: "\n")) }
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)
