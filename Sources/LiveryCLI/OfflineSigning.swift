@@ -62,7 +62,10 @@ struct OfflineSigning {
 
     private func read(_ path: String) async throws -> Data {
         switch try await call.send(path) {
-        case .ok(let body), .held(let body): return body  // a read is never held: a 202 is a body like a 200
+        case .ok(let body): return body
+        case .held:
+            PushCommand.complain("error: GET \(path) was answered 202 Accepted, not the file")
+            throw ExitCode(1)
         case .refused(let lines):
             for line in lines { PushCommand.complain(line) }
             throw ExitCode(1)
