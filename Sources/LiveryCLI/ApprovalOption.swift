@@ -18,8 +18,13 @@ struct ApprovalOption: ParsableArguments {
     static func heldText(_ body: Data) -> String {
         do {
             let change = try JSONDecoder().decode(ChangeListing.Change.self, from: body)
+            let approvals = "\(change.required) approval\(change.required == 1 ? "" : "s")"
+            guard change.action == "schedule" else {
+                return
+                    "change request \(change.id) is waiting for \(approvals); nothing is written until then (livery changes show \(change.id))"
+            }
             return
-                "change request \(change.id) is waiting for \(change.required) approval\(change.required == 1 ? "" : "s"); nothing is written until then (livery changes show \(change.id))"
+                "change request \(change.id) is waiting for \(approvals) before its time; nothing is scheduled until then, and never once its time has passed (livery changes show \(change.id))"
         } catch {
             return "the write is held as a change request; see livery changes list"
         }

@@ -117,6 +117,8 @@ struct ChangeListing: Decodable {
         var approvals: [Review]
         var rejection: Review?
         var revision: Int64?
+        /// What a schedule plans once approved.
+        var plan: ScheduleSummary.Change?
         var preview: Preview?
         var previewProblem: String?
 
@@ -137,6 +139,9 @@ struct ChangeListing: Decodable {
                         + (rejection.message.isEmpty ? "" : ": \(rejection.message)"))
             }
             if let revision { lines.append("  applied as revision \(revision)") }
+            if let plan {
+                lines += ["  plans (approved before its first step, or never run):"] + plan.lines.map { "  " + $0 }
+            }
             if let preview {
                 lines +=
                     preview.added.map { "  + \($0)" } + preview.changed.map { "  ~ \($0)" }

@@ -72,7 +72,7 @@ struct RolloutCommand: AsyncParsableCommand {
         if let at, let share {
             call = DaemonCall(
                 server: server, token: try TokenFile.read(tokenURL), action: "rollout set --at",
-                environment: environment.environment)
+                environment: environment.environment, bypassApproval: approval.bypassApproval)
             let body = DaemonCall.ScheduleBody(action: "rollout", at: at, message: message, percent: share)
             switch try await call.schedule(body, ifMatch: id) {
             case .ok(let answer):

@@ -18,7 +18,8 @@ import Testing
         // (push does: with --sign-with it builds the version it signs.)
         #expect(
             without.map { $0.configuration.commandName } == [
-                "history", "rollback", "rollout", "status", "keys", "signing", "environments", "promote",
+                "history", "rollback", "rollout", "status", "keys", "signing", "schedule", "environments", "promote",
+                "changes",
             ])
     }
 

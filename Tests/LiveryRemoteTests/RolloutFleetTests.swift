@@ -154,7 +154,8 @@ struct RolloutFleetTests {
         let (_, status) = try await Self.call(daemon, .GET, "/v1/rollout")
         #expect((status["abortReason"] as? String ?? "").contains("refusal by follower-"), "\(status)")
         #expect(status["id"] as? String == rollout.id)
-        #expect(daemon.daemon.metrics.render().contains(#"livery_rollout_aborts_total{by="daemon"} 1"#))
+        let aborts = #"livery_rollout_aborts_total{environment="default",by="daemon"} 1"#
+        #expect(daemon.daemon.metrics.render().contains(aborts))
         let (_, daemonStatus) = try await Self.call(daemon, .GET, "/v1/status")
         #expect((daemonStatus["rollout"] as? [String: Any])?["state"] as? String == "aborted")
         try await Task.sleep(for: .milliseconds(300))

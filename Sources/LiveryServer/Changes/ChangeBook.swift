@@ -23,6 +23,8 @@ struct ChangeBook: Sendable {
     let store: any SpecStore
     let writer: SpecWriter
     let rollouts: RolloutKeeper
+    /// Where an approved schedule goes, and the time its first step is compared with.
+    let scheduler: Scheduler
     let logger: Logger
 
     /// The environment's protection; approvals 0 when it has none.
@@ -98,8 +100,11 @@ struct ChangeBook: Sendable {
     /// approval that reaches its count is kept first, so that of two daemons approving at once
     /// one alone applies it; then the change is applied, or found stale, and that is kept. An
     /// apply that fails (the store down) takes its approval back and keeps the change pending.
+    /// A schedule approved after its first step's time is closed as expired and the approval
+    /// refused: it would run late, or skip steps a reviewer approved.
     func approve(_ id: Int, by: String, message: String) async throws(Problem) -> ChangeRequest {
         let review = ChangeRequest.Review(by: by, time: Date().formatted(.iso8601), message: message)
+        let now = scheduler.now
         let approved = try await updateLedger { (ledger: inout ChangeLedger) throws(Problem) in
             let change = try Self.modify(&ledger, id) { (change: inout ChangeRequest) throws(Problem) in
                 guard change.author != by else {
@@ -115,9 +120,18 @@ struct ChangeBook: Sendable {
                         kind: .changeClosed,
                         detail: "change \(id) has its \(change.required) approvals and is being applied")
                 }
+                if let due = change.plan?.steps.first?.at, due < ScheduleTime.wholeSeconds(now) {
+                    change.state = .expired
+                    return
+                }
                 change.approvals.append(review)
             }
+            if change.state == .expired { return (change, "change \(id) expired: approved by \(by) after its time") }
             return (change, "change \(id) approved by \(by) (\(change.approvals.count) of \(change.required))")
+        }
+        if approved.state == .expired {
+            logger.notice("change expired", metadata: ["livery.change": "\(id)", "livery.by": "\(by)"])
+            throw Self.expired(approved, now: now)
         }
         logger.notice("change approved", metadata: ["livery.change": "\(id)", "livery.by": "\(by)"])
         guard approved.approvals.count >= approved.required else { return approved }
@@ -167,6 +181,7 @@ struct ChangeBook: Sendable {
     /// Writes `change` if the environment is still at its base (and, for a completion, its
     /// rollout still runs); else finds it stale.
     private func apply(_ change: ChangeRequest) async throws(Problem) -> Outcome {
+        if let plan = change.plan { return try await schedule(plan, of: change) }
         let base = SpecWriter.Precondition.base(change.base.map { EntityTag(opaque: EntityTag.opaque(of: $0)) })
         let set = ChangeSet(files: change.files, message: change.appliedMessage, author: change.author)
         do throws(RolloutError) {
@@ -181,6 +196,8 @@ struct ChangeBook: Sendable {
                 guard writer.rollouts.runningID == change.rolloutID else { throw .notRunning }
                 _ = try await rollouts.complete(
                     ifMatch: change.rolloutID, message: change.appliedMessage, author: change.author)
+            case .schedule:
+                throw .store(.storeFailed("change \(change.id) is a schedule that keeps no plan"))
             }
             return .applied(revision: nil)
         } catch {
@@ -195,6 +212,31 @@ struct ChangeBook: Sendable {
                 throw error.problem
             }
         }
+    }
+
+    /// Puts the approved `plan` in the schedule, under its author's name, with the files kept
+    /// in `change` and a message naming the change and its approvers, which its writes carry
+    /// into the history. Its steps write over whatever the environment holds at their time, as
+    /// any scheduled change does: it is never stale.
+    private func schedule(_ plan: ScheduledChange, of change: ChangeRequest) async throws(Problem) -> Outcome {
+        var plan = plan
+        plan.files = change.files.isEmpty ? nil : change.files
+        plan.message = change.appliedMessage
+        do throws(ScheduleError) {
+            try await scheduler.plan(plan)
+        } catch {
+            throw error.problem
+        }
+        return .applied(revision: nil)
+    }
+
+    private static func expired(_ change: ChangeRequest, now: Date) -> Problem {
+        let due = change.plan?.steps.first.map { ScheduleTime.text(of: $0.at) } ?? "?"
+        return Problem(
+            kind: .changeExpired,
+            detail:
+                "change \(change.id) plans a change for \(due), before this approval at \(ScheduleTime.text(of: now)): a scheduled change on a protected environment is approved before its time or it never runs, so it is expired; plan it again for a later time"
+        )
     }
 
     private func write(

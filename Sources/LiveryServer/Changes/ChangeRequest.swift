@@ -15,6 +15,9 @@ struct ChangeRequest: Codable, Sendable {
         case rejected
         /// The environment moved from its base before the last approval; never written.
         case stale
+        /// A schedule approved only after its first step's time: never planned, since a
+        /// scheduled change runs at its time or not at all.
+        case expired
     }
 
     /// What the change does once approved.
@@ -25,6 +28,9 @@ struct ChangeRequest: Codable, Sendable {
         case rollout
         /// Completes the running rollout ``ChangeRequest/rolloutID``.
         case completion
+        /// Puts ``ChangeRequest/plan`` in the environment's schedule, with ``ChangeRequest/files``
+        /// as its files; it must be approved before its first step's time.
+        case schedule
     }
 
     /// One review: who, when and why.
@@ -47,8 +53,11 @@ struct ChangeRequest: Codable, Sendable {
     var replace: Bool?
     /// The rollout a completion completes.
     var rolloutID: String?
+    /// The scheduled change a schedule plans once approved, its files kept in ``files``.
+    var plan: ScheduledChange?
     /// The ETag of the environment's bundle when the change was asked for; `nil` when its
-    /// files did not load then.
+    /// files did not load then, and for a schedule, whose steps write over whatever the
+    /// environment holds at their time.
     var base: String?
     /// The newest revision of the environment's history then, to tell what changed since.
     var baseRevision: Int64?

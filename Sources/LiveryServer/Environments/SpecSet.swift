@@ -76,7 +76,8 @@ final class SpecSet: Sendable {
         self.follower = StoreFollower(
             store: store, loader: configuration.specLoader, hub: hub, rollouts: rollouts,
             signing: publisher?.repository, scheduler: scheduler)
-        self.changes = ChangeBook(store: store, writer: writer, rollouts: rollouts, logger: logger)
+        self.changes = ChangeBook(
+            store: store, writer: writer, rollouts: rollouts, scheduler: scheduler, logger: logger)
     }
 
     /// The set's TUF repository (`/v1/tuf/…`), with `--signing`.

@@ -62,6 +62,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case ownChange = "own-change"
     case alreadyApproved = "already-approved"
     case changeClosed = "change-closed"
+    case changeExpired = "change-expired"
     case tooManyChanges = "too-many-changes"
     case bypassRefused = "bypass-refused"
 
@@ -86,7 +87,8 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .methodNotAllowed: .methodNotAllowed
         case .requestTimeout: .requestTimeout
         case .rolloutRunning, .rolloutNotRunning, .rolloutUnchanged, .rolloutChanged, .scheduleEnded, .writeConflict,
-            .keyExists, .fixedKey, .environmentConflict, .alreadyApproved, .changeClosed, .tooManyChanges:
+            .keyExists, .fixedKey, .environmentConflict, .alreadyApproved, .changeClosed, .changeExpired,
+            .tooManyChanges:
             .conflict
         case .revisionCompacted: .gone
         case .preconditionFailed: .preconditionFailed
@@ -153,6 +155,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .ownChange: "Own change request"
         case .alreadyApproved: "Already approved"
         case .changeClosed: "Change request closed"
+        case .changeExpired: "Change request expired"
         case .tooManyChanges: "Too many change requests"
         case .bypassRefused: "Approval bypass refused"
         case .noBundle: "No bundle loaded yet"

@@ -47,6 +47,62 @@ extension DaemonRoutes {
         of change: ChangeSet, action: ChangeRequest.Action, precondition: SpecWriter.Precondition,
         rollout: (basisPoints: Int, replace: Bool)? = nil, place: String, _ request: Request
     ) async throws(Problem) -> Approval {
+        try await approval(place: place, request) { required throws(Problem) in
+            var proposal = ChangeRequest(
+                id: 0, action: action, state: .pending, files: change.files, paths: change.paths,
+                basisPoints: rollout?.basisPoints, replace: rollout?.replace, author: change.author,
+                message: change.message, time: Date().formatted(.iso8601), required: required)
+            let running = writer.rollouts.runningID
+            switch action {
+            case .publish:
+                if let running { throw refused(StoreError.rolloutRunning(running), path: place) }
+            case .rollout:
+                if let running, rollout?.replace != true {
+                    throw refused(RolloutError.alreadyRunning(running).problem, path: place)
+                }
+            case .completion:
+                guard let running else { throw refused(RolloutError.notRunning.problem, path: place) }
+                if let ifMatch = request.headers[.ifMatch], ifMatch != "*", EntityTag.opaque(of: ifMatch) != running {
+                    throw refused(RolloutError.idMismatch(current: running).problem, path: place)
+                }
+                proposal.rolloutID = running
+            case .schedule:
+                break  // a plan is held by ``scheduleApproval(of:place:_:)``
+            }
+            do throws(StoreError) {
+                proposal.base = try await writer.currentBundle().etag?.description
+                proposal.baseRevision = try await writer.store.history(limit: 1).first?.revision
+                if action != .completion {
+                    _ = try await writer.write(change, precondition: precondition, dryRun: true)
+                }
+            } catch {
+                throw refused(error, path: place)
+            }
+            return proposal
+        }
+    }
+
+    /// Whether a plan (validated by the caller) goes in this environment's schedule now, or is
+    /// held as a change request that puts it there once approved, before its first step's time.
+    func scheduleApproval(of plan: ScheduledChange, place: String, _ request: Request) async throws(Problem) -> Approval
+    {
+        try await approval(place: place, request) { required in
+            var held = plan
+            held.files = nil
+            return ChangeRequest(
+                id: 0, action: .schedule, state: .pending, files: plan.files ?? [:], paths: plan.paths,
+                plan: held, author: plan.by, message: plan.message, time: Date().formatted(.iso8601),
+                required: required)
+        }
+    }
+
+    /// Whether a write goes ahead (the environment open, the request a dry run or an `admin`
+    /// key's bypass), or the change request `proposal` makes of it (given the approvals it
+    /// needs; it throws what refuses the write) is kept and answered 202 with its `Location`.
+    private func approval(
+        place: String, _ request: Request,
+        proposal: (_ required: Int) async throws(Problem) -> ChangeRequest
+    ) async throws(Problem) -> Approval {
         guard !isDryRun(request) else { return .open }
         let required = try await specSet.changes.protection().approvals
         guard required > 0 else { return .open }
@@ -60,33 +116,7 @@ extension DaemonRoutes {
             }
             return .bypassed
         }
-        var proposal = ChangeRequest(
-            id: 0, action: action, state: .pending, files: change.files, paths: change.paths,
-            basisPoints: rollout?.basisPoints, replace: rollout?.replace, author: change.author,
-            message: change.message, time: Date().formatted(.iso8601), required: required)
-        let running = writer.rollouts.runningID
-        switch action {
-        case .publish:
-            if let running { throw refused(StoreError.rolloutRunning(running), path: place) }
-        case .rollout:
-            if let running, rollout?.replace != true {
-                throw refused(RolloutError.alreadyRunning(running).problem, path: place)
-            }
-        case .completion:
-            guard let running else { throw refused(RolloutError.notRunning.problem, path: place) }
-            if let ifMatch = request.headers[.ifMatch], ifMatch != "*", EntityTag.opaque(of: ifMatch) != running {
-                throw refused(RolloutError.idMismatch(current: running).problem, path: place)
-            }
-            proposal.rolloutID = running
-        }
-        do throws(StoreError) {
-            proposal.base = try await writer.currentBundle().etag?.description
-            proposal.baseRevision = try await writer.store.history(limit: 1).first?.revision
-            if action != .completion { _ = try await writer.write(change, precondition: precondition, dryRun: true) }
-        } catch {
-            throw refused(error, path: place)
-        }
-        let submitted = try await specSet.changes.submit(proposal)
+        let submitted = try await specSet.changes.submit(try await proposal(required))
         return .held(
             JSONBody.response(
                 try await view(of: submitted), status: .accepted,
@@ -117,7 +147,7 @@ extension DaemonRoutes {
     func listChanges(_ request: Request) async throws(Problem) -> Response {
         let state = try request.uri.queryParameters.get("state").map { text throws(Problem) in
             guard let state = ChangeRequest.State(rawValue: String(text)) else {
-                throw Problem.badRequest("state is pending, applied, rejected or stale, not '\(text)'")
+                throw Problem.badRequest("state is pending, applied, rejected, stale or expired, not '\(text)'")
             }
             return state
         }
@@ -151,7 +181,7 @@ extension DaemonRoutes {
             approve
             ? try await specSet.changes.approve(id, by: by, message: message)
             : try await specSet.changes.reject(id, by: by, message: message)
-        if change.state == .applied { specSet.metrics.pushes.increment() }
+        if change.state == .applied, change.action != .schedule { specSet.metrics.pushes.increment() }
         return JSONBody.response(try await view(of: change), headers: [.cacheControl: "no-store"])
     }
 
@@ -174,11 +204,12 @@ extension DaemonRoutes {
         return JSONBody.response(protection, headers: [.cacheControl: "no-store"])
     }
 
-    /// The change with its preview while it is pending: what it would change now, file by file
-    /// and identifier by identifier, as a promotion's preview says it; why there is none when
+    /// The change with its preview while it is pending and has files (not a completion, not a
+    /// share change): what it would change now, file by file and identifier by identifier, as a
+    /// promotion's preview says it; why there is none when
     /// the environment moved so that it no longer applies.
     private func view(of change: ChangeRequest) async throws(Problem) -> ChangeView {
-        guard change.state == .pending, change.action != .completion else { return ChangeView(change: change) }
+        guard change.state == .pending, !change.files.isEmpty else { return ChangeView(change: change) }
         do throws(StoreError) {
             var after = try await writer.store.read().sources
             for (path, data) in change.files {

@@ -34,7 +34,8 @@ extension DaemonRoutes {
 
     /// `POST /v1/schedule` (``ScheduleRequest``): plans a change, validated now as the write
     /// itself would be, so that a change that does not load is refused rather than kept. 201
-    /// with the planned change and its `Location`.
+    /// with the planned change and its `Location`; on a protected environment, 202 with the
+    /// change request that plans it once approved (an `admin` key's bypass plans it now).
     func planChange(_ request: Request) async throws(Problem) -> Response {
         let place = "POST /v1/schedule"
         try requireKey(request)
@@ -79,6 +80,11 @@ extension DaemonRoutes {
             } catch {
                 throw refused(error, path: place)
             }
+        }
+        switch try await scheduleApproval(of: change, place: place, request) {
+        case .held(let response): return response
+        case .bypassed: change.message = ChangeRequest.bypassed(change.message)
+        case .open: break
         }
         do throws(ScheduleError) {
             try await scheduler.plan(change)

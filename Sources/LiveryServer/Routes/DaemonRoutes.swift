@@ -152,9 +152,8 @@ struct DaemonRoutes: Sendable {
             Route(.get, "/metrics", daemonWide: true) { routes, _, _ in routes.renderMetrics() },
             Route(.get, "/v1/openapi.yaml", daemonWide: true) { routes, request, _ in routes.openAPIDocument(request) },
             Route(.get, "/v1/tokens") { routes, request, _ in try routes.tokens(request) },
-        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes + scheduleRoutes
-            + changeRoutes
-            + environmentRoutes + keyRoutes
+        ] + ofrepRoutes + studioRoutes(configuration) + tokensStudioRoutes + promotionRoutes + tufRoutes
+            + scheduleRoutes + changeRoutes + environmentRoutes + keyRoutes
     }
 
     /// Whether the request's `If-None-Match` names `etag`, compared weakly as for every GET.
