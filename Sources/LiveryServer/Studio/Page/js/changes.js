@@ -92,6 +92,7 @@ function action(change) {
   switch (change.action) {
     case "rollout": return `starts a rollout to ${change.basisPoints / 100} % of clients`;
     case "completion": return `completes rollout ${change.rolloutID}`;
+    case "schedule": return "puts a plan in the schedule for";
     default: return "publishes";
   }
 }
