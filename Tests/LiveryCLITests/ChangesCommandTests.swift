@@ -1,8 +1,6 @@
 import Foundation
-import LiveryServer
 import LiveryTestSupport
 import LiveryTesting
-import Logging
 import Testing
 
 /// `livery environments protect`, a push held as a change request, and `livery changes`, run as
@@ -10,21 +8,10 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .inotifyShared)
 struct ChangesCommandTests {
     @Test func protectPushListApproveAndBypass() async throws {
-        let folder = try TemporarySpecFolder(prefix: "livery-changes-cli")
-        let state = try TemporarySpecFolder(prefix: "livery-changes-cli-state")
-        try folder.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 1 }\n")
-        let local = try TemporarySpecFolder(prefix: "livery-changes-cli-local")
-        try local.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 2 }\n")
-        try local.write("token", "cli-token-0123456789abcdef\n")
-        _ = chmod(local.url("token").path, 0o600)
-        var configuration = DaemonConfiguration(directory: folder.url, port: 0)
-        configuration.stateDirectory = state.url
-        let logger = Logger(label: "livery.cli.test") { _ in SwiftLogNoOpLogHandler() }
-        let daemon = LiveryDaemon(
-            configuration: configuration, token: try BearerToken("cli-token-0123456789abcdef"), logger: logger)
-        let task = GracefulServer.run(daemon, logger: logger)
-        defer { task.cancel() }
-        let server = ["--server", "http://127.0.0.1:\(try await daemon.listeningPort())"]
+        let setup = try await CommandTestDaemon(prefix: "livery-changes-cli")
+        defer { setup.serving.cancel() }
+        let (folder, local) = (setup.folder, setup.local)
+        let server = ["--server", setup.server]
         let admin = server + ["--token-file", local.url("token").path]
 
         let protected = try await LiveryProcess.run(["environments", "protect", "default"] + admin)

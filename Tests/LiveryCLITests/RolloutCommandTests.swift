@@ -1,29 +1,15 @@
 import Foundation
-import LiveryServer
 import LiveryTestSupport
 import LiveryTesting
-import Logging
 import Testing
 
 /// `livery push --rollout` and `livery rollout`, run as processes against a real daemon.
 @Suite(.timeLimit(.minutes(2)), .inotifyShared)
 struct RolloutCommandTests {
     @Test func startWidenAbortAndRefusals() async throws {
-        let folder = try TemporarySpecFolder(prefix: "livery-rollout-cli")
-        let state = try TemporarySpecFolder(prefix: "livery-rollout-cli-state")
-        try folder.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 1 }\n")
-        let local = try TemporarySpecFolder(prefix: "livery-rollout-cli-local")
-        try local.write("box.yaml", "specs:\n  box:\n    - { type: CornerRadius, radius: 2 }\n")
-        try local.write("token", "cli-token-0123456789abcdef\n")
-        _ = chmod(local.url("token").path, 0o600)
-        var configuration = DaemonConfiguration(directory: folder.url, port: 0)
-        configuration.stateDirectory = state.url
-        let logger = Logger(label: "livery.cli.test") { _ in SwiftLogNoOpLogHandler() }
-        let daemon = LiveryDaemon(
-            configuration: configuration, token: try BearerToken("cli-token-0123456789abcdef"), logger: logger)
-        let task = GracefulServer.run(daemon, logger: logger)
-        defer { task.cancel() }
-        let server = "http://127.0.0.1:\(try await daemon.listeningPort())"
+        let setup = try await CommandTestDaemon(prefix: "livery-rollout-cli")
+        defer { setup.serving.cancel() }
+        let (local, server) = (setup.local, setup.server)
         let access = ["--server", server, "--token-file", local.url("token").path]
 
         // Asking for the state when there is none is the state shown, not a refusal.
