@@ -76,7 +76,8 @@ for path in /ofrep/v1/evaluate/flags/colors.accent /ofrep/v1/evaluate/flags /ofr
 done
 for body in '{}' '{"context": null}' '{"context": {}}' '{' '[]' '3' '{"context": 3}' '{"context": {"theme": 3}}' \
     '{"context": {"theme": "dusk"}}' '{"context": {"targetingKey": ""}}' '{"context": {"targetingKey": null, "theme": null}}' \
-    '{"context": {"theme": "a", "theme": "b"}}' '{"context": {"targetingKey": "\\u00e9\\ud83d\\ude00"}}' ''; do
+    '{"context": {"theme": "a", "theme": "b"}}' '{"context": {"targetingKey": "\\u00e9\\ud83d\\ude00"}}' '' \
+    '{"context": 09}' '{"plan": 09, "context": {}}' '{"context": 1, "context": {}}'; do
     seed "POST /ofrep/v1/evaluate/flags/colors.accent HTTP/1.1${crlf}${json}${crlf}${body}"
 done
 

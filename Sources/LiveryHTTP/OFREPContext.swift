@@ -20,6 +20,16 @@ public import Foundation
     ///   `INVALID_CONTEXT` for a context that is not an object or a `theme` or `targetingKey`
     ///   that is not a string, `TARGETING_KEY_MISSING` for an empty `targetingKey`.
     public init(body: Data) throws(OFREPFailure) {
+        // JSONDecoder checks a value's syntax only when it decodes it: `{"a": 09, "context": {}}`
+        // would be read, and `{"context": 09}` judged a context of the wrong type. A body that
+        // is not JSON is a parse error whatever it holds, so its grammar is checked whole first
+        // (JSONSerialization reads every value; the bodies are a few hundred bytes).
+        do {
+            _ = try JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)
+        } catch {
+            throw OFREPFailure(
+                .parseError, #"the body must be a JSON object {"context": {…}}, and is not JSON: \#(error)"#)
+        }
         let request: Body
         do {
             request = try JSONDecoder().decode(Body.self, from: body)

@@ -14,8 +14,9 @@ import Livery
 /// key; and the body reader agrees with a reference on Livery's strict JSON reader's tree: it accepts
 /// exactly the bodies whose `context` is absent, null or an object whose `theme` and
 /// `targetingKey` are absent, null or strings (a non-empty key), reads the same values, and refuses
-/// the others with the protocol's code and a message. A targeting key's cohort bucket is in
-/// 0..<10,000.
+/// the others with the protocol's code and a message; a body that is not JSON at all (a number
+/// with a leading zero, anywhere) is a `PARSE_ERROR`, and JSON the strict reader refuses for what
+/// it holds (a duplicate key) gets no verdict. A targeting key's cohort bucket is in 0..<10,000.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let request = RawRequest(Data(bytes: start, count: count))

@@ -61,7 +61,11 @@ enum OFREPChecks {
     private enum Expected {
         case context(theme: String?, targetingKey: String?)
         case refused(OFREPFailure.Code)
-        /// The reference refuses the JSON: the reader must refuse it as `PARSE_ERROR`, or read it.
+        /// Not JSON by its grammar (JSONSerialization, which reads every value, refuses it too):
+        /// the reader must refuse it as `PARSE_ERROR`.
+        case notJSON
+        /// JSON the strict reference refuses for what it holds (a duplicate key, which the
+        /// grammar allows and each reader resolves its own way): no verdict on the outcome.
         case unreadable
     }
 
@@ -70,7 +74,8 @@ enum OFREPChecks {
         do {
             tree = try SpecNode.parse(body, format: .json, source: "<body>")
         } catch {
-            return .unreadable
+            let grammatical = (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil
+            return grammatical ? .unreadable : .notJSON
         }
         guard case .mapping = tree.value else { return .refused(.parseError) }
         guard let context = tree["context"], !isNull(context) else { return .context(theme: nil, targetingKey: nil) }
@@ -95,7 +100,7 @@ enum OFREPChecks {
         let expected = expected(body)
         do {
             let context = try OFREPContext(body: body)
-            if case .unreadable = expected { return }  // the reference reads less: no verdict
+            if case .unreadable = expected { return }
             guard case .context(let theme, let targetingKey) = expected else {
                 return fuzzCheck(false, "a body the reference refuses (\(expected)) was read as \(context)")
             }
@@ -111,7 +116,8 @@ enum OFREPChecks {
             switch expected {
             case .context: fuzzCheck(false, "a body the reference reads was refused: \(error.code) \(error.details)")
             case .refused(let code): fuzzCheck(error.code == code, "refused with \(error.code), expected \(code)")
-            case .unreadable: fuzzCheck(error.code == .parseError, "unreadable JSON refused with \(error.code)")
+            case .notJSON: fuzzCheck(error.code == .parseError, "a body that is not JSON refused with \(error.code)")
+            case .unreadable: break
             }
         }
     }

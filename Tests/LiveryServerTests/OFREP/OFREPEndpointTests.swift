@@ -61,6 +61,9 @@ import Testing
         ("nope", "{}", 404, "FLAG_NOT_FOUND"),
         ("colors.accent", "{", 400, "PARSE_ERROR"),
         ("colors.accent", "[]", 400, "PARSE_ERROR"),
+        // Not JSON (a leading zero) where a context belongs, and where nothing is read.
+        ("colors.accent", #"{"context": 09}"#, 400, "PARSE_ERROR"),
+        ("colors.accent", #"{"plan": 09, "context": {}}"#, 400, "PARSE_ERROR"),
         ("colors.accent", #"{"context": 3}"#, 400, "INVALID_CONTEXT"),
         ("colors.accent", #"{"context": {"theme": 3}}"#, 400, "INVALID_CONTEXT"),
         ("colors.accent", #"{"context": {"theme": "dusk"}}"#, 400, "INVALID_CONTEXT"),
