@@ -8,7 +8,7 @@ package final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Connections closed as soon as accepted: over ``ConnectionLimits``.
     let refusedConnections: Counter
-    /// Requests by route, method and status, with their latency.
+    /// Requests by environment, route, method and status, with their latency.
     private let requests: RequestSeries
 
     /// Registers the metrics on `registry`.
@@ -21,16 +21,17 @@ package final class ServerMetrics: Sendable {
     }
 
     /// Counts a request and records its latency (until the response head; streams stay open).
-    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let series = requestSeries(route: route, method: method, status: status)
+    func recordRequest(route: String, environment: String, method: String, status: Int, duration: Duration) {
+        let series = requestSeries(route: route, environment: environment, method: method, status: status)
         series.count.increment()
         series.latency.record(duration)
     }
 
-    /// The request counter and latency histogram of one route, method and status, for a hot
-    /// path that looks them up once.
-    func requestSeries(route: String, method: String, status: Int) -> RequestSeries.Series {
-        requests.series(for: RequestSeries.Key(route: route, method: method, status: status))
+    /// The request counter and latency histogram of one environment, route, method and status,
+    /// for a hot path that looks them up once.
+    func requestSeries(route: String, environment: String, method: String, status: Int) -> RequestSeries.Series {
+        requests.series(
+            for: RequestSeries.Key(environment: environment, route: route, method: method, status: status))
     }
 
     /// A metric of the daemon's namespace (`livery_…`).

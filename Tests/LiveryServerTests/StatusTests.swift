@@ -59,8 +59,8 @@ import Testing
                 #"livery_rejected_specs_total{environment="default",source="push"} 1"#,
                 #"livery_rejected_specs_total{environment="default",source="disk"} 0"#,
                 #"livery_waiting_clients{environment="default"} 0"#,
-                #"livery_http_requests_total{route="/v1/spec",method="GET",status="200"} 1"#,
-                #"livery_http_requests_total{route="/v1/specs/**",method="PUT",status="422"} 1"#,
+                #"livery_http_requests_total{environment="default",route="/v1/spec",method="GET",status="200"} 1"#,
+                #"livery_http_requests_total{environment="default",route="/v1/specs/**",method="PUT",status="422"} 1"#,
             ] {
                 #expect(text.contains(line), "\(line)")
             }

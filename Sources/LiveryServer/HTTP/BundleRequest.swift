@@ -37,6 +37,8 @@ struct BundleRequest {
     var disclosesPlaces = false
     /// The hub of the environment a request for the bundle addresses; `nil` for a refusal.
     var hub: BundleHub?
+    /// That environment's name, for the metrics; empty for a refusal.
+    var environment = ""
 
     /// `nil` unless `head` is a `GET` or `HEAD` of `/v1/spec` within `limits` (the router
     /// answers heads over them).

@@ -147,6 +147,7 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if let set, var request = bundle {
                 request.disclosesPlaces = gate.places.discloses(to: head.headerFields[.authorization])
                 request.hub = set.hub
+                request.environment = set.name
                 current = request
             } else {
                 let holds = RequestGate.opensEventStream(head)
@@ -253,7 +254,8 @@ final class BundleRequestHandler: ChannelDuplexHandler, RemovableChannelHandler 
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.recordRequest(
-            route: request.route, method: request.method, status: answer.status.code, duration: .now - request.start)
+            route: request.route, environment: request.environment, method: request.method,
+            status: answer.status.code, duration: .now - request.start)
         if request.closesConnection {
             context.close(promise: nil)
         } else {

@@ -53,9 +53,10 @@ struct DaemonHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             let idleTimeout = configuration.idleTimeout.map { IdleTimeoutHandler(timeout: $0) }
             if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls.context())) }
+            let defaultSet = environments.defaultSet
             try pipeline.addHandler(
                 RawBundleHandler(
-                    hub: environments.defaultSet?.hub, admission: gate.admission,
+                    hub: defaultSet?.hub, environment: defaultSet?.name ?? "", admission: gate.admission,
                     answersRequests: !configuration.allowedOrigins.isEnabled,
                     metrics: metrics, maxHeadBytes: min(configuration.maxHeaderBytes, configuration.maxURIBytes),
                     idleTimeout: idleTimeout))

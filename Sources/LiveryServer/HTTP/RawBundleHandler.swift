@@ -37,6 +37,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The default environment's hub; `nil` without one (the router then answers 404).
     private let hub: BundleHub?
+    /// The default environment's name, for the metrics.
+    private let environment: String
     private let admission: RequestAdmission
     /// Whether it answers requests at all, or only paces the connection: not while an origin is
     /// allowed (`--allow-origin`), since its pre-built answers carry no `Vary: Origin`, which every
@@ -73,20 +75,23 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let maxUnaskedBytes = 64 * 1024
 
     init(
-        hub: BundleHub?, admission: RequestAdmission, answersRequests: Bool = true, metrics: ServerMetrics,
-        maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?
+        hub: BundleHub?, environment: String, admission: RequestAdmission, answersRequests: Bool = true,
+        metrics: ServerMetrics, maxHeadBytes: Int, idleTimeout: IdleTimeoutHandler?
     ) {
         self.hub = hub
+        self.environment = environment
         self.admission = admission
         self.answersRequests = answersRequests
         self.idleTimeout = idleTimeout
         self.metrics = metrics
         self.maxHeadBytes = maxHeadBytes
-        answeredNotModified = metrics.requestSeries(route: BundleForm.bundle.path, method: "GET", status: 304)
-        answeredBundle = metrics.requestSeries(route: BundleForm.bundle.path, method: "GET", status: 200)
-        answeredStyleSheetNotModified = metrics.requestSeries(
-            route: BundleForm.styleSheet.path, method: "GET", status: 304)
-        answeredStyleSheet = metrics.requestSeries(route: BundleForm.styleSheet.path, method: "GET", status: 200)
+        func series(_ form: BundleForm, _ status: Int) -> RequestSeries.Series {
+            metrics.requestSeries(route: form.path, environment: environment, method: "GET", status: status)
+        }
+        answeredNotModified = series(.bundle, 304)
+        answeredBundle = series(.bundle, 200)
+        answeredStyleSheetNotModified = series(.styleSheet, 304)
+        answeredStyleSheet = series(.styleSheet, 200)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -240,8 +245,8 @@ final class RawBundleHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case (.ok, false, true): answeredStyleSheet
             default:
                 metrics.requestSeries(
-                    route: (styleSheet ? BundleForm.styleSheet : .bundle).path, method: isHead ? "HEAD" : "GET",
-                    status: status.code)
+                    route: (styleSheet ? BundleForm.styleSheet : .bundle).path, environment: environment,
+                    method: isHead ? "HEAD" : "GET", status: status.code)
             }
         series.count.increment()
         series.latency.record(.now - start)

@@ -61,7 +61,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func expire(context: ChannelHandlerContext) {
         deadline = nil
-        metrics.recordRequest(route: "unfinished", method: "-", status: 408, duration: timeout)
+        metrics.recordRequest(route: "unfinished", environment: "", method: "-", status: 408, duration: timeout)
         guard !isAnswering else {
             context.close(promise: nil)
             return

@@ -1,14 +1,17 @@
 import Prometheus
 import Synchronization
 
-/// The request counter and latency histogram of each (route, method, status), made once and
-/// then found by a dictionary lookup.
+/// The request counter and latency histogram of each (environment, route, method, status),
+/// made once and then found by a dictionary lookup.
 ///
 /// Asking the Prometheus registry for them on every request would validate the metric name,
 /// the label names and the help text and hash the labels under the registry's lock, twice per
 /// request: on the daemon's hot path (a 304 to a conditional GET) that was most of the work.
 final class RequestSeries: Sendable {
     struct Key: Hashable, Sendable {
+        /// The environment the request addressed, if it exists; empty for a route about the
+        /// daemon, an unknown environment and no route (Prometheus reads an empty label as none).
+        var environment: String
         var route: String
         var method: String
         var status: Int
@@ -31,7 +34,10 @@ final class RequestSeries: Sendable {
         if let found = series.withLock({ $0[key] }) { return found }
         // Registered outside our lock (the registry has its own); a race registers the same
         // series twice, and the registry returns the same collectors both times.
-        let labels = [("route", key.route), ("method", key.method), ("status", String(key.status))]
+        let labels = [
+            ("environment", key.environment), ("route", key.route), ("method", key.method),
+            ("status", String(key.status)),
+        ]
         let made = Series(
             count: registry.makeCounter(descriptor: Self.requests, labels: labels),
             latency: registry.makeDurationHistogram(

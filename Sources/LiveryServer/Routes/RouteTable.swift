@@ -35,7 +35,13 @@ struct RouteTable: Sendable {
         var allowed = AllowedMethods()
         for entry in entries { allowed.add(entry.route.method, entry.path) }
         let configuration = shared.configuration
-        router.add(middleware: RequestMetricsMiddleware(metrics: shared.metrics))
+        router.add(
+            middleware: RequestMetricsMiddleware(
+                metrics: shared.metrics, environments: shared.environments,
+                defaultEnvironmentRoutes: Set(
+                    entries.filter { $0.route.isPerEnvironment && !$0.addressesEnvironment }.map {
+                        RouterPath($0.path).description
+                    })))
         router.add(middleware: RequestLimitsMiddleware(limits: RequestHeadLimits(configuration)))
         router.add(middleware: CrossOriginMiddleware(policy: configuration.allowedOrigins))
         let served = configuration.etcd == nil ? "the specs folder" : "the specs in etcd"
