@@ -8,7 +8,7 @@ import Logging
 /// figure 3's spec, the two sides alternating in the same run.
 enum OFREPFigure {
     static let figure = Figure(number: "13", title: "OpenFeature (OFREP)") { config in
-        let seconds = config.smoke ? 1 : 5
+        let runs = Wrk.Runs(config)
         let folder = try TemporaryBenchFolder()
         try Data(ServeFigure.generatedSpec().utf8).write(to: folder.url.appendingPathComponent("Specs/ui.yaml"))
         let post = folder.url.appendingPathComponent("post.lua")
@@ -32,23 +32,24 @@ enum OFREPFigure {
         return try [
             row(
                 "wrk POST /ofrep/v1/evaluate/flags (theme dark), 304 (If-None-Match), requests/s",
-                (base + "/ofrep/v1/evaluate/flags", ["If-None-Match: \(bulk.etag)"], post), baseline, seconds,
+                (base + "/ofrep/v1/evaluate/flags", ["If-None-Match: \(bulk.etag)"], post), baseline, runs,
                 notes: "\(bulk.bytes) B when answered in full"),
             row(
                 "wrk POST /ofrep/v1/evaluate/flags/colors.accent (theme dark), requests/s",
-                (base + "/ofrep/v1/evaluate/flags/colors.accent", [], post), baseline, seconds, notes: "200 each"),
+                (base + "/ofrep/v1/evaluate/flags/colors.accent", [], post), baseline, runs, notes: "200 each"),
         ]
     }
 
-    /// Requests per second of `subject` beside `baseline`: ``Wrk/rounds`` alternating runs of each
+    /// Requests per second of `subject` beside `baseline`: `runs.rounds` alternating runs of each
     /// and the medians. The issue sets no target: the ratio is information.
     private static func row(
         _ metric: String, _ subject: (url: String, headers: [String], script: URL?),
-        _ baseline: (url: String, headers: [String], script: URL?), _ seconds: Int, notes: String
+        _ baseline: (url: String, headers: [String], script: URL?), _ runs: Wrk.Runs, notes: String
     ) throws -> Row {
+        let seconds = runs.seconds
         var ours: [Double] = []
         var theirs: [Double] = []
-        for _ in 0..<Wrk.rounds {
+        for _ in 0..<runs.rounds {
             ours.append(
                 try Wrk.requestsPerSecond(
                     subject.url, headers: subject.headers, script: subject.script, seconds: seconds))
@@ -63,7 +64,7 @@ enum OFREPFigure {
             baseline: "wrk GET /v1/spec, 304 (If-None-Match)", baselineValue: baselineValue,
             ratio: value / baselineValue, cpuRatio: nil, target: "(none: information)", verdict: .info,
             notes:
-                "figure 3's spec; \(notes); wrk -t2 -c64 -d\(seconds)s, medians of \(Wrk.rounds) alternating runs, the daemon and wrk on the same 2 cores"
+                "figure 3's spec; \(notes); wrk -t2 -c64 -d\(seconds)s, medians of \(runs.rounds) alternating runs, the daemon and wrk on the same 2 cores"
         )
     }
 }

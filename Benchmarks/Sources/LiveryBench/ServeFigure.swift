@@ -16,7 +16,7 @@ enum ServeFigure {
     static let acceptGzip = "Accept-Encoding: gzip"
 
     static func run(_ config: BenchConfig) throws -> [Row] {
-        let seconds = config.smoke ? 1 : 5
+        let runs = Wrk.Runs(config)
         let folder = try TemporaryBenchFolder()
         try Data(generatedSpec().utf8).write(to: folder.url.appendingPathComponent("Specs/ui.yaml"))
         let bundle = try Spec(directory: folder.url.appendingPathComponent("Specs")).bundleJSON
@@ -67,7 +67,7 @@ enum ServeFigure {
             rows.append(
                 try Wrk.row(
                     figure: "3", metric: "wrk GET \(size), \(name), requests/s", livery: (livery, liveryHeaders),
-                    nginx: (plain, nginxHeaders), baseline: "nginx, same file, ETags on, gzip_static", seconds: seconds)
+                    nginx: (plain, nginxHeaders), baseline: "nginx, same file, ETags on, gzip_static", runs: runs)
             )
         }
         return rows
@@ -210,19 +210,30 @@ enum Curl {
 }
 
 enum Wrk {
-    /// Alternating runs per row: on two shared cores one run of either server can land in
-    /// another process's burst, and a single pair's ratio then says little.
-    static let rounds = 3
+    /// How long each wrk run lasts, and how many alternating runs of each side a row takes.
+    struct Runs {
+        let seconds: Int
+        let rounds: Int
 
-    /// A row of requests per second against the daemon beside nginx: ``rounds`` runs of each,
+        /// 5 s, 3 rounds: on two shared cores one run of either server can land in another
+        /// process's burst, and a single pair's ratio then says little. The smoke run's 1 s, 1
+        /// round only prove the rows still run (its numbers mean nothing), at a third of CI's time.
+        init(_ config: BenchConfig) {
+            seconds = config.smoke ? 1 : 5
+            rounds = config.smoke ? 1 : 3
+        }
+    }
+
+    /// A row of requests per second against the daemon beside nginx: `runs.rounds` runs of each,
     /// alternating, in the same run, and the medians; the target is ≥ 1.0×.
     static func row(
         figure: String, metric: String, livery: (url: String, headers: [String]),
-        nginx: (url: String, headers: [String]), baseline: String, seconds: Int
+        nginx: (url: String, headers: [String]), baseline: String, runs: Runs
     ) throws -> Row {
+        let seconds = runs.seconds
         var ours: [Double] = []
         var theirs: [Double] = []
-        for _ in 0..<rounds {
+        for _ in 0..<runs.rounds {
             ours.append(try requestsPerSecond(livery.url, headers: livery.headers, seconds: seconds))
             theirs.append(try requestsPerSecond(nginx.url, headers: nginx.headers, seconds: seconds))
         }
@@ -234,7 +245,7 @@ enum Wrk {
             baselineValue: baselineValue, ratio: ratio, cpuRatio: nil, target: "≥ 1.00×",
             verdict: ratio >= 1 ? .pass : .miss,
             notes:
-                "wrk -t2 -c64 -d\(seconds)s, medians of \(rounds) alternating runs, both servers and wrk on the same 2 cores"
+                "wrk -t2 -c64 -d\(seconds)s, medians of \(runs.rounds) alternating runs, both servers and wrk on the same 2 cores"
         )
     }
 

@@ -73,7 +73,7 @@ enum WebFigure {
     }
 
     static func serving(_ config: BenchConfig) throws -> [Row] {
-        let seconds = config.smoke ? 1 : 5
+        let runs = Wrk.Runs(config)
         let folder = try TemporaryBenchFolder()
         try Data(ServeFigure.generatedSpec().utf8).write(to: folder.url.appendingPathComponent("Specs/ui.yaml"))
         let spec = try Spec(directory: folder.url.appendingPathComponent("Specs"))
@@ -104,7 +104,7 @@ enum WebFigure {
         ].map { name, liveryHeaders, nginxHeaders in
             try Wrk.row(
                 figure: "10", metric: "wrk GET /v1/css, \(size), \(name), requests/s", livery: (livery, liveryHeaders),
-                nginx: (plain, nginxHeaders), baseline: "nginx, same bytes, ETags on", seconds: seconds)
+                nginx: (plain, nginxHeaders), baseline: "nginx, same bytes, ETags on", runs: runs)
         }
     }
 }
