@@ -74,21 +74,45 @@ package struct OnlineRoles: Sendable {
     /// signed anew over the same targets.
     package func refreshed(_ metadata: RepositoryMetadata, now: Date) throws -> RepositoryMetadata? {
         let targets = try metadata.currentTargets()
-        if targetsKey != nil, now >= targets.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
+        if let due = renewal(of: TargetsMetadata.roleName, expiring: targets.signed.expires), now >= due {
             return try publishing(targets.signed.targets, after: metadata, now: now)
         }
         guard let text = metadata.snapshots[String(metadata.snapshotVersion)] else {
             throw TUFError.malformed(role: SnapshotMetadata.roleName, detail: "the repository keeps no snapshot")
         }
         let snapshot = try SignedMetadata<SnapshotMetadata>(bytes: Array(text.utf8))
-        if targetsKey == nil, now >= snapshot.signed.expires.addingTimeInterval(-targetsLifetime / 2) {
+        if targetsKey == nil, let due = renewal(of: SnapshotMetadata.roleName, expiring: snapshot.signed.expires),
+            now >= due
+        {
             return try publishing(targets: targets, after: metadata, now: now)
         }
         let current = try metadata.currentTimestamp()
-        guard now >= current.signed.expires.addingTimeInterval(-timestampLifetime / 2) else { return nil }
+        guard let due = renewal(of: TimestampMetadata.roleName, expiring: current.signed.expires), now >= due else {
+            return nil
+        }
         var refreshed = metadata
         refreshed.timestamp = try timestamp(naming: snapshot, after: current.signed.version, now: now)
         return refreshed
+    }
+
+    /// When metadata of `role` that expires at `expires` is signed anew: at half its life, as
+    /// ``refreshed(_:now:)`` does; `nil` for a role whose key is not held here (root, offline
+    /// targets), signed anew by whoever holds it. With online targets the snapshot is signed anew
+    /// with them, at the same time, as both expire together.
+    package func renewal(of role: String, expiring expires: Date) -> Date? {
+        guard holdsKey(of: role) else { return nil }
+        let lifetime = role == TimestampMetadata.roleName ? timestampLifetime : targetsLifetime
+        return expires.addingTimeInterval(-lifetime / 2)
+    }
+
+    /// Whether the key of `role` is here (online): timestamp's and snapshot's always, targets'
+    /// unless kept offline, root's never.
+    package func holdsKey(of role: String) -> Bool {
+        switch role {
+        case TimestampMetadata.roleName, SnapshotMetadata.roleName: true
+        case TargetsMetadata.roleName: targetsKey != nil
+        default: false
+        }
     }
 
     private func timestamp(

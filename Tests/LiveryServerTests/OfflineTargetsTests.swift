@@ -96,6 +96,12 @@ import Testing
             #expect(try await server.http.get("/v1/spec").header("ETag") == before, "nothing changed")
             #expect(try await server.http.get("/v1/specs/palette.yaml").text.contains("#0A84FF"))
             #expect(try await server.http.get("/v1/tuf/metadata/timestamp.json").status == 404)
+            let unsigned = try #require(try await server.http.get("/v1/tuf/status").json()["roles"] as? [String: Any])
+            let unsignedTargets = try #require(unsigned["targets"] as? [String: Any])
+            #expect(unsignedTargets["online"] as? Bool == false, "the status says the targets key is offline")
+            #expect(unsignedTargets["version"] == nil && unsignedTargets["renews"] == nil, "\(unsignedTargets)")
+            let unsignedTimestamp = try #require(unsigned["timestamp"] as? [String: Any])
+            #expect(unsignedTimestamp["online"] as? Bool == true && unsignedTimestamp["version"] == nil)
 
             let accepted = try await server.http.publish(
                 ["palette.yaml": palette], headers: [(OfferedTargets.fieldName, signedRed)])
@@ -110,6 +116,13 @@ import Testing
                 ).body)
             try snapshot.verify(by: root)
             #expect(snapshot.signed.meta["targets.json"]?.version == 1)
+            let signed = try #require(try await server.http.get("/v1/tuf/status").json()["roles"] as? [String: Any])
+            let signedTargets = try #require(signed["targets"] as? [String: Any])
+            #expect(signedTargets["version"] as? Int == 1 && signedTargets["online"] as? Bool == false)
+            #expect(signedTargets["renews"] == nil, "the daemon never signs offline targets anew")
+            #expect(
+                (signed["snapshot"] as? [String: Any])?["renews"] is String,
+                "the daemon signs the snapshot anew over offline targets")
             let published = try await server.http.get("/v1/tuf/metadata/1.targets.json").body
             #expect(Data(published).base64EncodedString() == signedRed, "the signed targets as the write brought them")
 

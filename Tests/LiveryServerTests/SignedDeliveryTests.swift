@@ -11,7 +11,22 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SignedDeliveryTests {
     private struct Walk {
         var timestamp: Int
+        var timestampExpires: Date
+        var snapshot: SnapshotMetadata
         var targets: SignedMetadata<TargetsMetadata>
+    }
+
+    /// `GET /v1/tuf/status`'s body, as Livery Studio reads it.
+    private struct Status: Decodable {
+        struct Role: Decodable {
+            var keyids: [String]
+            var threshold: Int
+            var version: Int?
+            var expires: Date?
+            var online: Bool
+            var renews: Date?
+        }
+        var roles: [String: Role]
     }
 
     /// Walks the repository at `base` (`/v1`, or an environment's `/v1/environments/{env}`) as
@@ -30,7 +45,19 @@ import Testing
         let targets = try SignedMetadata<TargetsMetadata>(
             bytes: try await server.http.get("\(base)/tuf/metadata/\(version).targets.json").body)
         try targets.verify(by: root)
-        return Walk(timestamp: timestamp.signed.version, targets: targets)
+        return Walk(
+            timestamp: timestamp.signed.version, timestampExpires: timestamp.signed.expires, snapshot: snapshot.signed,
+            targets: targets)
+    }
+
+    /// The signing state at `base`, checked to be a 200 no cache keeps.
+    private func status(_ server: TestDaemon, base: String = "/v1") async throws -> Status {
+        let reply = try await server.http.get("\(base)/tuf/status")
+        #expect(reply.status == 200, "\(reply.text)")
+        #expect(reply.header("Cache-Control") == "no-store")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(Status.self, from: Data(reply.body))
     }
 
     /// Waits until the targets at `base` name the current bundle there, and returns the walk.
@@ -93,6 +120,49 @@ import Testing
         }
     }
 
+    @Test func theStatusNamesEachRolesKeysAndTheVersionsAndExpiriesServed() async throws {
+        let scratch = try TemporarySpecFolder(prefix: "livery-signing")
+        let folder = try SigningFolder.create(at: scratch.url.appending(path: "signing"), now: Date())
+        let root = try folder.latestRoot().signed
+        let signing = try DaemonSigning(folder: folder, timestampLifetime: 7_200)
+        try await TestDaemon.with(configure: { $0.signing = signing }) { server in
+            let first = try await signedCurrent(server, root: root)
+            let before = try await status(server)
+            #expect(Set(before.roles.keys) == Set(root.roles.keys))
+            for (name, keys) in root.roles {
+                #expect(before.roles[name]?.keyids == keys.keyids, "\(name)")
+                #expect(before.roles[name]?.threshold == keys.threshold, "\(name)")
+            }
+            let rootRole = try #require(before.roles["root"])
+            #expect(rootRole.version == root.version && rootRole.expires == root.expires)
+            #expect(!rootRole.online && rootRole.renews == nil, "the root key is never the daemon's")
+
+            let served: [String: (version: Int, expires: Date, lifetime: TimeInterval)] = [
+                "targets": (first.targets.signed.version, first.targets.signed.expires, signing.roles.targetsLifetime),
+                "snapshot": (first.snapshot.version, first.snapshot.expires, signing.roles.targetsLifetime),
+                "timestamp": (first.timestamp, first.timestampExpires, 7_200),
+            ]
+            for (name, metadata) in served {
+                let role = try #require(before.roles[name])
+                #expect(role.version == metadata.version, "\(name)")
+                #expect(role.expires == metadata.expires, "\(name)")
+                #expect(role.online, "\(name)")
+                #expect(role.renews == metadata.expires.addingTimeInterval(-metadata.lifetime / 2), "\(name)")
+            }
+
+            _ = try await server.http.put("/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#FF0000\"\n")
+            let second = try await signedCurrent(server, root: root)
+            let after = try await status(server)
+            #expect(after.roles["targets"]?.version == second.targets.signed.version)
+            #expect(after.roles["snapshot"]?.version == second.snapshot.version)
+            #expect(after.roles["timestamp"]?.version == second.timestamp)
+            for name in ["targets", "snapshot", "timestamp"] {
+                #expect(after.roles[name]?.version == (before.roles[name]?.version ?? 0) + 1, "\(name)")
+            }
+            #expect(after.roles["root"]?.version == root.version)
+        }
+    }
+
     @Test func eachEnvironmentIsARepositoryOfItsOwn() async throws {
         let environments = try EnvironmentFolderTests.root()
         let scratch = try TemporarySpecFolder(prefix: "livery-signing")
@@ -121,6 +191,11 @@ import Testing
             let untouched = try await walk(server, root: root, base: "/v1/environments/production")
             #expect(untouched.timestamp == production.timestamp, "staging's push signs nothing of production's")
             #expect(untouched.targets.signed == production.targets.signed)
+            let stagingStatus = try await status(server, base: "/v1/environments/staging")
+            #expect(stagingStatus.roles["targets"]?.version == pushed.targets.signed.version)
+            let productionStatus = try await status(server, base: "/v1/environments/production")
+            #expect(productionStatus.roles["targets"]?.version == production.targets.signed.version)
+            #expect(productionStatus.roles["root"]?.keyids == stagingStatus.roles["root"]?.keyids, "the daemon's keys")
         }
     }
 

@@ -97,4 +97,26 @@ import Testing
         #expect(try verifyChain(renewed) == (2, 2, 1))
         #expect(renewed.targets["1"] == published.targets["1"], "the same signed targets")
     }
+
+    /// ``OnlineRoles/renewal(of:expiring:)``, what `GET /v1/tuf/status` shows, is when
+    /// ``OnlineRoles/refreshed(_:now:)`` signs each role anew; a key not held here has none.
+    @Test func theRenewalIsWhenEachRoleIsSignedAnew() throws {
+        let published = try roles.publishing(files("a"), after: nil, now: start)
+        let timestamp = try published.currentTimestamp().signed
+        let due = try #require(roles.renewal(of: TimestampMetadata.roleName, expiring: timestamp.expires))
+        #expect(try roles.refreshed(published, now: due.addingTimeInterval(-1)) == nil)
+        #expect(try verifyChain(try #require(try roles.refreshed(published, now: due))) == (2, 1, 1))
+        let targets = try published.currentTargets().signed
+        let targetsDue = try #require(roles.renewal(of: TargetsMetadata.roleName, expiring: targets.expires))
+        let early = try #require(try roles.refreshed(published, now: targetsDue.addingTimeInterval(-1)))
+        #expect(try verifyChain(early) == (2, 1, 1), "the timestamp only")
+        #expect(try verifyChain(try #require(try roles.refreshed(published, now: targetsDue))) == (2, 2, 2))
+        #expect(roles.renewal(of: RootMetadata.roleName, expiring: start) == nil, "the root key is never here")
+
+        var offline = roles
+        offline.targetsKey = nil
+        #expect(offline.renewal(of: TargetsMetadata.roleName, expiring: targets.expires) == nil)
+        #expect(offline.holdsKey(of: SnapshotMetadata.roleName) && offline.holdsKey(of: TimestampMetadata.roleName))
+        #expect(!offline.holdsKey(of: TargetsMetadata.roleName) && roles.holdsKey(of: TargetsMetadata.roleName))
+    }
 }

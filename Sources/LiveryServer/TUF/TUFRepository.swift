@@ -22,7 +22,8 @@ actor TUFRepository {
 
     /// The root metadata and online keys (``SigningFolder``).
     nonisolated let folder: SigningFolder
-    private let roles: OnlineRoles
+    /// The online keys and lifetimes: which roles this daemon signs, and when (``TUFStatus`` too).
+    nonisolated let roles: OnlineRoles
     private let hub: BundleHub
     private let store: any SpecStore
     private let now: @Sendable () -> Date

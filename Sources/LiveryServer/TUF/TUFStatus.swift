@@ -1,14 +1,19 @@
 import Foundation
 import LiveryTUF
 
-/// `GET /v1/tuf/status`: each role's key ids, and the version and expiry of each role's
-/// current metadata.
+/// `GET /v1/tuf/status`: each role's key ids and threshold, the version and expiry of its
+/// current metadata, whether this daemon holds its key and, if so, when it signs it anew.
 struct TUFStatus: Encodable {
     struct Role: Encodable {
         var keyids: [String]
         var threshold: Int
         var version: Int?
         var expires: Date?
+        /// Whether the daemon holds the role's key (root's never; targets' not with `--offline-targets`).
+        var online: Bool
+        /// When the daemon signs the role's metadata anew (``LiveryTUF/OnlineRoles/renewal(of:expiring:)``);
+        /// `nil` for an offline key or before anything is signed.
+        var renews: Date?
     }
 
     var roles: [String: Role]
@@ -29,10 +34,14 @@ struct TUFStatus: Encodable {
                 }
             },
         ]
+        let online = repository.roles
         roles = [:]
         for (name, keys) in root.roles {
             let current = versions[name] ?? nil
-            roles[name] = Role(keyids: keys.keyids, threshold: keys.threshold, version: current?.0, expires: current?.1)
+            roles[name] = Role(
+                keyids: keys.keyids, threshold: keys.threshold, version: current?.0, expires: current?.1,
+                online: online.holdsKey(of: name),
+                renews: current.flatMap { online.renewal(of: name, expiring: $0.1) })
         }
     }
 }
