@@ -104,6 +104,7 @@ import Testing
         let published = try roles.publishing(files("a"), after: nil, now: start)
         let timestamp = try published.currentTimestamp().signed
         let due = try #require(roles.renewal(of: TimestampMetadata.roleName, expiring: timestamp.expires))
+        #expect(due == timestamp.expires.addingTimeInterval(-1_800), "at half of the timestamp's hour")
         #expect(try roles.refreshed(published, now: due.addingTimeInterval(-1)) == nil)
         #expect(try verifyChain(try #require(try roles.refreshed(published, now: due))) == (2, 1, 1))
         let targets = try published.currentTargets().signed
