@@ -27,6 +27,7 @@ enum StudioAssets {
         "js/promotion.js": script(PackageResources.promotion_js),
         "js/rollout.js": script(PackageResources.rollout_js),
         "js/schedule.js": script(PackageResources.schedule_js),
+        "js/signing.js": script(PackageResources.signing_js),
     ]
 
     private static func script(_ bytes: [UInt8]) -> EmbeddedAsset {

@@ -325,3 +325,13 @@ export async function cancelScheduled(id) {
   if (!response.ok) return { status: response.status, problem: await problemOf(response) };
   return { status: response.status, change: await response.json() };
 }
+
+/**
+ * GET …/tuf/status: {signing} (each role's key ids and threshold, its metadata's version and
+ * expiry, whether the daemon holds its key), or {status, problem}: 404 without --signing.
+ */
+export async function signing() {
+  const response = await read(route("/v1/tuf/status"));
+  if (!response.ok) return { status: response.status, problem: await problemOf(response) };
+  return { status: response.status, signing: await response.json() };
+}

@@ -12,6 +12,7 @@ import * as history from "./history.js";
 import * as promotion from "./promotion.js";
 import * as changes from "./changes.js";
 import * as schedule from "./schedule.js";
+import * as signing from "./signing.js";
 import { drawList, drawDetail } from "./identifiers.js";
 import { drawVariables, drawThemes } from "./palette.js";
 import { scene } from "./preview.js";
@@ -106,6 +107,7 @@ async function reload() {
   draw();
   fleet.refresh();
   rollout.refresh();
+  signing.refresh();
   await Promise.all([files.refresh(), history.refresh()]);
 }
 
