@@ -121,7 +121,8 @@ struct DaemonCall {
         }
     }
 
-    /// `livery push --at` or a progressive rollout: `POST /v1/schedule` with `body`.
+    /// `livery push --at`, a progressive rollout, `livery rollout set --at` or `livery promote
+    /// --at`: `POST /v1/schedule` with `body`.
     func schedule(
         _ body: ScheduleBody, ifMatch: String? = nil, naming: SpecFileNaming = .asStored
     ) async throws
@@ -145,6 +146,9 @@ struct DaemonCall {
         var percents: [String]?
         var every: String?
         var steps: [Step]?
+        /// A promotion's source and its revision.
+        var from: String?
+        var revision: Int64?
 
         struct Step: Encodable {
             var at: String

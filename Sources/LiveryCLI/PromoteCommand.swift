@@ -4,7 +4,8 @@ import Foundation
 import LiveryServer
 
 /// `livery promote FROM TO`: makes environment TO's files exactly FROM's at one version, or with
-/// `--dry-run` says what that would change.
+/// `--dry-run` says what that would change; with `--at`, the daemon does it at that time, with
+/// FROM's files as they are now.
 struct PromoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "promote",
@@ -14,6 +15,9 @@ struct PromoteCommand: AsyncParsableCommand {
             livery promote staging production --dry-run    the files added, changed and removed, and the
                                                            identifiers whose resolved traits would change
             livery promote staging production --rollout 10%   a staged rollout of it in production instead
+            livery promote staging production --at 2026-12-02T18:00:00Z
+                                                           staging's newest revision, read now, published in
+                                                           production at that time (livery schedule lists it)
             """
     )
 
@@ -38,6 +42,12 @@ struct PromoteCommand: AsyncParsableCommand {
     @Flag(help: "Show what the promotion would change; change nothing.")
     var dryRun = false
 
+    @Option(
+        help:
+            "Promote at this time (RFC 3339, such as 2026-12-02T18:00:00Z): FROM's files are read and validated now and kept by the daemon until then."
+    )
+    var at: String?
+
     @OptionGroup var approval: ApprovalOption
 
     @Option(help: "The daemon's base URL.")
@@ -55,11 +65,26 @@ struct PromoteCommand: AsyncParsableCommand {
         if let rollout, Rollout.basisPoints(parsing: rollout) == nil {
             throw ValidationError("--rollout '\(rollout)' is not a share from 0% to 100% with at most two decimals")
         }
+        if let at {
+            guard ScheduleTime.date(parsing: at) != nil else {
+                throw ValidationError("--at '\(at)' is not an RFC 3339 time such as 2026-12-02T18:00:00Z")
+            }
+            if dryRun { throw ValidationError("--dry-run shows a promotion made now; leave out --at") }
+            if rollout != nil {
+                throw ValidationError(
+                    "--at schedules a publish, not a rollout: schedule a progressive rollout (livery push FILE... --rollout 1%,…,100% --every 30m), or run livery promote --rollout at the time"
+                )
+            }
+            if ifMatch != nil {
+                throw ValidationError("--if-match applies to a promotion made now, not a scheduled one")
+            }
+        }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
     }
 
     func run() async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
+        if let at { return try await schedule(at: at, token: token) }
         let call = DaemonCall(
             server: server, token: token, action: dryRun ? "promotion preview" : "promotion",
             bypassApproval: approval.bypassApproval)
@@ -86,6 +111,25 @@ struct PromoteCommand: AsyncParsableCommand {
             print(
                 "promoted \(from) to \(to): \(result.etag)\(result.revision.map { " (revision \($0))" } ?? ""); \(paths)"
             )
+        case .held(let body):
+            print(ApprovalOption.heldText(body))
+        case .refused(let lines):
+            for line in lines { PushCommand.complain(line) }
+            throw ExitCode(1)
+        }
+    }
+
+    /// Plans the promotion in TO's schedule (`POST …/schedule`) and prints the planned change.
+    private func schedule(at: String, token: BearerToken) async throws {
+        let call = DaemonCall(
+            server: server, token: token, action: "scheduled promotion", environment: to,
+            bypassApproval: approval.bypassApproval)
+        let body = DaemonCall.ScheduleBody(
+            action: "promotion", at: at, message: message, from: from, revision: revision)
+        switch try await call.schedule(body) {
+        case .ok(let answer):
+            let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
+            print("scheduled " + change.lines.joined(separator: "\n"))
         case .held(let body):
             print(ApprovalOption.heldText(body))
         case .refused(let lines):

@@ -18,10 +18,21 @@ struct ScheduleSummary: Decodable {
         var detail: String?
         var paths: [String]
         var steps: [Step]
+        /// A promotion's source and its revision.
+        var from: String?
+        var revision: Int64?
+
+        /// What the change does: the paths it writes, or where a promotion's files come from.
+        var what: String {
+            switch kind {
+            case "rollout": "rollout share"
+            case "promotion": "promotion from \(from ?? "?")" + (revision.map { " at revision \($0)" } ?? "")
+            default: "\(kind) \(paths.joined(separator: ", "))"
+            }
+        }
 
         /// A line for the change and one for each step.
         var lines: [String] {
-            let what = kind == "rollout" ? "rollout share" : "\(kind) \(paths.joined(separator: ", "))"
             var lines = [
                 "\(id)  \(state)  \(what)\(message.isEmpty ? "" : "  \(message)")\(detail.map { "  (\($0))" } ?? "")"
             ]

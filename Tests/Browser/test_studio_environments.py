@@ -1,8 +1,10 @@
 """Livery Studio across environments, in a real browser (headless Chromium) against a real
 `livery serve --environments ROOT` with `production` and `staging`: the menu switches every panel
 to the chosen environment and keeps it in the page's URL; the promotion panel previews promoting
-staging to production, performs it, and shows the daemon's problem when it refuses."""
+staging to production, performs it, and shows the daemon's problem when it refuses; a promotion
+planned for later is listed in the Schedule panel by its source and cancelled there."""
 
+import datetime
 import json
 import shutil
 
@@ -147,3 +149,24 @@ def test_a_promotion_refused_for_a_stale_if_match_shows_the_problem(environments
     shown = text_of(page, "#promotion-status")
     assert shown.startswith("Not promoted: Precondition failed: If-Match does not match the bundle"), shown
     assert etag(daemon, "production") == changed, "nothing was promoted"
+
+
+def test_a_planned_promotion_is_listed_with_its_source_and_cancelled(environments_page, environments_daemon):
+    page, daemon = environments_page, environments_daemon
+    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    plan = {"action": "promotion", "at": at, "from": "staging", "message": "orange tonight"}
+    status, _, body = daemon.request("POST", "/v1/environments/production/schedule", json.dumps(plan).encode(), WRITE)
+    assert status == 201, body
+    planned = json.loads(body)
+    item = f'.scheduled[data-id="{planned["id"]}"]'
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, item))
+    shown = find(page, item).text
+    assert f"promotion {planned['id']}" in shown and "orange tonight" in shown and "promotion · planned" in shown, shown
+    # A promotion is listed by its source and revision, not by the paths it writes.
+    by = text_of(page, f"{item} .change-by")
+    assert by.endswith(f" · from staging at revision {planned['revision']}"), by
+    unlock(page)
+    wait(page, lambda d: find(d, f"{item} button[data-cancel]").is_enabled())
+    find(page, f"{item} button[data-cancel]").click()
+    wait(page, lambda d: find(d, item).get_attribute("data-state") == "cancelled")
+    assert text_of(page, "#schedule-status") == f"Cancelled promotion {planned['id']}."

@@ -220,7 +220,8 @@ struct ChangeBook: Sendable {
     /// any scheduled change does: it is never stale.
     private func schedule(_ plan: ScheduledChange, of change: ChangeRequest) async throws(Problem) -> Outcome {
         var plan = plan
-        plan.files = change.files.isEmpty ? nil : change.files
+        // A share change has no files; a promotion of an empty source has none to keep, and is one.
+        plan.files = plan.kind == .rollout ? nil : change.files
         plan.message = change.appliedMessage
         do throws(ScheduleError) {
             try await scheduler.plan(plan)

@@ -211,7 +211,9 @@ extension DaemonRoutes {
     private func view(of change: ChangeRequest) async throws(Problem) -> ChangeView {
         guard change.state == .pending, !change.files.isEmpty else { return ChangeView(change: change) }
         do throws(StoreError) {
-            var after = try await writer.store.read().sources
+            // A promotion's files are the whole of what it leaves; any other change's go over
+            // what the environment holds.
+            var after = change.plan?.kind == .promotion ? SpecSourceSet() : try await writer.store.read().sources
             for (path, data) in change.files {
                 do {
                     try after.set(path, to: data)

@@ -96,6 +96,32 @@ extension DaemonRoutes {
         }
     }
 
+    /// A scheduled promotion's source (``ScheduleRequest``'s `from` at its `revision` or `etag`,
+    /// read as `POST …/promotions` reads it), checked to load here as that route checks it, and
+    /// kept in `change` with every file of it: what runs at its time is what was planned and
+    /// approved, whatever the source holds by then. Its message says where the files come from
+    /// from now on, so that a change request and the history read as an immediate promotion's.
+    func planPromotion(
+        _ asked: ScheduleRequest, into change: inout ScheduledChange, place: String
+    ) async throws(Problem) {
+        let promotion = try self.promotion(from: asked.from ?? "", place: place)
+        let version = try refusing(path: place) { () throws(Problem) in
+            try Self.version(revision: asked.revision, etag: asked.etag)
+        }
+        do throws(StoreError) {
+            let origin = try await promotion.origin(version)
+            _ = try await promotion.write(
+                origin, message: change.message, author: change.by, precondition: .none, dryRun: true)
+            change.message = Promotion.message(change.message, from: promotion.sourceName, at: origin.revision)
+            change.from = promotion.sourceName
+            change.revision = origin.revision
+            change.files = origin.sources.files.mapValues { .some($0.data) }
+            change.paths = origin.sources.sortedPaths
+        } catch {
+            throw refused(error, path: place)
+        }
+    }
+
     /// The promotion from the environment `name` to this one.
     private func promotion(from name: String, place: String) throws(Problem) -> Promotion {
         guard !name.isEmpty else { throw refused(Problem.badRequest(#"name the source: "from""#), path: place) }

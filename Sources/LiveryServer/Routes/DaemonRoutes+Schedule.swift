@@ -33,7 +33,8 @@ extension DaemonRoutes {
     }
 
     /// `POST /v1/schedule` (``ScheduleRequest``): plans a change, validated now as the write
-    /// itself would be, so that a change that does not load is refused rather than kept. 201
+    /// itself would be, so that a change that does not load is refused rather than kept (a
+    /// promotion's source read now, ``planPromotion(_:into:place:)``). 201
     /// with the planned change and its `Location`; on a protected environment, 202 with the
     /// change request that plans it once approved (an `admin` key's bypass plans it now).
     func planChange(_ request: Request) async throws(Problem) -> Response {
@@ -46,7 +47,7 @@ extension DaemonRoutes {
         } catch {
             throw refused(
                 Problem.badRequest(
-                    #"the body must be JSON {"action": "push" | "rollout" | "progressive", "at": "RFC 3339 time", …}: "#
+                    #"the body must be JSON {"action": "push" | "rollout" | "progressive" | "promotion", "at": "RFC 3339 time", …}: "#
                         + "\(error)"),
                 path: place)
         }
@@ -55,6 +56,7 @@ extension DaemonRoutes {
         let now = scheduler.now
         var change: ScheduledChange
         do throws(ScheduleError) {
+            try asked.checkFields()
             change = ScheduledChange(
                 id: RolloutKeeper.newID(), kind: kind, message: asked.message ?? "", by: author(of: request),
                 createdAt: ScheduleTime.wholeSeconds(now), state: .planned, paths: [],
@@ -63,7 +65,10 @@ extension DaemonRoutes {
         } catch {
             throw refused(error.problem, path: place)
         }
-        if asked.action != .rollout {
+        switch asked.action {
+        case .rollout: break
+        case .promotion: try await planPromotion(asked, into: &change, place: place)
+        case .push, .progressive:
             guard let files = asked.files, !files.isEmpty else {
                 throw refused(Problem.badRequest(#""\#(asked.action.rawValue)" needs "files""#), path: place)
             }
@@ -151,6 +156,7 @@ extension ScheduledChange.Kind {
         case .push: self = .push
         case .rollout: self = .rollout
         case .progressive: self = .progressive
+        case .promotion: self = .promotion
         }
     }
 }

@@ -3,13 +3,15 @@ import Foundation
 
 /// The body of `POST /v1/schedule`:
 /// `{"action": "push", "at": "2026-12-02T18:00:00Z", "files": {…}, "message": "…"}`,
-/// `{"action": "rollout", "at": "…", "percent": 25}`, or
+/// `{"action": "rollout", "at": "…", "percent": 25}`,
 /// `{"action": "progressive", "files": {…}, "percents": [1, 10, 50, 100], "every": "30m", "at": "…"}`
 /// (the first step at `at`, now when absent) or with explicit
-/// `"steps": [{"at": "…", "percent": 1}, …]`.
+/// `"steps": [{"at": "…", "percent": 1}, …]`, or
+/// `{"action": "promotion", "at": "…", "from": "staging", "revision": 12 or "etag": "…", "message": "…"}`
+/// (the source's version as `POST …/promotions` reads it, its newest revision by default).
 struct ScheduleRequest: Decodable {
     enum Action: String, Decodable {
-        case push, rollout, progressive
+        case push, rollout, progressive, promotion
     }
 
     /// One step as the request names it.
@@ -26,13 +28,39 @@ struct ScheduleRequest: Decodable {
     var percents: [RolloutShare]?
     var every: String?
     var steps: [Step]?
+    /// A promotion's source, and its version.
+    var from: String?
+    var revision: Int64?
+    var etag: String?
+    /// Read only to refuse it: a promotion publishes at its time, it starts no rollout.
+    var rollout: RolloutShare?
+
+    /// Refuses the fields that do not go with the action: a promotion's files come from its
+    /// source, and only a promotion has one.
+    func checkFields() throws(ScheduleError) {
+        guard action == .promotion else {
+            guard from == nil, revision == nil, etag == nil else {
+                throw .badRequest(#""from", "revision" and "etag" go with "action": "promotion""#)
+            }
+            return
+        }
+        guard from != nil else { throw .badRequest(#""promotion" needs "from": the environment promoted"#) }
+        guard files == nil else {
+            throw .badRequest(#""promotion" takes the files of "from" at its version: leave out "files""#)
+        }
+        guard rollout == nil else {
+            throw .badRequest(
+                #"a scheduled promotion publishes at its time and starts no rollout: leave out "rollout", and plan a progressive rollout ("action": "progressive"), or promote with "rollout" at the time"#
+            )
+        }
+    }
 
     /// The steps the request plans, checked: times not past and in order, and for a progressive
     /// rollout at least two rising shares ending at 100 %.
     func plannedSteps(now: Date) throws(ScheduleError) -> [ScheduledChange.Step] {
         let steps: [(Date, RolloutShare?)]
         switch action {
-        case .push: steps = [(try Self.date(at, field: "at"), nil)]
+        case .push, .promotion: steps = [(try Self.date(at, field: "at"), nil)]
         case .rollout:
             guard let percent else { throw .badRequest(#""rollout" needs "percent": a share from 0 to 100"#) }
             steps = [(try Self.date(at, field: "at"), percent)]

@@ -4,8 +4,9 @@ import Livery
 /// What each step of a scheduled change does, through the daemon's one write path
 /// (``SpecWriter``) and its rollout (``RolloutKeeper``): a push publishes its files; a share
 /// change sets the running rollout's share; a progressive rollout starts a rollout of its files,
-/// widens it while it runs (an abort ends the plan) and completes it at 100 %. A new kind of
-/// change (a promotion) is one more case of ``ScheduledChange/Kind`` and of ``run(_:of:)``.
+/// widens it while it runs (an abort ends the plan) and completes it at 100 %; a promotion makes
+/// the files exactly its source's, in one publish as `POST …/promotions` does. A new kind of
+/// change is one more case of ``ScheduledChange/Kind`` and of ``run(_:of:)``.
 struct ScheduleStep: Sendable {
     let writer: SpecWriter
     let rollouts: RolloutKeeper
@@ -27,6 +28,12 @@ struct ScheduleStep: Sendable {
             switch change.kind {
             case .push:
                 _ = try await writer.write(try Self.changeSet(of: change), precondition: .none, dryRun: false)
+                return .done(rolloutID: nil)
+            case .promotion:
+                // Its message names its source since it was planned (``Promotion/message(_:from:at:)``).
+                _ = try await writer.write(
+                    matching: try Self.sources(of: change), message: change.message, author: change.by,
+                    precondition: .none, dryRun: false)
                 return .done(rolloutID: nil)
             case .rollout:
                 _ = try await rollouts.set(basisPoints: step.basisPoints ?? 0, ifMatch: change.rolloutID)
@@ -70,5 +77,22 @@ struct ScheduleStep: Sendable {
         }
         let message = change.message.isEmpty ? "scheduled \(change.kind.rawValue) \(change.id)" : change.message
         return ChangeSet(files: files, message: message, author: change.by)
+    }
+
+    /// What a promotion makes the environment hold: every file of its source, as read when it
+    /// was planned.
+    static func sources(of change: ScheduledChange) throws(StoreError) -> SpecSourceSet {
+        guard let files = change.files else {
+            throw .storeFailed("scheduled change \(change.id) keeps no files")
+        }
+        var sources = SpecSourceSet()
+        for (path, data) in files {
+            do {
+                try sources.set(path, to: data)
+            } catch {
+                throw .forbiddenPath(error)
+            }
+        }
+        return sources
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One change the daemon makes at set times, as the store keeps it (``ScheduleStore``) and
-/// `GET /v1/schedule` lists it: a push, a rollout share change, or a progressive rollout, with
-/// its steps and what became of each.
+/// `GET /v1/schedule` lists it: a push, a rollout share change, a progressive rollout, or a
+/// promotion, with its steps and what became of each.
 struct ScheduledChange: Codable, Hashable, Sendable {
     /// What the change does.
     enum Kind: String, Codable, Sendable {
@@ -13,14 +13,19 @@ struct ScheduledChange: Codable, Hashable, Sendable {
         /// Starts a rollout of ``files`` at the first step's share, widens it at each next step,
         /// and completes it at the last (100 %).
         case progressive
+        /// Makes the environment's files exactly ``files`` at its one step (the files added,
+        /// changed and removed then): the version of ``from`` at ``revision`` read when planned.
+        case promotion
 
         /// What a key needs to plan or cancel the change: the scopes of the writes it makes (a
-        /// progressive rollout starts a rollout of files, as a push does, then moves its share).
+        /// progressive rollout starts a rollout of files, as a push does, then moves its share; a
+        /// promotion is one, as `POST …/promotions` is).
         var scopes: [KeyScope] {
             switch self {
             case .push: [.push]
             case .rollout: [.rollout]
             case .progressive: [.push, .rollout]
+            case .promotion: [.promote]
             }
         }
     }
@@ -73,11 +78,17 @@ struct ScheduledChange: Codable, Hashable, Sendable {
     var state: State
     /// Why it ended other than done.
     var detail: String?
-    /// The exact files of a push or progressive rollout (`nil` removes the path), validated
-    /// when planned; dropped once the change ends, so the record stays small.
+    /// The exact files of a push or progressive rollout (`nil` removes the path), or every file
+    /// of a promotion's source; validated when planned, dropped once the change ends, so the
+    /// record stays small.
     var files: [String: Data?]?
-    /// The paths the files write or remove.
+    /// The paths the files write or remove; a promotion's, the source's paths (what it removes
+    /// is known at its time).
     var paths: [String]
+    /// The environment a promotion's files come from.
+    var from: String?
+    /// The revision of ``from`` promoted; `nil` when the source had no history.
+    var revision: Int64?
     /// The rollout the change acts on: the one a progressive rollout started, or the one a
     /// share change named (`If-Match`).
     var rolloutID: String?

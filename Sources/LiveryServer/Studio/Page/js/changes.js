@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { fileItems, identifierTable, refusal } from "./comparison.js";
 import { el, repeating, shortTag } from "./dom.js";
+import { what } from "./schedule.js";
 
 const $ = (id) => document.getElementById(id);
 /** The items drawn, by id: the change's JSON and its element, kept while it is unchanged. */
@@ -92,7 +93,10 @@ function action(change) {
   switch (change.action) {
     case "rollout": return `starts a rollout to ${change.basisPoints / 100} % of clients`;
     case "completion": return `completes rollout ${change.rolloutID}`;
-    case "schedule": return "puts a plan in the schedule for";
+    case "schedule":
+      return change.plan?.kind === "promotion"
+        ? `puts in the schedule a promotion ${what(change.plan)} of`
+        : "puts a plan in the schedule for";
     default: return "publishes";
   }
 }

@@ -1,14 +1,14 @@
 // The schedule of the environment shown (GET …/schedule): each change planned or ended, its
 // kind, steps and times, and the key that planned it. A planned change has Cancel (DELETE
 // …/schedule/{id}), enabled when the kept key holds the scopes its writes need (push for a push,
-// rollout for a share change, both for a progressive rollout); the daemon decides, and its
-// refusal is shown.
+// rollout for a share change, both for a progressive rollout, promote for a promotion); the
+// daemon decides, and its refusal is shown.
 import * as api from "./api.js";
 import { refusal } from "./comparison.js";
 import { el, repeating } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const scopes = { push: ["push"], rollout: ["rollout"], progressive: ["push", "rollout"] };
+const scopes = { push: ["push"], rollout: ["rollout"], progressive: ["push", "rollout"], promotion: ["promote"] };
 let shown = [];
 let drawnJSON = null;
 
@@ -39,10 +39,18 @@ export function showMode() {
 
 const time = (text) => (text ? new Date(text).toLocaleString() : "");
 
+/** What a planned change writes: a promotion's source and revision, else its paths. */
+export function what(change) {
+  if (change.kind === "promotion") {
+    return `from ${change.from}` + (change.revision == null ? "" : ` at revision ${change.revision}`);
+  }
+  return change.paths.join(", ");
+}
+
 function step(change) {
   return (planned) => el("li", { class: "schedule-step", attrs: { "data-state": planned.state } }, [
     `${time(planned.at)}: `
-      + (planned.percent == null ? (change.kind === "push" ? "push" : "step") : `${planned.percent} %`)
+      + (planned.percent == null ? change.kind : `${planned.percent} %`)
       + ` · ${planned.state}` + (planned.ranAt ? ` at ${time(planned.ranAt)}` : "")
       + (planned.detail ? ` (${planned.detail})` : ""),
   ]);
@@ -68,7 +76,7 @@ function draw(listing) {
         : null,
     ]),
     el("div", { class: "change-by", text: `by ${change.by} · planned ${time(change.createdAt)}`
-      + (change.paths.length ? ` · ${change.paths.join(", ")}` : "") }),
+      + (what(change) ? ` · ${what(change)}` : "") }),
     el("div", { class: "change-message", text: (change.message || "(no message)") + (change.detail ? ` — ${change.detail}` : "") }),
     el("ol", { class: "schedule-steps" }, change.steps.map(step(change))),
   ])));
