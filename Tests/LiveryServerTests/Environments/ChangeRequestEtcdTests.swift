@@ -135,6 +135,12 @@ import Testing
                 for _ in 0..<2 {
                     group.addTask {
                         try await TestDaemon.onEtcd(cluster) { daemon in
+                            // Reads take the change up too: many at once on each daemon, beside
+                            // the start's, so that the daemons race for it.
+                            try await withThrowingTaskGroup(of: Void.self) { reads in
+                                for _ in 0..<8 { reads.addTask { _ = try await daemon.http.get("/v1/changes") } }
+                                try await reads.waitForAll()
+                            }
                             let applied = try await TestDaemon.eventually(timeout: .seconds(15)) {
                                 try await daemon.http.get("/v1/specs/palette.yaml").text
                                     == ChangeRequestTests.newPalette
@@ -154,6 +160,7 @@ import Testing
                 #expect(messages.filter { $0 == ChangeRecoveryTests.appliedMessage }.count == 1, "\(messages)")
                 #expect(messages.filter { $0.hasPrefix("change 1 taken up again") }.count == 1, "\(messages)")
                 #expect(messages.filter { $0.hasPrefix("change 1 applied as revision") }.count == 1, "\(messages)")
+                #expect(!messages.contains { $0.hasPrefix("change 1 stale") }, "\(messages)")
             }
         }
     }
