@@ -230,7 +230,7 @@ struct ChangeBook: Sendable {
         return closed
     }
 
-    /// What the last approval did.
+    /// What became of a change whose approvals are complete.
     enum Outcome: Sendable, CustomStringConvertible {
         case applied(revision: Int64?)
         case stale(since: [HistoryEntry])
