@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import LiveryServer
 
-/// `livery history`: the publishes of a daemon, newest first.
+/// `livery history`: the publishes of a daemon and its records' steps, newest first.
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List the publishes of a livery serve (revision, time, who, paths, message)."
+        abstract:
+            "List the history of a livery serve (revision, time, who, paths, message): its publishes, and with no paths the steps of its change requests, rollouts and schedule."
     )
 
     @Option(help: "The daemon's base URL.")

@@ -55,5 +55,12 @@ struct ChangesCommandTests {
         #expect(bypassed.status == 0 && bypassed.output.contains("published box.yaml"), "\(bypassed.output)")
         let history = try await LiveryProcess.run(["history"] + server)
         #expect(history.output.contains("(approval bypassed)"), "\(history.output)")
+        // Each step of the change is an entry: who, then no paths, then what happened.
+        for step in [
+            "  alice    change 1 requested by alice: rounder", "  bob    change 1 approved by bob (1 of 1)",
+            "  bob    change 1 applied as revision ", "  alice  box.yaml  change 1: rounder (approved by bob)",
+        ] {
+            #expect(history.output.contains(step), "\(step) in \(history.output)")
+        }
     }
 }

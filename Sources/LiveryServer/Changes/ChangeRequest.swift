@@ -15,8 +15,9 @@ struct ChangeRequest: Codable, Sendable {
         case rejected
         /// The environment moved from its base before the last approval; never written.
         case stale
-        /// A schedule approved only after its first step's time: never planned, since a
-        /// scheduled change runs at its time or not at all.
+        /// A schedule whose first step's time came before its approvals: never planned, since
+        /// a scheduled change runs at its time or not at all. It reads so from that time on
+        /// (``ChangeRequest/isDue(at:)``), and the ledger keeps it so at its next write.
         case expired
     }
 
@@ -70,6 +71,11 @@ struct ChangeRequest: Codable, Sendable {
     var required: Int
     var approvals: [Review] = []
     var rejection: Review?
+    /// When its approvals became complete, or a daemon took it up again, on the schedule's
+    /// clock (RFC 3339): a daemon is applying it since then. Kept while it is pending, so that a
+    /// daemon stopped before it kept what became of the change leaves it for another to take
+    /// up (``ChangeBook/recover()``).
+    var applyingSince: String?
     /// The revision its publish created, once applied.
     var revision: Int64?
     /// What the environment's history holds since ``baseRevision``, once stale.
@@ -80,6 +86,24 @@ struct ChangeRequest: Codable, Sendable {
     var appliedMessage: String {
         let reviewers = approvals.map(\.by).joined(separator: ", ")
         return "change \(id)" + (message.isEmpty ? "" : ": \(message)") + " (approved by \(reviewers))"
+    }
+
+    /// Whether its approvals reached its count: it is being applied, or was.
+    var isComplete: Bool { approvals.count >= required }
+
+    /// Whether it is a pending schedule whose first step's time passed before its approvals
+    /// were complete: it can never run, so it is expired from then on.
+    func isDue(at now: Date) -> Bool {
+        guard state == .pending, !isComplete, let due = plan?.steps.first?.at else { return false }
+        return due < ScheduleTime.wholeSeconds(now)
+    }
+
+    /// Whether its approvals are complete but no daemon applies it any longer: it was taken
+    /// ``ChangeBook/claimLife`` ago or more (or by an older daemon, which did not say when).
+    func isOrphaned(at now: Date) -> Bool {
+        guard state == .pending, isComplete else { return false }
+        guard let since = applyingSince.flatMap(ScheduleTime.date(parsing:)) else { return true }
+        return abs(now.timeIntervalSince(since)) >= ChangeBook.claimLife  // either way: a clock set back
     }
 
     /// What a write that an `admin` key made without approval says in the history.

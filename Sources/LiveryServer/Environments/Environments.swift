@@ -150,8 +150,9 @@ final class Environments: Service, Sendable {
         }
     }
 
-    /// Runs `set`'s follower (and its TUF publisher, with `--signing`) and its scheduler until
-    /// graceful shutdown or until `stopped` ends (the set removed). The scheduler ending alone
+    /// Runs `set`'s follower (and its TUF publisher, with `--signing`) and its scheduler, and
+    /// takes up the change requests a stopped daemon left half done, until graceful shutdown or
+    /// until `stopped` ends (the set removed). The scheduler ending alone
     /// (graceful shutdown) leaves the follower to end by itself, closing its hub.
     private static func follow(_ set: SpecSet, until stopped: AsyncStream<Never>) async {
         await withTaskGroup(of: Bool.self) { group in
@@ -164,6 +165,13 @@ final class Environments: Service, Sendable {
             }
             group.addTask {
                 await set.scheduler.run()
+                return false
+            }
+            group.addTask {
+                // Once the rollout and a stable version are back, as the scheduler waits for: a
+                // change the last daemon stopped applying may start or complete a rollout.
+                await set.hub.waitUntilReady(timeout: Scheduler.startWait)
+                await set.changes.recover()
                 return false
             }
             group.addTask {

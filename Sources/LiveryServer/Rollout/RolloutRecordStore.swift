@@ -65,7 +65,7 @@ final class RolloutRecordStore: Sendable {
                 throw .storeFailed("cannot encode the rollout: \(error)")
             }
             written = try await store.write(
-                record: data, named: Self.recordName, over: version.withLock { $0 }, event: event,
+                record: data, named: Self.recordName, over: version.withLock { $0 }, event: event, by: nil,
                 keepingReportsOf: record.rollout.id)
         } catch {
             throw .store(error)

@@ -143,7 +143,8 @@ extension DaemonRoutes {
     }
 
     /// `GET /v1/changes[?state=pending]`: the environment's protection and its change requests,
-    /// newest first, each pending one with its preview.
+    /// newest first, each pending one with its preview; a change a stopped daemon left with its
+    /// approvals complete is taken up first (``ChangeBook/recover()``).
     func listChanges(_ request: Request) async throws(Problem) -> Response {
         let state = try request.uri.queryParameters.get("state").map { text throws(Problem) in
             guard let state = ChangeRequest.State(rawValue: String(text)) else {
@@ -151,6 +152,7 @@ extension DaemonRoutes {
             }
             return state
         }
+        await specSet.changes.recover()
         var views: [ChangeView] = []
         for change in try await specSet.changes.ledger().changes.reversed()
         where state.map({ $0 == change.state }) ?? true {
@@ -161,9 +163,11 @@ extension DaemonRoutes {
             headers: [.cacheControl: "no-store"])
     }
 
-    /// `GET /v1/changes/{id}`: the change request with its preview while it is pending.
+    /// `GET /v1/changes/{id}`: the change request with its preview while it is pending, taken up
+    /// first as ``listChanges(_:)`` does.
     func showChange(_ id: Int) async throws(Problem) -> Response {
-        JSONBody.response(try await view(of: specSet.changes.change(id)), headers: [.cacheControl: "no-store"])
+        await specSet.changes.recover()
+        return JSONBody.response(try await view(of: specSet.changes.change(id)), headers: [.cacheControl: "no-store"])
     }
 
     /// `POST /v1/changes/{id}/approve` or `…/reject` `{"message": "…"}` (optional): the change

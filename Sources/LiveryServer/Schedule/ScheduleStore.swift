@@ -51,7 +51,7 @@ struct ScheduleStore: Sendable {
             let data = try Self.encoded(book)
             do throws(StoreError) {
                 let written = try await store.write(
-                    record: data, named: Self.recordName, over: version, event: event,
+                    record: data, named: Self.recordName, over: version, event: event, by: nil,
                     keepingReportsOf: Self.recordName)
                 if written != nil { return true }
             } catch {

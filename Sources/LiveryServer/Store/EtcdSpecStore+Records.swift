@@ -14,16 +14,17 @@ extension EtcdSpecStore {
     }
 
     /// One transaction that compares the record key's mod revision, puts the record and a
-    /// publish record saying what happened (`event`), and removes the reports of every other
-    /// group.
+    /// publish record saying what happened (`event`) and who did it, and removes the reports of
+    /// every other group.
     func write(
-        record data: Data, named name: String, over version: Int64, event: String, keepingReportsOf group: String
+        record data: Data, named name: String, over version: Int64, event: String, by: String?,
+        keepingReportsOf group: String
     ) async throws(StoreError) -> Int64? {
         let key = configuration.recordKey(name)
         let reports = configuration.reportsPrefix(of: name)
         let own = reports + group + "/"
         let now = Date()
-        let history = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: event, by: nil, paths: [])
+        let history = PublishRecord(time: ISO8601DateFormatter().string(from: now), message: event, by: by, paths: [])
         do {
             let (succeeded, revision) = try await client.transaction(
                 if: [version == 0 ? .absent(key: key) : .modRevision(key: key, equals: version)],

@@ -110,7 +110,8 @@ final class EtcdSpecStore: SpecStore {
         let entries = kvs.map { kv in
             let record = PublishRecord(kv.value)
             return HistoryEntry(
-                revision: kv.createRevision, time: record.time, message: record.message, by: record.by ?? "unknown",
+                revision: kv.createRevision, time: record.time, message: record.message,
+                by: record.by ?? HistoryEntry.unknownAuthor,
                 paths: record.paths)
         }
         return Array(entries.sorted { $0.revision > $1.revision }.prefix(limit))
@@ -187,8 +188,8 @@ final class EtcdSpecStore: SpecStore {
 struct PublishRecord: Codable, Sendable {
     var time: String
     var message: String
-    /// Who (``ChangeSet/author``); absent in the records of daemons that did not say, and in a
-    /// rollout's events.
+    /// Who (``ChangeSet/author``, or the `by` of a record's event); absent in the records of
+    /// daemons that did not say, and in the events of those that do not know.
     var by: String?
     var paths: [String]
 

@@ -2,10 +2,11 @@ import Foundation
 import Livery
 import LiveryHTTP
 
-/// The publishes of a specs folder, kept in the daemon's state folder (never in the specs
-/// folder, whose watcher would see them): one manifest per revision, `revisions/<revision>.json`
-/// (when, why, by whom, the paths it changed and each file's SHA-256), and each distinct file
-/// once, `blobs/<SHA-256>`, so a publish that changes one file of a hundred stores one file.
+/// The publishes of a specs folder, and what the writes of its records did (``appendEvent(_:by:)``),
+/// kept in the daemon's state folder (never in the specs folder, whose watcher would see them):
+/// one manifest per revision, `revisions/<revision>.json` (when, why, by whom, the paths it
+/// changed and each file's SHA-256), and each distinct file once, `blobs/<SHA-256>`, so a
+/// publish that changes one file of a hundred stores one file.
 ///
 /// Revisions count up from 1 per folder. At most `limit` manifests are kept; a blob no manifest
 /// names is removed. Every file is written atomically, blobs before the manifest that names them
@@ -89,11 +90,26 @@ struct FolderHistory: Sendable {
     mutating func append(
         _ sources: SpecSourceSet, paths: [String], message: String, by author: String, at time: Date = Date()
     ) throws(FileSystemError) -> Int64 {
+        try append(files: Self.hashes(of: sources), paths: paths, message: message, by: author, at: time)
+    }
+
+    /// Records what a write of a record did (a rollout's start, a change request's approval) as
+    /// the next revision, as etcd records it beside the publishes: no paths, and the files of the
+    /// newest revision, which it did not change.
+    mutating func appendEvent(_ message: String, by author: String) throws(FileSystemError) -> Int64 {
+        let all = try opened()
+        let files = all.keys.max().flatMap { all[$0]?.files } ?? [:]
+        return try append(files: files, paths: [], message: message, by: author, at: Date())
+    }
+
+    private mutating func append(
+        files: [String: String], paths: [String], message: String, by author: String, at time: Date
+    ) throws(FileSystemError) -> Int64 {
         var all = try opened()
         let revision = (all.keys.max() ?? 0) + 1
         let manifest = Manifest(
             revision: revision, time: ISO8601DateFormatter().string(from: time), message: message, by: author,
-            paths: paths, files: Self.hashes(of: sources))
+            paths: paths, files: files)
         try AtomicFile.write(Self.encoded(manifest), to: manifestFile(revision), mode: 0o600)
         all[revision] = manifest
         let excess = all.keys.sorted().dropLast(limit)
@@ -184,7 +200,8 @@ struct FolderHistory: Sendable {
             return try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
             return Manifest(
-                revision: revision, time: "", message: "(unreadable manifest: \(error))", by: "unknown", paths: [],
+                revision: revision, time: "", message: "(unreadable manifest: \(error))",
+                by: HistoryEntry.unknownAuthor, paths: [],
                 files: [:])
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import Logging
 
 extension FolderSpecStore {
     func record(named name: String) throws(StoreError) -> StoreRecord {
@@ -16,10 +17,12 @@ extension FolderSpecStore {
         return StoreRecord(name: name, data: data, version: version)
     }
 
-    /// Writes the record's file atomically, readable by its owner alone; a folder's history
-    /// keeps the publishes of files only, so `event` is not recorded.
+    /// Writes the record's file atomically, readable by its owner alone, then records `event`
+    /// in the history as etcd does; a history that cannot be written then is logged, as a
+    /// commit's is.
     func write(
-        record data: Data, named name: String, over version: Int64, event: String, keepingReportsOf group: String
+        record data: Data, named name: String, over version: Int64, event: String, by: String?,
+        keepingReportsOf group: String
     ) throws(StoreError) -> Int64? {
         let file = recordFile(name)
         let current = FileManager.default.fileExists(atPath: file.path) ? recordVersions[name] ?? 1 : 0
@@ -35,6 +38,13 @@ extension FolderSpecStore {
         recordVersions[name] = current + 1
         let kept = "\(name)/\(group)/"
         reportKeys = reportKeys.filter { !$0.hasPrefix("\(name)/") || $0.hasPrefix(kept) }
+        do {
+            _ = try publishes.appendEvent(event, by: by ?? HistoryEntry.unknownAuthor)
+        } catch {
+            logger.error(
+                "cannot record an event in the history",
+                metadata: ["livery.record": "\(name)", "livery.event": "\(event)", "livery.error": "\(error)"])
+        }
         return current + 1
     }
 

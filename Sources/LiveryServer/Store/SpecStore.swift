@@ -53,12 +53,15 @@ protocol SpecStore: Sendable {
     /// The record `name` as the store holds it now.
     func record(named name: String) async throws(StoreError) -> StoreRecord
 
-    /// Writes `data` as the record `name` if it still has `version` (0: still absent), with a
-    /// history entry saying what happened (`event`) where the store keeps a history, and removes
-    /// the record's reports of every group but `group`; all of it or none of it. The record's
-    /// new version, or `nil` when another daemon changed the record first.
+    /// Writes `data` as the record `name` if it still has `version` (0: still absent), with an
+    /// entry of the history saying what happened (`event`) and who did it (`by`, a key's name;
+    /// `nil` records `unknown`), an entry with no paths, and removes the record's reports of
+    /// every group but `group`. On etcd all of it or none of it; a folder writes the record,
+    /// then its history entry. The record's new version, or `nil` when another daemon changed
+    /// the record first.
     func write(
-        record data: Data, named name: String, over version: Int64, event: String, keepingReportsOf group: String
+        record data: Data, named name: String, over version: Int64, event: String, by: String?,
+        keepingReportsOf group: String
     ) async throws(StoreError) -> Int64?
 
     /// Adds `data` as the report `key` of `group` on the record `name` unless one is there, so
@@ -102,7 +105,7 @@ struct ChangeSet: Sendable {
     var paths: [String] { files.keys.sorted() }
 }
 
-/// One publish as `GET /v1/history` lists it.
+/// One publish, or what a write of a record did, as `GET /v1/history` lists it.
 package struct HistoryEntry: Codable, Hashable, Sendable {
     /// The store revision the publish created.
     public var revision: Int64
@@ -110,10 +113,15 @@ package struct HistoryEntry: Codable, Hashable, Sendable {
     public var time: String
     /// The author's message.
     public var message: String
-    /// Who published it (``ChangeSet/author``).
+    /// Who published it (``ChangeSet/author``), or did what an entry with no paths records.
     public var by: String
-    /// The paths it wrote or removed.
+    /// The paths it wrote or removed; none for what a record's write did (a rollout's start, a
+    /// change request's approval).
     public var paths: [String]
+
+    /// The ``by`` of an entry whose author is not known: an older daemon's, or an event of a
+    /// record whose writer does not say.
+    static let unknownAuthor = "unknown"
 
     /// Creates an entry.
     public init(revision: Int64, time: String, message: String, by: String, paths: [String]) {

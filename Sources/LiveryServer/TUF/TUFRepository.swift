@@ -149,7 +149,8 @@ actor TUFRepository {
                 guard let next = try change(served.files?.metadata) else { return }
                 let data = try JSONEncoder().encode(next)
                 let written = try await store.write(
-                    record: data, named: Self.recordName, over: recordVersion, event: event, keepingReportsOf: "")
+                    record: data, named: Self.recordName, over: recordVersion, event: event, by: nil,
+                    keepingReportsOf: "")
                 if let written {
                     served.files = try ServedMetadata.Files(next)
                     recordVersion = written

@@ -1,10 +1,14 @@
 import Foundation
+import LiveryEtcd
 import LiveryServer
+import LiveryTestSupport
 import Testing
 
 /// Change requests on two etcd daemons: the protection and the requests live under the
 /// environment's prefix, so a change asked for on one daemon is approved on the other, applied
-/// once, and a change whose base moved is stale on both.
+/// once, and a change whose base moved is stale on both; a plan past its time expires once; a
+/// change a stopped daemon left with its approvals complete is applied once by the daemons that
+/// start after it, however many start at the same time.
 @Suite(.timeLimit(.minutes(2))) struct ChangeRequestEtcdTests {
     @Test func aChangeAskedOnOneDaemonIsApprovedTwiceAcrossBothOrFoundStale() async throws {
         try await EtcdCluster.with { cluster in
@@ -61,6 +65,102 @@ import Testing
                     #expect(messages.contains { $0.hasPrefix("change 2 stale") }, "\(messages)")
                     #expect(messages.contains("change 1: PUT /v1/specs/palette.yaml (approved by bob, carol)"))
                 }
+            }
+        }
+    }
+
+    @Test func everyStepIsAnEntryOfTheHistoryAsOnAFolder() async throws {
+        try await EtcdCluster.with { cluster in
+            try await TestDaemon.onEtcd(cluster) { server in
+                try await server.publishAndWait(TestDaemon.exampleFiles())
+                #expect(try await server.http.put("/v1/protection", #"{"approvals": 2}"#).status == 200)
+                try await ChangeRequestTests.expectEveryStepInTheHistory(
+                    server, try await ChangeRequestTests.Reviewers(server))
+            }
+        }
+    }
+
+    @Test func aPlanPastItsTimeReadsExpiredOnBothDaemonsAndIsKeptSoOnce() async throws {
+        let clock = ManualClock()
+        try await EtcdCluster.with { cluster in
+            try await TestDaemon.onEtcd(cluster, configure: { $0.scheduleClock = clock }) { a in
+                try await TestDaemon.onEtcd(cluster, configure: { $0.scheduleClock = clock }) { b in
+                    try await a.publishAndWait(TestDaemon.exampleFiles())
+                    #expect(try await a.http.put("/v1/protection", #"{"approvals": 2}"#).status == 200)
+                    let keys = try await ChangeRequestTests.Reviewers(a)
+                    #expect(
+                        try await TestDaemon.eventually {
+                            try await ChangeRequestTests.review(b, 99, "approve", key: keys.carol).status == 404
+                        }, "b knows the keys")
+                    let held = try await ScheduleKeyTests.plan(
+                        a, ScheduleApprovalTests.push(in: 60, clock), key: keys.alice)
+                    #expect(held.status == 202, "\(held.text)")
+                    clock.advance(by: 61)
+                    for daemon in [a, b] {
+                        #expect(try await daemon.http.get("/v1/changes/1").json()["state"] as? String == "expired")
+                    }
+                    #expect(try await ScheduleApprovalTests.expiries(a).isEmpty, "kept at the next write")
+
+                    // A write on each daemon: the expiry is kept by the first, once.
+                    for daemon in [a, b] {
+                        let next = try await daemon.http.delete("/v1/specs/card.yaml", token: .some(keys.alice))
+                        #expect(next.status == 202, "\(next.text)")
+                    }
+                    #expect(try await ScheduleApprovalTests.expiries(b).map { $0["by"] as? String } == ["livery"])
+                    let late = try await ChangeRequestTests.review(b, 1, "approve", key: keys.bob)
+                    #expect(try ChangeRequestTests.kind(late) == "change-expired", "\(late.text)")
+                }
+            }
+        }
+    }
+
+    @Test func twoDaemonsStartingAtOnceApplyAChangeItsDaemonStoppedBeforeApplyingOnce() async throws {
+        try await EtcdCluster.with { cluster in
+            try await TestDaemon.onEtcd(cluster) { server in
+                try await server.publishAndWait(TestDaemon.exampleFiles())
+                _ = try await ChangeRecoveryTests.askAndApproveOnce(server)
+            }
+            // The ledger as the daemon that kept carol's approval left it when it stopped.
+            let client = cluster.client()
+            let key = "/livery/" + "changes"
+            let stored = try #require(try await client.range(key: key, rangeEnd: key + "\0").0.first)
+            let stopped = try ChangeRecoveryTests.stoppedAfterTheLastApproval(
+                stored.value, since: Date().addingTimeInterval(-600))
+            #expect(
+                try await client.transaction(
+                    if: [.modRevision(key: key, equals: stored.modRevision)], then: [.put(key: key, value: stopped)]
+                ).succeeded)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await TestDaemon.onEtcd(cluster) { daemon in
+                            // Reads take the change up too: many at once on each daemon, beside
+                            // the start's, so that the daemons race for it.
+                            try await withThrowingTaskGroup(of: Void.self) { reads in
+                                for _ in 0..<8 { reads.addTask { _ = try await daemon.http.get("/v1/changes") } }
+                                try await reads.waitForAll()
+                            }
+                            let applied = try await TestDaemon.eventually(timeout: .seconds(15)) {
+                                try await daemon.http.get("/v1/specs/palette.yaml").text
+                                    == ChangeRequestTests.newPalette
+                            }
+                            #expect(applied)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await TestDaemon.onEtcd(cluster) { server in
+                let change = try await server.http.get("/v1/changes/1").json()
+                #expect(change["state"] as? String == "applied", "\(change)")
+                let messages = try await ChangeRequestTests.history(server, limit: 50).compactMap {
+                    $0["message"] as? String
+                }
+                #expect(messages.filter { $0 == ChangeRecoveryTests.appliedMessage }.count == 1, "\(messages)")
+                #expect(messages.filter { $0.hasPrefix("change 1 taken up again") }.count == 1, "\(messages)")
+                #expect(messages.filter { $0.hasPrefix("change 1 applied as revision") }.count == 1, "\(messages)")
+                #expect(!messages.contains { $0.hasPrefix("change 1 stale") }, "\(messages)")
             }
         }
     }

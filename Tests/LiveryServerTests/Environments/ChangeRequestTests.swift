@@ -48,6 +48,60 @@ import Testing
         (try reply.json()["type"] as? String)?.replacingOccurrences(of: "urn:livery:problem:", with: "")
     }
 
+    /// The newest entries of the environment's history, newest first.
+    static func history(
+        _ server: TestDaemon, limit: Int = 20, environment: String? = nil
+    ) async throws -> [[String: Any]] {
+        let path = environment.map { "/v1/environments/\($0)/history" } ?? "/v1/history"
+        return try await server.http.get("\(path)?limit=\(limit)").json()["entries"] as? [[String: Any]] ?? []
+    }
+
+    /// The newest entry of the history that wrote files: the entries of the change requests'
+    /// steps, which write none, come after it.
+    static func newestPublish(_ server: TestDaemon, environment: String? = nil) async throws -> [String: Any]? {
+        try await history(server, environment: environment).first { ($0["paths"] as? [String])?.isEmpty == false }
+    }
+
+    /// The `by` and message of each entry of the newest `count` of the history, newest first.
+    static func steps(_ server: TestDaemon, count: Int) async throws -> [[String]] {
+        try await history(server, limit: count).map { [$0["by"] as? String ?? "-", $0["message"] as? String ?? "-"] }
+    }
+
+    /// Asks for a change that two approvals apply and one a reviewer rejects, on `server`
+    /// protected with 2 approvals, then expects every step in the environment's history, with
+    /// who, when and message: the same entries on a folder daemon as on etcd.
+    static func expectEveryStepInTheHistory(_ server: TestDaemon, _ keys: Reviewers) async throws {
+        let held = try await server.http.put("/v1/specs/palette.yaml", Self.newPalette, token: .some(keys.alice))
+        #expect(held.status == 202, "\(held.text)")
+        _ = try await review(server, 1, "approve", key: keys.bob, message: "fine")
+        let applied = try await review(server, 1, "approve", key: keys.carol)
+        #expect(try applied.json()["state"] as? String == "applied", "\(applied.text)")
+        let revision = try #require(try applied.json()["revision"] as? Int)
+        let deleted = try await server.http.delete("/v1/specs/card.yaml", token: .some(keys.alice))
+        #expect(deleted.status == 202, "\(deleted.text)")
+        let rejected = try await review(server, 2, "reject", key: keys.bob, message: "not this week")
+        #expect(rejected.status == 200, "\(rejected.text)")
+
+        #expect(
+            try await steps(server, count: 8) == [
+                ["bob", "change 2 rejected by bob: not this week"],
+                ["alice", "change 2 requested by alice: DELETE /v1/specs/card.yaml"],
+                ["carol", "change 1 applied as revision \(revision)"],
+                ["alice", "change 1: PUT /v1/specs/palette.yaml (approved by bob, carol)"],
+                ["carol", "change 1 approved by carol (2 of 2)"],
+                ["bob", "change 1 approved by bob (1 of 2)"],
+                ["alice", "change 1 requested by alice: PUT /v1/specs/palette.yaml"],
+                ["token-file", "protected (2 approvals) by token-file"],
+            ])
+        let entries = try await history(server, limit: 8)
+        #expect(entries.map { $0["paths"] as? [String] ?? ["-"] } == [[], [], [], ["palette.yaml"], [], [], [], []])
+        #expect(
+            entries.allSatisfy { ($0["time"] as? String).flatMap(ScheduleTime.date(parsing:)) != nil }, "\(entries)")
+        let revisions = entries.compactMap { $0["revision"] as? Int }
+        #expect(revisions == revisions.sorted(by: >) && Set(revisions).count == 8, "\(revisions)")
+        #expect(revisions.dropFirst(3).first == revision)
+    }
+
     @Test func aPushIsHeldUntilAnotherKeyApprovesItAndTheAuthorCannot() async throws {
         try await Self.withProtected(approvals: 1) { server, keys in
             let before = try #require(try await server.bundleETag())
@@ -75,14 +129,19 @@ import Testing
             #expect(try approved.json()["state"] as? String == "applied")
             #expect(try await server.http.get("/v1/specs/palette.yaml").text == Self.newPalette)
             #expect(try await TestDaemon.eventually { try await server.bundleETag() != before })
-            let history = try await server.http.get("/v1/history?limit=1").json()
-            let newest = (history["entries"] as? [[String: Any]])?.first
+            let newest = try await Self.newestPublish(server)
             #expect(newest?["by"] as? String == "alice")
             #expect(newest?["message"] as? String == "change 1: PUT /v1/specs/palette.yaml (approved by bob)")
 
             let again = try await Self.review(server, 1, "approve", key: keys.carol)
             #expect(again.status == 409, "\(again.text)")
             #expect(try Self.kind(again) == "change-closed")
+        }
+    }
+
+    @Test func everyStepIsAnEntryOfTheHistoryWithWhoWhenAndMessage() async throws {
+        try await Self.withProtected(approvals: 2) { server, keys in
+            try await Self.expectEveryStepInTheHistory(server, keys)
         }
     }
 
@@ -126,8 +185,7 @@ import Testing
             #expect(try Self.kind(refused) == "bypass-refused")
             let bypassed = try await server.http.put("/v1/specs/card.yaml", card, headers: bypass)
             #expect(bypassed.status == 200, "\(bypassed.text)")
-            let history = try await server.http.get("/v1/history?limit=1").json()
-            let newest = (history["entries"] as? [[String: Any]])?.first
+            let newest = try await Self.newestPublish(server)
             #expect(newest?["message"] as? String == "PUT /v1/specs/card.yaml (approval bypassed)")
             #expect(newest?["by"] as? String == "token-file")
 
@@ -230,8 +288,7 @@ import Testing
                 try await TestDaemon.eventually {
                     try await server.http.get("/v1/environments/live/spec").header("ETag") == staging
                 })
-            let history = try await server.http.get("/v1/environments/live/history?limit=1").json()
-            let newest = (history["entries"] as? [[String: Any]])?.first
+            let newest = try await Self.newestPublish(server, environment: "live")
             #expect((newest?["message"] as? String)?.hasPrefix("change 1: promoted from staging at revision ") == true)
             #expect((newest?["message"] as? String)?.hasSuffix(": ship it (approved by lead)") == true)
         }

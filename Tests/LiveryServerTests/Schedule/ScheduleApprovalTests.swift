@@ -39,8 +39,16 @@ struct ScheduleApprovalTests {
         try await daemon.http.get("/v1/schedule").json()["changes"] as? [[String: Any]] ?? []
     }
 
+    /// The newest entry of the history that wrote files (the schedule's own entries write none).
     static func newestHistory(_ daemon: TestDaemon) async throws -> [String: Any]? {
-        (try await daemon.http.get("/v1/history?limit=1").json()["entries"] as? [[String: Any]])?.first
+        try await ChangeRequestTests.newestPublish(daemon)
+    }
+
+    /// The entries of the history that say change 1 expired.
+    static func expiries(_ daemon: TestDaemon) async throws -> [[String: Any]] {
+        try await ChangeRequestTests.history(daemon, limit: 50).filter {
+            ($0["message"] as? String)?.hasPrefix("change 1 expired") == true
+        }
     }
 
     @Test("a plan is held until approved, then runs at its time under its author's name")
@@ -87,9 +95,56 @@ struct ScheduleApprovalTests {
             #expect(late.status == 409, "\(late.text)")
             #expect(try ChangeRequestTests.kind(late) == "change-expired")
             #expect(try await daemon.http.get("/v1/changes/1").json()["state"] as? String == "expired")
-            let again = try await ChangeRequestTests.review(daemon, 1, "approve", key: keys.carol)
-            #expect(try ChangeRequestTests.kind(again) == "change-closed", "\(again.text)")
+            let again = try await ChangeRequestTests.review(daemon, 1, "reject", key: keys.carol)
+            #expect(try ChangeRequestTests.kind(again) == "change-expired", "\(again.text)")
 
+            clock.advance(by: 3600)
+            #expect(try await Self.changes(daemon).isEmpty, "an expired plan is never scheduled")
+            #expect(try await daemon.bundleETag() == before)
+        }
+    }
+
+    @Test("a plan past its time reads expired at once, is kept so at the next write, once, and never runs")
+    func pastItsTimeReadsExpiredAtOnce() async throws {
+        let clock = ManualClock()
+        try await Self.withProtected(approvals: 2, clock: clock) { daemon, keys in
+            let before = try await daemon.bundleETag()
+            let held = try await ScheduleKeyTests.plan(daemon, Self.push(in: 60, clock), key: keys.alice)
+            #expect(held.status == 202, "\(held.text)")
+            _ = try await ChangeRequestTests.review(daemon, 1, "approve", key: keys.bob)
+
+            clock.advance(by: 60)
+            #expect(try await daemon.http.get("/v1/changes/1").json()["state"] as? String == "pending", "on time")
+            clock.advance(by: 1)
+            let shown = try await daemon.http.get("/v1/changes/1").json()
+            #expect(shown["state"] as? String == "expired" && shown["preview"] == nil, "\(shown)")
+            let pending = try await daemon.http.get("/v1/changes?state=pending").json()["changes"] as? [Any]
+            #expect(pending?.isEmpty == true)
+            let expired = try await daemon.http.get("/v1/changes?state=expired").json()["changes"] as? [[String: Any]]
+            #expect(expired?.compactMap { $0["id"] as? Int } == [1])
+            #expect(try await Self.expiries(daemon).isEmpty, "a read writes nothing")
+
+            // The next write keeps it expired, with its own history entry; later ones do not again.
+            let next = try await daemon.http.delete("/v1/specs/card.yaml", token: .some(keys.alice))
+            #expect(next.status == 202, "\(next.text)")
+            _ = try await ChangeRequestTests.review(daemon, 2, "approve", key: keys.bob)
+            let expiries = try await Self.expiries(daemon)
+            #expect(expiries.map { $0["by"] as? String } == ["livery"], "\(expiries)")
+            let due = ScheduleTime.text(of: clock.now.addingTimeInterval(-1))
+            #expect(
+                expiries.first?["message"] as? String
+                    == "change 1 expired: its plan was due at \(due) with 1 of its 2 approvals; it never runs")
+            let steps = try await ChangeRequestTests.steps(daemon, count: 3)
+            #expect(
+                steps.map { $0[1] } == [
+                    "change 2 approved by bob (1 of 2)", "change 2 requested by alice: DELETE /v1/specs/card.yaml",
+                    "change 1 expired: its plan was due at \(due) with 1 of its 2 approvals; it never runs",
+                ])
+            let ledger = try await daemon.http.get("/v1/changes").json()["changes"] as? [[String: Any]]
+            #expect(ledger?.map { $0["state"] as? String } == ["pending", "expired"])
+
+            let late = try await ChangeRequestTests.review(daemon, 1, "approve", key: keys.carol)
+            #expect(try ChangeRequestTests.kind(late) == "change-expired", "\(late.text)")
             clock.advance(by: 3600)
             #expect(try await Self.changes(daemon).isEmpty, "an expired plan is never scheduled")
             #expect(try await daemon.bundleETag() == before)

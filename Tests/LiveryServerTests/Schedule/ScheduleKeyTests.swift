@@ -69,8 +69,8 @@ struct ScheduleKeyTests {
 
             clock.advance(by: 60)
             #expect(try await TestDaemon.eventually { try await daemon.scheduleState(id) == ("done", ["done"]) })
-            let history = try await daemon.http.get("/v1/history").json()["entries"] as? [[String: Any]] ?? []
-            #expect(history.first?["by"] as? String == "pusher", "\(history.first ?? [:])")
+            let newest = try await ChangeRequestTests.newestPublish(daemon)
+            #expect(newest?["by"] as? String == "pusher", "\(newest ?? [:])")
 
             let later = try await Self.plan(
                 daemon,

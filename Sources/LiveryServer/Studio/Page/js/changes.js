@@ -26,11 +26,17 @@ export const refresh = repeating(() => api.changes(), draw, (error) => {
   report("refused", `Change requests unavailable: ${error.message}`);
 }, 2000);
 
-/** Whether the kept key may review `change`: the approve scope, not its author, not twice. */
+/** Whether `change` has its approvals: a daemon is applying it, and it takes no more reviews. */
+const complete = (change) => change.approvals.length >= change.required;
+
+/**
+ * Whether the kept key may review `change`: the approve scope, not its author, not twice, not
+ * while it is being applied.
+ */
 function reviewable(change) {
   const name = api.keyName();
-  return change.state === "pending" && api.can("approve") && name !== null && name !== change.author
-    && !change.approvals.some((approval) => approval.by === name);
+  return change.state === "pending" && !complete(change) && api.can("approve") && name !== null
+    && name !== change.author && !change.approvals.some((approval) => approval.by === name);
 }
 
 /** Redraws the review buttons for the key held now. */
@@ -47,6 +53,7 @@ export function showMode() {
 }
 
 function whyNot(change) {
+  if (complete(change)) return "its approvals are complete: it is being applied";
   if (!api.can("approve")) return "needs a key with the approve scope";
   if (api.keyName() === change.author) return "its author's key cannot approve it";
   return "this key reviewed it already";
@@ -116,7 +123,9 @@ function item(change, reason) {
       + (approved ? `; approved by ${approved}` : "")
       + (change.rejection ? `; rejected by ${change.rejection.by}: ${change.rejection.message || "(no reason)"}` : "")
       + (change.revision ? `; revision ${change.revision}` : "")
-      + (change.changedSince?.length ? `; the environment moved on (${change.changedSince.length} publish(es) since)` : "") }),
+      + (change.changedSince?.length ? `; the environment moved on (${change.changedSince.length} publish(es) since)` : "")
+      + (change.state === "expired" ? "; its time came before its approvals: it never runs" : "")
+      + (change.state === "pending" && change.applyingSince ? `; being applied since ${new Date(change.applyingSince).toLocaleString()}` : "") }),
   ];
   if (change.preview) {
     children.push(
