@@ -126,16 +126,7 @@ struct PromoteCommand: AsyncParsableCommand {
             bypassApproval: approval.bypassApproval)
         let body = DaemonCall.ScheduleBody(
             action: "promotion", at: at, message: message, from: from, revision: revision)
-        switch try await call.schedule(body) {
-        case .ok(let answer):
-            let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
-            print("scheduled " + change.lines.joined(separator: "\n"))
-        case .held(let body):
-            print(ApprovalOption.heldText(body))
-        case .refused(let lines):
-            for line in lines { PushCommand.complain(line) }
-            throw ExitCode(1)
-        }
+        try ScheduleSummary.report(try await call.schedule(body))
     }
 
     /// The body, `revision` a number as the daemon expects.

@@ -60,15 +60,6 @@ extension PushCommand {
                 body.every = every
             }
         }
-        switch try await call.schedule(body, naming: naming) {
-        case .ok(let answer):
-            let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
-            print("scheduled " + change.lines.joined(separator: "\n"))
-        case .held(let body):
-            print(ApprovalOption.heldText(body))
-        case .refused(let lines):
-            for line in lines { Self.complain(line) }
-            throw ExitCode(1)
-        }
+        try ScheduleSummary.report(try await call.schedule(body, naming: naming))
     }
 }

@@ -76,8 +76,7 @@ struct RolloutCommand: AsyncParsableCommand {
             let body = DaemonCall.ScheduleBody(action: "rollout", at: at, message: message, percent: share)
             switch try await call.schedule(body, ifMatch: id) {
             case .ok(let answer):
-                let change = try JSONDecoder().decode(ScheduleSummary.Change.self, from: answer)
-                print("scheduled " + change.lines.joined(separator: "\n"))
+                try ScheduleSummary.printPlanned(answer)
                 return
             case .held(let body):
                 print(ApprovalOption.heldText(body))

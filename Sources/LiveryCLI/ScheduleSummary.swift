@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// The schedule as `GET /v1/schedule` lists it (and a planned change as `POST /v1/schedule`
@@ -50,4 +51,25 @@ struct ScheduleSummary: Decodable {
 
     var now: String
     var changes: [Change]
+}
+
+extension ScheduleSummary {
+    /// Prints what `POST /v1/schedule` answered `push`, `promote` and `rollout set` with `--at`:
+    /// the change planned, or the change request that holds it; a refusal's lines go to
+    /// standard error and end the command (exit 1).
+    static func report(_ outcome: DaemonCall.Outcome) throws {
+        switch outcome {
+        case .ok(let answer): try printPlanned(answer)
+        case .held(let body): print(ApprovalOption.heldText(body))
+        case .refused(let lines):
+            for line in lines { PushCommand.complain(line) }
+            throw ExitCode(1)
+        }
+    }
+
+    /// Prints the change planned (`answer`, the daemon's JSON of it).
+    static func printPlanned(_ answer: Data) throws {
+        let change = try JSONDecoder().decode(Change.self, from: answer)
+        print("scheduled " + change.lines.joined(separator: "\n"))
+    }
 }
