@@ -53,18 +53,14 @@ struct SchedulePromotionTests {
         }
     }
 
-    static func newestHistory(_ server: TestDaemon, _ name: String) async throws -> [String: Any]? {
-        let history = try await server.http.get("/v1/environments/\(name)/history?limit=1").json()
-        return (history["entries"] as? [[String: Any]])?.first
-    }
-
     @Test("at its time the target's files become exactly the source's as planned, deletions included")
     func promotionRunsWithTheFilesPlanned() async throws {
         let clock = ManualClock()
         try await Self.withEnvironments(clock: clock) { server, root in
             let planned = try Self.files(root, "staging")
             let stagingETag = try await server.http.get("/v1/environments/staging/spec").header("ETag")
-            let revision = try #require(try await Self.newestHistory(server, "staging")?["revision"] as? Int)
+            let revision = try #require(
+                try await ChangeRequestTests.newestPublish(server, environment: "staging")?["revision"] as? Int)
             let reply = try await Self.plan(server, Self.promotion(in: 600, clock, ["message": "ship"]))
             #expect(reply.status == 201, "\(reply.text)")
             let change = try reply.json()
@@ -93,7 +89,7 @@ struct SchedulePromotionTests {
                     try await ScheduleEnvironmentTests.changes(server, "production").first?["state"] as? String
                         == "done"
                 })
-            let newest = try #require(try await Self.newestHistory(server, "production"))
+            let newest = try #require(try await ChangeRequestTests.newestPublish(server, environment: "production"))
             #expect(newest["message"] as? String == "promoted from staging at revision \(revision): ship")
             #expect(newest["by"] as? String == "token-file")
             #expect(newest["paths"] as? [String] == ["old.yaml", "palette.yaml", "title.yaml"])
@@ -160,7 +156,8 @@ struct SchedulePromotionTests {
             clock.advance(by: 600)
             #expect(
                 try await TestDaemon.eventually {
-                    try await Self.newestHistory(server, "production")?["by"] as? String == "promoter"
+                    try await ChangeRequestTests.newestPublish(server, environment: "production")?["by"] as? String
+                        == "promoter"
                 })
         }
     }
@@ -196,7 +193,7 @@ struct SchedulePromotionTests {
 
             clock.advance(by: 300)
             #expect(try await TestDaemon.eventually { try Self.files(root, "production") == planned })
-            let newest = try #require(try await Self.newestHistory(server, "production"))
+            let newest = try #require(try await ChangeRequestTests.newestPublish(server, environment: "production"))
             #expect(newest["by"] as? String == "alice")
             let message = try #require(newest["message"] as? String)
             #expect(message.hasPrefix("change 1: promoted from staging at revision "), "\(message)")
