@@ -4,6 +4,7 @@ import json
 import shutil
 import time
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -13,7 +14,12 @@ ACCENT = '.variable[data-path="colors.accent"]'
 
 
 def wait(driver, condition, timeout=5, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
+    # The panels redraw every few seconds: a node found by the condition can be replaced before
+    # it is read, and the condition is then asked again, as for a node not there yet.
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.02,
+        ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+    ).until(lambda d: condition(d), message)
 
 
 def find(driver, selector):
