@@ -114,7 +114,9 @@ import Testing
                 restarted.targets.signed.version == before.targets.signed.version, "the same bundle is not signed again"
             )
             #expect(restarted.timestamp == before.timestamp)
-            _ = try await server.http.put("/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
+            let repushed = try await server.http.put(
+                "/v1/specs/palette.yaml", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
+            #expect(repushed.status == 200, "\(repushed.text)")
             let next = try await signedCurrent(server, root: root)
             #expect(next.targets.signed.version == before.targets.signed.version + 1)
         }
