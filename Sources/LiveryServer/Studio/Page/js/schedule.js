@@ -64,7 +64,7 @@ function draw(listing) {
   shown = listing.changes;
   // Planned first, as the daemon lists them within each group.
   const ordered = [...shown.filter((c) => c.state === "planned"), ...shown.filter((c) => c.state !== "planned")];
-  $("schedule-note").textContent = shown.length ? "" : "Nothing scheduled: plan with `livery push FILES --at TIME`.";
+  $("schedule-note").textContent = shown.length ? "" : "Nothing scheduled: plan with `livery push FILES --at TIME`, `livery promote FROM TO --at TIME` or `livery rollout set P% --at TIME`.";
   $("schedule-list").replaceChildren(...ordered.map((change) => el("li", {
     class: "scheduled", attrs: { "data-id": change.id, "data-state": change.state },
   }, [
