@@ -56,6 +56,17 @@ def ask_for_red(daemon, key=TOKEN):
     return change
 
 
+def plan_red(daemon, after, message, expected):
+    """A push of a red accent planned `after` from now (`POST /v1/schedule`), answered `expected`
+    (201 planned, 202 held by the protected environment): the body of the answer."""
+    at = (datetime.datetime.now(datetime.timezone.utc) + after).strftime("%Y-%m-%dT%H:%M:%SZ")
+    red = daemon.file("palette.yaml").replace(BLUE, RED)
+    plan = {"action": "push", "at": at, "message": message, "files": {"palette.yaml": red}}
+    status, _, body = daemon.request("POST", "/v1/schedule", json.dumps(plan).encode(), ADMIN)
+    assert status == expected, body
+    return json.loads(body)
+
+
 def state_of(driver, selector):
     """The data-state of the first match, read in one step (the panels redraw what changed)."""
     return driver.execute_script("return document.querySelector(arguments[0])?.dataset.state ?? null", selector)
@@ -160,12 +171,7 @@ def test_the_authors_key_has_no_usable_approve_even_with_the_approve_scope(page,
 
 
 def test_a_plan_past_its_time_shows_expired_without_review(page, daemon, reviewer):
-    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    red = daemon.file("palette.yaml").replace(BLUE, RED)
-    plan = {"action": "push", "at": at, "message": "red soon", "files": {"palette.yaml": red}}
-    status, _, body = daemon.request("POST", "/v1/schedule", json.dumps(plan).encode(), ADMIN)
-    assert status == 202, body
-    change = json.loads(body)
+    change = plan_red(daemon, datetime.timedelta(seconds=2), "red soon", 202)
     unlock_with(page, reviewer, "reviewer")
     item = f"#change-{change['id']}"
     wait(page, lambda d: state_of(d, item) == "expired", timeout=10)
@@ -176,12 +182,7 @@ def test_a_plan_past_its_time_shows_expired_without_review(page, daemon, reviewe
 
 
 def test_a_plan_a_reviewer_approved_is_cancelled_from_the_schedule_panel(page, daemon, reviewer):
-    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    red = daemon.file("palette.yaml").replace(BLUE, RED)
-    plan = {"action": "push", "at": at, "message": "red later", "files": {"palette.yaml": red}}
-    status, _, body = daemon.request("POST", "/v1/schedule", json.dumps(plan).encode(), ADMIN)
-    assert status == 202, body
-    change = json.loads(body)
+    change = plan_red(daemon, datetime.timedelta(hours=1), "red later", 202)
     assert not json.loads(daemon.request("GET", "/v1/schedule")[2])["changes"], "nothing planned before approval"
     unlock_with(page, reviewer, "reviewer")
     wait(page, lambda d: verdict_button(d, change["id"], "approve").is_enabled())
@@ -205,12 +206,7 @@ def test_a_plan_a_reviewer_approved_is_cancelled_from_the_schedule_panel(page, d
 
 
 def test_a_planned_push_is_listed_and_cancelled_from_the_schedule_panel(page, daemon):
-    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    red = daemon.file("palette.yaml").replace(BLUE, RED)
-    plan = {"action": "push", "at": at, "message": "red at noon", "files": {"palette.yaml": red}}
-    status, _, body = daemon.request("POST", "/v1/schedule", json.dumps(plan).encode(), ADMIN)
-    assert status == 201, body
-    planned = json.loads(body)
+    planned = plan_red(daemon, datetime.timedelta(hours=1), "red at noon", 201)
     item = f'.scheduled[data-id="{planned["id"]}"]'
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, item))
     assert "red at noon" in find(page, item).text and "palette.yaml" in find(page, item).text
