@@ -81,9 +81,21 @@ struct ChangeBook: Sendable {
         return ledger
     }
 
-    /// The change request `id`, as ``ledger()`` reads it.
+    /// The ledger as ``ledger()`` reads it, once a change a stopped daemon left with its
+    /// approvals complete is taken up (``recover()``): one read of the store when there is
+    /// none, which is nearly always (the studio asks every two seconds).
+    func recoveredLedger() async throws(Problem) -> ChangeLedger {
+        let ledger = try await ledger()
+        guard ledger.changes.contains(where: { $0.isOrphaned(at: scheduler.now) }) else { return ledger }
+        await recover()
+        return try await self.ledger()
+    }
+
+    /// The change request `id`, as ``recoveredLedger()`` reads it.
     func change(_ id: Int) async throws(Problem) -> ChangeRequest {
-        guard let change = try await ledger().changes.first(where: { $0.id == id }) else { throw Self.unknown(id) }
+        guard let change = try await recoveredLedger().changes.first(where: { $0.id == id }) else {
+            throw Self.unknown(id)
+        }
         return change
     }
 

@@ -144,7 +144,7 @@ extension DaemonRoutes {
 
     /// `GET /v1/changes[?state=pending]`: the environment's protection and its change requests,
     /// newest first, each pending one with its preview; a change a stopped daemon left with its
-    /// approvals complete is taken up first (``ChangeBook/recover()``).
+    /// approvals complete is taken up first (``ChangeBook/recoveredLedger()``).
     func listChanges(_ request: Request) async throws(Problem) -> Response {
         let state = try request.uri.queryParameters.get("state").map { text throws(Problem) in
             guard let state = ChangeRequest.State(rawValue: String(text)) else {
@@ -152,9 +152,8 @@ extension DaemonRoutes {
             }
             return state
         }
-        await specSet.changes.recover()
         var views: [ChangeView] = []
-        for change in try await specSet.changes.ledger().changes.reversed()
+        for change in try await specSet.changes.recoveredLedger().changes.reversed()
         where state.map({ $0 == change.state }) ?? true {
             views.append(try await view(of: change))
         }
@@ -166,8 +165,7 @@ extension DaemonRoutes {
     /// `GET /v1/changes/{id}`: the change request with its preview while it is pending, taken up
     /// first as ``listChanges(_:)`` does.
     func showChange(_ id: Int) async throws(Problem) -> Response {
-        await specSet.changes.recover()
-        return JSONBody.response(try await view(of: specSet.changes.change(id)), headers: [.cacheControl: "no-store"])
+        JSONBody.response(try await view(of: specSet.changes.change(id)), headers: [.cacheControl: "no-store"])
     }
 
     /// `POST /v1/changes/{id}/approve` or `…/reject` `{"message": "…"}` (optional): the change
