@@ -18,13 +18,15 @@ extension FetchSession {
     /// (and kept in the cache folder) though a later one fails. A refusal is reported
     /// (`refused` and a `note` naming the check) and thrown as a ``RemoteError/Code/refused``.
     /// With `wanted` nil (a ``recheckVerified()``) the version applied is sought, else the current
-    /// `bundle.json`, and whatever the targets sign beside the one applied is applied.
-    func fetchVerified(_ wanted: String?, root: URL) async throws {
+    /// `bundle.json`, and whatever the targets sign beside the one applied is applied. A bundle
+    /// the version signal carried (`carried`, from a front) stands for the target's fetch when
+    /// its length and hash are the ones signed, as a fetched one must be.
+    func fetchVerified(_ wanted: String?, root: URL, carried: VersionSignal? = nil) async throws {
         let tuf = EnvironmentPath.url(url, route: "/v1/tuf", environment: configuration.environment)
         do {
             var repository = try trusted ?? loadTrusted(root: root)
             defer { keep(repository) }
-            try await refresh(&repository, metadata: tuf.appending(path: "metadata"))
+            try await refresh(&repository, metadata: tuf.appending(path: "metadata"), carried: carried?.metadata ?? [:])
             let targets = repository.targets?.signed.targets ?? [:]
             let sought = wanted ?? etag
             let chosen =
@@ -42,18 +44,17 @@ extension FetchSession {
             }
             guard !(etag.map { Self.names(target, $0) } ?? false) else { return }
             let path = tuf.appending(path: "targets/" + (try repository.path(ofTarget: name, target)))
-            let response = try await execute(request(path), timeout: configuration.readTimeout)
-            guard response.status.code == 200 else { throw statusError(response, url: path) }
-            let body: ByteBuffer
-            do {
-                body = try await response.body.collect(upTo: min(target.length, configuration.limits.maxBytes))
-            } catch is NIOTooManyBytesError {
-                throw TUFRefusal("target length", "\(name) is longer than the \(target.length) bytes signed")
+            let body: Data
+            if let bundle = carried?.carriedBundle(of: signed).map({ Data($0.utf8) }),
+                (try? TrustedRepository.checkTarget(bundle, name: name, target)) != nil
+            {
+                body = bundle
+            } else {
+                body = try await fetchTarget(path, name: name, target)
             }
-            try TrustedRepository.checkTarget(body.readableBytesView, name: name, target)
             failures = 0
             etag = signed
-            publish(Data(body.readableBytesView), etag: signed, format: .json, source: path)
+            publish(body, etag: signed, format: .json, source: path)
         } catch let refusal as TUFRefusal {
             appliedVersion.recordVerificationRefused(etag: wanted, note: "tuf: \(refusal)")
             logger.error(
@@ -66,6 +67,20 @@ extension FetchSession {
     }
 
     static let bundleTarget = "bundle.json"
+
+    /// Target `name` fetched from `path`, its length and hash checked against `target`.
+    private func fetchTarget(_ path: URL, name: String, _ target: TargetFile) async throws -> Data {
+        let response = try await execute(request(path), timeout: configuration.readTimeout)
+        guard response.status.code == 200 else { throw statusError(response, url: path) }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: min(target.length, configuration.limits.maxBytes))
+        } catch is NIOTooManyBytesError {
+            throw TUFRefusal("target length", "\(name) is longer than the \(target.length) bytes signed")
+        }
+        try TrustedRepository.checkTarget(body.readableBytesView, name: name, target)
+        return Data(body.readableBytesView)
+    }
 
     /// With ``RemoteSpecSource/Trust/tuf(root:)``, before each wait for the version signal:
     /// refreshes the trusted metadata, though the signal names nothing new, once what is trusted
@@ -80,29 +95,43 @@ extension FetchSession {
         try await fetchVerified(nil, root: root)
     }
 
-    /// 5.3 to 5.6: the roots, the timestamp, the snapshot and the targets, each checked.
-    private func refresh(_ repository: inout TrustedRepository, metadata base: URL) async throws {
+    /// 5.3 to 5.6: the roots, the timestamp, the snapshot and the targets, each checked. A file
+    /// the version signal carried (`carried`, by name) stands for its fetch; the newest root it
+    /// carried ends the search for a next root there, as a 404 for the one after it would.
+    private func refresh(
+        _ repository: inout TrustedRepository, metadata base: URL, carried: [String: String]
+    ) async throws {
         let now = configuration.now()
         let first = repository.root.signed.version
+        let newestCarriedRoot = carried.keys.compactMap { name in
+            name.hasSuffix(".root.json") ? Int(name.dropLast(".root.json".count)) : nil
+        }.max()
         for next in (first + 1)...(first + TrustedRepository.maxRootRotations) {
-            guard let bytes = try await metadataFile("\(next).root.json", base, absentIsEnd: true) else { break }
+            if let newestCarriedRoot, next > newestCarriedRoot { break }
+            guard let bytes = try await metadataFile("\(next).root.json", base, carried, absentIsEnd: true) else {
+                break
+            }
             try repository.updateRoot(bytes)
         }
         try repository.checkRootExpiry(now: now)
-        try repository.updateTimestamp(try await metadataFile("timestamp.json", base) ?? [], now: now)
+        try repository.updateTimestamp(try await metadataFile("timestamp.json", base, carried) ?? [], now: now)
         if let meta = repository.snapshotToFetch {
             let name = repository.fileName(role: SnapshotMetadata.roleName, version: meta.version)
-            try repository.updateSnapshot(try await metadataFile(name, base) ?? [], now: now)
+            try repository.updateSnapshot(try await metadataFile(name, base, carried) ?? [], now: now)
         }
         if let meta = try repository.targetsToFetch() {
             let name = repository.fileName(role: TargetsMetadata.roleName, version: meta.version)
-            try repository.updateTargets(try await metadataFile(name, base) ?? [], now: now)
+            try repository.updateTargets(try await metadataFile(name, base, carried) ?? [], now: now)
         }
         try repository.checkExpiry(now: now)
     }
 
-    /// The bytes of metadata file `name`; `nil` for a 404 or 403 when `absentIsEnd` (no next root).
-    private func metadataFile(_ name: String, _ base: URL, absentIsEnd: Bool = false) async throws -> [UInt8]? {
+    /// The bytes of metadata file `name`, carried or fetched; `nil` for a 404 or 403 when
+    /// `absentIsEnd` (no next root).
+    private func metadataFile(
+        _ name: String, _ base: URL, _ carried: [String: String], absentIsEnd: Bool = false
+    ) async throws -> [UInt8]? {
+        if let text = carried[name] { return Array(text.utf8) }
         let target = base.appending(path: name)
         let response = try await execute(request(target), timeout: configuration.readTimeout)
         if absentIsEnd, [403, 404].contains(response.status.code) { return nil }

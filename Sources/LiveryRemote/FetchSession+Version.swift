@@ -7,8 +7,9 @@ import NIOHTTP1
 
 extension FetchSession {
     /// The longest answer of `GET /v1/version` read: a ``LiveryHTTP/VersionSignal`` with a
-    /// rollout, and some room.
-    static let maxVersionAnswerBytes = 4096
+    /// rollout and the metadata of signed delivery, with room (64 KiB), and the bundles a
+    /// front's signal carries, escaped.
+    static let maxVersionAnswerBytes = 64 * 1024 + 2 * VersionSignal.carriedBundleBytes
 
     /// One wait for the version signal: `GET /v1/version?since={etag}&wait=Ns&round=R`. The
     /// server answers at once when its version differs from `since`, else when it changes (200,
@@ -23,7 +24,10 @@ extension FetchSession {
     /// (the candidate in the cohort, else the stable version) and sends the signal's `since` back,
     /// so that a change of share or an abort answers its next wait at once.
     ///
-    /// A front that holds the waits itself (the shipped nginx conf) answers one that ends
+    /// A front that holds the waits itself (the shipped nginx conf) answers with the signal the
+    /// daemon published to it, which carries the bundles it names
+    /// (``LiveryHTTP/VersionSignal/bundles``): the version is applied from that one answer when
+    /// its bytes are the version's, and fetched otherwise. Such a front answers a wait that ends
     /// without news 408; it may have missed the signal (restarted empty), so the next request
     /// asks without waiting, which such a front passes on to the daemons.
     ///
@@ -85,7 +89,11 @@ extension FetchSession {
                 return configuration.backoff.base
             }
             if case .tuf(let root) = configuration.trust {
-                try await fetchVerified(version, root: root)
+                try await fetchVerified(version, root: root, carried: answer)
+            } else if let bundle = answer.carriedBundle(of: version) {
+                failures = 0
+                etag = EntityTag(opaque: EntityTag.opaque(of: version)).description
+                publish(Data(bundle.utf8), etag: etag, format: .json, source: target)
             } else {
                 try await fetchVersion(version)
             }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Livery
 import LiveryRemote
+import LiveryTUF
 import LiveryTestSupport
 import LiveryTesting
 import Testing
@@ -79,10 +80,10 @@ struct FleetThroughNginxTests {
             reached < Self.frontWait && signalsAtDaemons == 0,
             "the front's channel tells the fleet (\(signalsAtDaemons) signal requests at the daemons): not the fallback after a wait the front ends without news"
         )
-        let notCached = followers.filter { $0.bundleCacheStatus != "HIT" }.count
+        let fetched = followers.filter { $0.bundleSource != VersionFollower.carried }.count
         #expect(
-            notCached == 0,
-            "the daemons warm the front before the signal names the version: every client's GET /v1/spec/{etag} is a cache hit, none queued behind nginx's cache lock"
+            fetched == 0,
+            "the signal the daemons publish to the front carries the bundle: no client asks for /v1/spec/{etag} (\(fetched) did)"
         )
 
         // One daemon is killed; the other alone tells the front of the next change.
@@ -142,6 +143,89 @@ struct FleetThroughNginxTests {
         )
 
         try await fleet.stop()
+        try front.stop()
+        daemon.stop()
+    }
+
+    @Test(
+        "the signal the front holds carries the bundle: a push is applied from that one answer; a large one is fetched")
+    @MainActor func theSignalCarriesTheBundle() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-carried")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-carried-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let frontPort = try FreePort.pick()
+        let daemon = try await ServeProcess(
+            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
+            arguments: NginxFront.warmArguments(port: frontPort))
+        defer { daemon.kill() }
+        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
+        // Between the client and the front: what the client asked for, and what it was answered.
+        let proxy = try await RecordingProxy.start(upstream: front.baseURL)
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "box")
+        let follow = Task { await provider.follow(url: proxy.url, mode: .version(wait: .seconds(30))) }
+        try await eventually { box.cornerRadius == 1 }
+        try await Task.sleep(for: .milliseconds(500))  // waiting at the front
+
+        var mark = proxy.seen.count
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await eventually { box.cornerRadius == 2 }
+        let small = proxy.seen[mark...]
+        #expect(small.contains { $0.path == "/v1/version" && $0.status == 200 })
+        #expect(
+            !small.contains { $0.path.hasPrefix("/v1/spec") },
+            "applied from the signal, without asking for /v1/spec/{etag}: \(small.map(\.path))")
+
+        // Past the bound, the signal names the version alone and the client fetches it.
+        mark = proxy.seen.count
+        let padding = (0..<8_000).map { "  pad\($0):\n    - { type: CornerRadius, radius: \($0) }\n" }.joined()
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 3) + padding)
+        try await eventually { box.cornerRadius == 3 }
+        let large = proxy.seen[mark...]
+        #expect(large.contains { $0.path.hasPrefix("/v1/spec/") && $0.status == 200 }, "\(large.map(\.path))")
+
+        follow.cancel()
+        await follow.value
+        try await proxy.stop()
+        try front.stop()
+        daemon.stop()
+    }
+
+    @Test("a verifying client through the front: the signal carries the metadata and the bundle, nothing is fetched")
+    @MainActor func theSignalCarriesWhatVerifies() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-signed")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-signed-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let signing = try SigningFolder.create(at: work.url.appending(path: "signing"), now: Date())
+        let frontPort = try FreePort.pick()
+        let daemon = try await ServeProcess(
+            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
+            arguments: NginxFront.warmArguments(port: frontPort) + ["--signing", signing.url.path])
+        defer { daemon.kill() }
+        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
+        let proxy = try await RecordingProxy.start(upstream: front.baseURL)
+        let provider = TraitsProvider()
+        let box = StyledBox()
+        provider.register(box, as: "box")
+        let root = signing.rootFile(version: 1)
+        let follow = Task {
+            await provider.follow(url: proxy.url, mode: .version(wait: .seconds(30)), trust: .tuf(root: root))
+        }
+        try await eventually { box.cornerRadius == 1 }
+        try await Task.sleep(for: .milliseconds(500))  // waiting at the front
+
+        let mark = proxy.seen.count
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await eventually { box.cornerRadius == 2 }
+        let seen = proxy.seen[mark...]
+        #expect(
+            seen.allSatisfy { $0.path == "/v1/version" },
+            "verified from the signal alone, no metadata, target or bundle fetched: \(seen.map(\.path))")
+
+        follow.cancel()
+        await follow.value
+        try await proxy.stop()
         try front.stop()
         daemon.stop()
     }

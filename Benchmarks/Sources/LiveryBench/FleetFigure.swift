@@ -63,6 +63,8 @@ enum FleetFigure {
             wait: wait)
         let restarted = try frontRestarted(
             clients: clients, front: &front, daemon: daemon, pusher: pusher, step: &step)
+        let verifying = try verifyingFleet(
+            clients: clients, pushes: pushes, folder: folder.url, tokenFile: tokenFile, token: token, step: &step)
 
         let size = config.smoke ? "\(Format.count(clients)) clients (smoke; issue: 5,000)" : "5,000 clients"
         let baseline = "the same clients long-polling the daemon directly"
@@ -79,7 +81,27 @@ enum FleetFigure {
             + "with .version; baseline: the median push to every client through nginx above; failed updates: "
             + "\(rollout.failures)\(rollout.failures > 0 ? " (\(rollout.failureKinds))" : ""); nginx alerts: "
             + "\(front.alerts); \(common)"
+        let verifyingPerChange = Samples.percentile(50, of: verifying.requests)
+        let verifyingNotes =
+            "clients with trust: .tuf(root: 1.root.json), verifying each version (root, timestamp, snapshot, targets "
+            + "and the bundle's hash) before applying it; a daemon with --signing (livery signing init) and a front of "
+            + "their own, the same conf; failed updates: \(verifying.failures)"
+            + (verifying.firstFailure.map { " (\($0))" } ?? "") + "; \(common)"
         return [
+            Row(
+                figure: "9", metric: "daemon requests per change, \(size) verifying (TUF) through nginx",
+                unit: "requests", value: verifyingPerChange, p99: nil, baseline: baseline,
+                baselineValue: directPerChange, ratio: verifyingPerChange / directPerChange, cpuRatio: nil,
+                target: "a handful (≤ 25), not one per client", verdict: verifyingPerChange <= 25 ? .pass : .miss,
+                notes: "per push: \(verifying.requests.map { Format.count(Int($0)) }.joined(separator: ", ")); "
+                    + verifyingNotes),
+            Row(
+                figure: "9", metric: "push → applied by every one of \(size) verifying (TUF) through nginx",
+                unit: "ms", value: verifying.all.median / 1e6, p99: verifying.all.p99 / 1e6,
+                baseline: "the same clients not verifying, through nginx", baselineValue: pushToAll,
+                ratio: verifying.all.median / throughNginx.all.median, cpuRatio: nil, target: "", verdict: .info,
+                notes: "the median client after \(Format.number(verifying.half.median / 1e6)) ms (not verifying: "
+                    + "\(Format.number(throughNginx.half.median / 1e6)) ms); " + verifyingNotes),
             Row(
                 figure: "9", metric: "rollout to 10 % → the whole cohort applied, \(size) through nginx", unit: "ms",
                 value: rollout.started.nanoseconds / 1e6, p99: nil, baseline: "a push to all, through nginx",
@@ -146,6 +168,41 @@ enum FleetFigure {
         ]
     }
 
+    /// The same fleet verifying every version with TUF (`trust: .tuf(root:)`), through a front
+    /// of its own before a daemon of its own that signs (`livery signing init`, `--signing`).
+    private static func verifyingFleet(
+        clients: Int, pushes: Int, folder: URL, tokenFile: URL, token: BearerToken, step: inout Int
+    ) throws -> Measured {
+        let signed = folder.appendingPathComponent("signed")
+        let specs = signed.appendingPathComponent("Specs")
+        try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
+        try spec(step: step).write(to: specs.appendingPathComponent("card.yaml"))
+        let signing = signed.appendingPathComponent("signing")
+        let initialise = Process()
+        initialise.executableURL = try DaemonProcess.liveryExecutable()
+        initialise.arguments = ["signing", "init", signing.path]
+        initialise.standardOutput = FileHandle.nullDevice
+        try initialise.run()
+        initialise.waitUntilExit()
+        guard initialise.terminationStatus == 0 else {
+            throw BenchError("livery signing init \(signing.path) exited with \(initialise.terminationStatus)")
+        }
+        let frontPort = try FreePort.find()
+        let daemon = try DaemonProcess(
+            directory: specs, tokenFile: tokenFile,
+            arguments: ["--warm-front", "http://127.0.0.1:\(frontPort)", "--signing", signing.path])
+        defer { daemon.stop() }
+        let front = try FleetFront(
+            root: signed.appendingPathComponent("nginx"), daemonPorts: [daemon.port], connections: 2 * clients + 1_024,
+            port: frontPort)
+        defer { front.stop() }
+        let pusher = Pusher(url: try url("http://127.0.0.1:\(daemon.port)/v1/specs/card.yaml"), token: token)
+        return try measure(
+            clients: clients, pushes: pushes, following: try url("http://127.0.0.1:\(front.port)"),
+            mode: .version(wait: wait), trust: .tuf(root: signing.appendingPathComponent("1.root.json")),
+            daemon: daemon, pusher: pusher, step: &step)
+    }
+
     /// What the fleet saw of a front restarted under it: from the restart until every client
     /// (and the median client) had applied the push made while the front was down.
     struct Restarted {
@@ -202,13 +259,13 @@ enum FleetFigure {
     }
 
     private static func measure(
-        clients: Int, pushes: Int, following base: URL, mode: RemoteSpecSource.Mode, daemon: DaemonProcess,
-        pusher: Pusher, step: inout Int
+        clients: Int, pushes: Int, following base: URL, mode: RemoteSpecSource.Mode,
+        trust: RemoteSpecSource.Trust = .server, daemon: DaemonProcess, pusher: Pusher, step: inout Int
     ) throws -> Measured {
         let applied = AppliedLog()
         let tasks = try startFleet(clients: clients, applied: applied, label: "\(mode)") { _ in
             let styler = CardStyler(targets: 1)
-            return Task { await styler.follow(base, mode: mode, log: applied) }
+            return Task { await styler.follow(base, mode: mode, trust: trust, log: applied) }
         }
         defer { for task in tasks { task.cancel() } }
         var measured = Measured()

@@ -67,6 +67,13 @@ package final class BundleHub: Sendable {
     private let logger: Logger
     private let warmer: FrontWarming?
     private let state = Mutex(State())
+    /// What must be done before the version signal names a new version (``prepareSignals(_:)``).
+    private let preparation = Mutex<SignalPreparation?>(nil)
+
+    /// Work done before the version signal names a new version: signed delivery signs the
+    /// metadata that names it, and returns its files, which the signal published to fronts
+    /// carries (``LiveryHTTP/VersionSignal/metadata``).
+    typealias SignalPreparation = @Sendable () async -> [String: String]?
 
     init(metrics: EnvironmentMetrics, logger: Logger, warmer: FrontWarming?) {
         self.metrics = metrics
@@ -105,29 +112,46 @@ package final class BundleHub: Sendable {
         deliver(snapshot, after: previous, to: subscribers)
     }
 
+    /// Has `preparation` done before the version signal names each new version from now on:
+    /// signed delivery's signing (a write of the store's `tuf` record), so that a client the
+    /// signal wakes finds the new version signed.
+    func prepareSignals(_ preparation: @escaping SignalPreparation) {
+        self.preparation.withLock { $0 = preparation }
+    }
+
     /// Tells `subscribers` of `snapshot`, which follows `previous` in the version signal. With
-    /// fronts (``FrontWarmer``), once they have its versions: the version signal's waits here, of
-    /// the bundle current by that time, so that a later publish delivered meanwhile is never
-    /// undone by an older one; and the waits the fronts hold on `previous`, of `snapshot`.
+    /// a preparation (``prepareSignals(_:)``) or fronts (``FrontWarmer``), once it is done and
+    /// the fronts have its versions: the version signal's waits here, of the bundle current by
+    /// that time, so that a later publish delivered meanwhile is never undone by an older one;
+    /// and the waits the fronts hold on `previous`, of `snapshot` with its bundles and the
+    /// prepared metadata.
     private func deliver(
         _ snapshot: BundleSnapshot, after previous: BundleSnapshot?, to subscribers: [any BundleSubscriber]
     ) {
+        let preparation = preparation.withLock { $0 }
+        let holdsSignal = warmer != nil || preparation != nil
         var signalWaits: [any BundleSubscriber] = []
         for subscriber in subscribers {
-            if subscriber.waitsForSignal, warmer != nil {
+            if subscriber.waitsForSignal, holdsSignal {
                 signalWaits.append(subscriber)
             } else {
                 subscriber.deliver(snapshot)
             }
         }
-        guard let warmer else { return }
+        guard holdsSignal else { return }
         let candidate = snapshot.rollout.flatMap { $0.state == .running ? $0.candidate : nil }
         let versions = [snapshot.etagText] + (candidate.map { [$0] } ?? [])
+        let carried = [snapshot] + (candidate.flatMap { self.snapshot(version: $0) }.map { [$0] } ?? [])
+        let warmer = warmer
         Task {
-            await warmer.warm(versions)
+            let metadata = await preparation?()
+            await warmer?.warm(versions)
             let current = state.withLock { $0.snapshot } ?? snapshot
             for subscriber in signalWaits { subscriber.deliver(current) }
-            if let previous { await warmer.publish(snapshot.versionSignal, since: previous.signalChannel) }
+            if let warmer, let previous {
+                await warmer.publish(
+                    snapshot.versionSignal(carrying: carried, metadata: metadata), since: previous.signalChannel)
+            }
         }
     }
 

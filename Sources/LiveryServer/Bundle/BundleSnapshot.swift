@@ -67,6 +67,16 @@ package struct BundleSnapshot: Sendable {
     /// The body of a `200` from `GET /v1/version` that names this bundle (and its rollout).
     var versionSignal: ByteBuffer { JSONBody.encode(VersionSignal(etag: etagText, rollout: rollout)) }
 
+    /// ``versionSignal`` as it is published to a front: carrying the bundles of `versions` (this
+    /// one and a rollout's candidate) unless they take more than
+    /// ``LiveryHTTP/VersionSignal/carriedBundleBytes`` in all, and signed delivery's `metadata`.
+    func versionSignal(carrying versions: [BundleSnapshot], metadata: [String: String]? = nil) -> ByteBuffer {
+        let fits = versions.reduce(0) { $0 + $1.bytes.readableBytes } <= VersionSignal.carriedBundleBytes
+        let bundles =
+            fits ? Dictionary(versions.map { ($0.etagText, String(buffer: $0.bytes)) }) { first, _ in first } : nil
+        return JSONBody.encode(VersionSignal(etag: etagText, rollout: rollout, bundles: bundles, metadata: metadata))
+    }
+
     /// What a client that read ``versionSignal`` sends back as `since=`: the rollout's
     /// ``LiveryHTTP/Rollout/signalTag``, else the tag without its quotes
     /// (``LiveryHTTP/BundlePath/urlForm(of:)``). A front that holds the waits names its channels so.

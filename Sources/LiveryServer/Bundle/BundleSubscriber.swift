@@ -6,8 +6,8 @@ protocol BundleSubscriber: Sendable {
     func deliver(_ snapshot: BundleSnapshot)
     /// The hub closed: the daemon is shutting down.
     func close()
-    /// Whether this is a wait for the version signal, told of a new version only once the
-    /// fronts have it (``FrontWarmer``).
+    /// Whether this is a wait for the version signal, told of a new version only once it is
+    /// signed (``BundleHub/prepareSignals(_:)``) and the fronts have it (``FrontWarmer``).
     var waitsForSignal: Bool { get }
 }
 

@@ -16,9 +16,12 @@ import Synchronization
 /// one it sends on to a daemon (`proxy_cache_lock`) and wakes them on a timer of up to 500 ms,
 /// not when the answer arrives. So the front holds the fleet's waits itself (nchan): a wait
 /// with `since=S` is a subscription to the channel `S`, and when the signal moves on from `S`
-/// the daemon publishes the new signal, `POST {front}/livery/signal?channel=S`, the very body
-/// `GET /v1/version` answers. Every client then asks for the new version's bundle at once:
-/// warmed first, that is a cache hit for all of them.
+/// the daemon publishes the new signal, `POST {front}/livery/signal?channel=S`, the body
+/// `GET /v1/version` answers carrying the bundles it names
+/// (``LiveryHTTP/VersionSignal/bundles``): each waiting client applies the new version from that
+/// one answer. A client that does not take a carried bundle (too large to carry, a browser
+/// reading the stylesheet, a verifying client's metadata) asks for the version at once: warmed
+/// first, that is a cache hit.
 ///
 /// One warmer serves every environment: each hub names the routes that reach its spec set
 /// (``FrontWarming``).
@@ -107,9 +110,10 @@ package final class FrontWarmer: Service, Sendable {
         }
     }
 
-    /// Publishes `signal`, the body of a `200` from `GET /v1/version`, to every front's channel
-    /// of `since` (the `since=` of the signal it follows) in each of `environments` (`nil`: the
-    /// routes without one), and returns once all took it, or after ``bound``. A front that did
+    /// Publishes `signal`, the body of a `200` from `GET /v1/version` carrying bundles, to every
+    /// front's channel of `since` (the `since=` of the signal it follows) in each of
+    /// `environments` (`nil`: the routes without one), and returns once all took it, or after
+    /// ``bound``. A front that did
     /// not take it is sent it again every ``republishInterval`` meanwhile, until it does or a
     /// later signal is published: a front that was down when the signal changed tells its
     /// clients as soon as it is back.

@@ -90,6 +90,28 @@ actor TUFRepository {
         }
     }
 
+    /// Signs the hub's current version if it is not yet (``publishCurrent()``), before the
+    /// version signal names it, and returns the metadata a client verifies it with, by file name
+    /// (``LiveryHTTP/VersionSignal/metadata``): the timestamp, the snapshot and targets it names
+    /// and the newest root.
+    func prepareSignal() async -> [String: String]? {
+        await publishCurrent()
+        guard let metadata = served.files?.metadata else { return nil }
+        var files = [
+            "timestamp.json": metadata.timestamp,
+            "\(metadata.snapshotVersion).snapshot.json": metadata.snapshots[String(metadata.snapshotVersion)],
+            "\(metadata.targetsVersion).targets.json": metadata.targets[String(metadata.targetsVersion)],
+        ].compactMapValues { $0 }
+        do {
+            if let root = try folder.rootVersions().last {
+                files["\(root).root.json"] = try String(contentsOf: folder.rootFile(version: root), encoding: .utf8)
+            }
+        } catch {
+            logger.error("cannot read the signing folder's root metadata", metadata: ["livery.error": "\(error)"])
+        }
+        return files
+    }
+
     /// Checks that `header` (``OfferedTargets``) carries the targets of the version `spec` makes,
     /// one version past the repository's, and keeps them for ``publishOffered()``.
     func admit(_ header: String?, for spec: Spec) throws(StoreError) {

@@ -6,7 +6,8 @@ import NIOHTTP1
 import Synchronization
 
 /// A light client of the version protocol, many of which share one `HTTPClient`: `GET
-/// /v1/version?since=&wait=&round=`, then `GET /v1/spec/{etag}` of each new version, in a loop, as
+/// /v1/version?since=&wait=&round=`, then the bundle of each new version from the signal when it
+/// carries it (a front's), else `GET /v1/spec/{etag}`, in a loop, as
 /// ``LiveryRemote/RemoteSpecSource`` does in its version mode, without parsing the spec; after a
 /// wait a front ended without news (408), one request without `wait=`.
 /// Failures are counted and retried after a short pause. During a staged rollout it applies
@@ -19,7 +20,7 @@ final class VersionFollower: Sendable {
         var unheard = false
         var failures = 0
         var signals = 0
-        var bundleCacheStatus: String?
+        var bundleSource: String?
     }
 
     private let state = Mutex(State())
@@ -44,9 +45,11 @@ final class VersionFollower: Sendable {
     var failures: Int { state.withLock { $0.failures } }
     /// Requests of the version signal sent.
     var signals: Int { state.withLock { $0.signals } }
-    /// The `X-Cache-Status` of the last bundle fetched (`HIT`: the front had it cached; the
-    /// shipped front sends it).
-    var bundleCacheStatus: String? { state.withLock { $0.bundleCacheStatus } }
+    /// Where the last bundle came from: ``carried`` (in the signal), else the `X-Cache-Status` of
+    /// its fetch (`HIT`: the front had it cached; the shipped front sends it).
+    var bundleSource: String? { state.withLock { $0.bundleSource } }
+    /// ``bundleSource`` of a bundle the signal carried.
+    static let carried = "carried"
 
     /// Follows `base` until cancelled.
     func follow(_ base: URL, client: HTTPClient, wait: Int) async {
@@ -74,7 +77,7 @@ final class VersionFollower: Sendable {
                 url: "\(route(base, "/v1/version"))?\(([since].compactMap { $0 } + waiting).joined(separator: "&"))"
             ),
             timeout: .seconds(Int64(wait) + 10))  // as the client: the wait and a margin of 10 s
-        let body = try await signalAnswer.body.collect(upTo: 4096)
+        let body = try await signalAnswer.body.collect(upTo: 4096 + 2 * VersionSignal.carriedBundleBytes)
         switch signalAnswer.status.code {
         case 408:
             state.withLock { $0.unheard = true }
@@ -99,6 +102,15 @@ final class VersionFollower: Sendable {
                 }
                 return
             }
+            if answer.carriedBundle(of: next) != nil {
+                state.withLock {
+                    $0.etag = next
+                    $0.bundleSource = Self.carried
+                    $0.signal = answer.since
+                    $0.round = nil
+                }
+                return
+            }
             let bundle = try await client.execute(
                 HTTPClientRequest(url: route(base, "/v1/spec/\(next.dropFirst().dropLast())")),
                 timeout: .seconds(10))
@@ -106,7 +118,7 @@ final class VersionFollower: Sendable {
             guard bundle.status.code == 200 else { throw Unexpected(status: Int(bundle.status.code)) }
             state.withLock {
                 $0.etag = bundle.headers.first(name: "ETag") ?? next
-                $0.bundleCacheStatus = bundle.headers.first(name: "X-Cache-Status")
+                $0.bundleSource = bundle.headers.first(name: "X-Cache-Status")
                 $0.signal = answer.since
                 $0.round = nil
             }
