@@ -147,87 +147,84 @@ struct FleetThroughNginxTests {
         daemon.stop()
     }
 
+    /// One client following a front that a warming daemon tells, through a proxy that records
+    /// what the client asks for: once it has applied radius 1 and waits at the front.
+    @MainActor private final class ProxiedFollower {
+        let folder: TemporarySpecFolder
+        let work: TemporarySpecFolder
+        let daemon: ServeProcess
+        let front: NginxFront
+        /// Between the client and the front: what the client asked for, and what it was answered.
+        let proxy: RecordingProxy
+        let box = StyledBox()
+        private var follow: Task<Void, Never>?
+
+        /// `signing` (a folder made by ``LiveryTUF/SigningFolder/create(at:now:)``): the daemon
+        /// signs with it, and the client verifies with its first root.
+        init(_ name: String, signing: ((URL) throws -> SigningFolder)? = nil) async throws {
+            folder = try TemporarySpecFolder(prefix: "livery-fleet-\(name)")
+            work = try TemporarySpecFolder(prefix: "livery-fleet-\(name)-daemon")
+            try folder.write("box.yaml", FleetThroughNginxTests.yaml(radius: 1))
+            let signing = try signing?(work.url.appending(path: "signing"))
+            let frontPort = try FreePort.pick()
+            daemon = try await ServeProcess(
+                folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
+                arguments: NginxFront.warmArguments(port: frontPort)
+                    + (signing.map { ["--signing", $0.url.path] } ?? []))
+            front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
+            proxy = try await RecordingProxy.start(upstream: front.baseURL)
+            let provider = TraitsProvider()
+            provider.register(box, as: "box")
+            let (url, trust) = (proxy.url, signing.map { RemoteSpecSource.Trust.tuf(root: $0.rootFile(version: 1)) })
+            follow = Task { await provider.follow(url: url, mode: .version(wait: .seconds(30)), trust: trust) }
+            try await eventually { self.box.cornerRadius == 1 }
+            try await Task.sleep(for: .milliseconds(500))  // waiting at the front
+        }
+
+        /// What the client asked for while `box.yaml` became `yaml` and it applied `radius`.
+        func requests(saving yaml: String, until radius: Double) async throws -> ArraySlice<RecordingProxy.Seen> {
+            let mark = proxy.seen.count
+            try folder.atomicSave("box.yaml", yaml)
+            try await eventually { self.box.cornerRadius == radius }
+            return proxy.seen[mark...]
+        }
+
+        func stop() async throws {
+            follow?.cancel()
+            await follow?.value
+            try await proxy.stop()
+            try front.stop()
+            daemon.stop()
+        }
+    }
+
     @Test(
         "the signal the front holds carries the bundle: a push is applied from that one answer; a large one is fetched")
     @MainActor func theSignalCarriesTheBundle() async throws {
-        let folder = try TemporarySpecFolder(prefix: "livery-fleet-carried")
-        let work = try TemporarySpecFolder(prefix: "livery-fleet-carried-daemon")
-        try folder.write("box.yaml", Self.yaml(radius: 1))
-        let frontPort = try FreePort.pick()
-        let daemon = try await ServeProcess(
-            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
-            arguments: NginxFront.warmArguments(port: frontPort))
-        defer { daemon.kill() }
-        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
-        // Between the client and the front: what the client asked for, and what it was answered.
-        let proxy = try await RecordingProxy.start(upstream: front.baseURL)
-        let provider = TraitsProvider()
-        let box = StyledBox()
-        provider.register(box, as: "box")
-        let follow = Task { await provider.follow(url: proxy.url, mode: .version(wait: .seconds(30))) }
-        try await eventually { box.cornerRadius == 1 }
-        try await Task.sleep(for: .milliseconds(500))  // waiting at the front
-
-        var mark = proxy.seen.count
-        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
-        try await eventually { box.cornerRadius == 2 }
-        let small = proxy.seen[mark...]
+        let follower = try await ProxiedFollower("carried")
+        defer { follower.daemon.kill() }
+        let small = try await follower.requests(saving: Self.yaml(radius: 2), until: 2)
         #expect(small.contains { $0.path == "/v1/version" && $0.status == 200 })
         #expect(
             !small.contains { $0.path.hasPrefix("/v1/spec") },
             "applied from the signal, without asking for /v1/spec/{etag}: \(small.map(\.path))")
 
         // Past the bound, the signal names the version alone and the client fetches it.
-        mark = proxy.seen.count
         let padding = (0..<8_000).map { "  pad\($0):\n    - { type: CornerRadius, radius: \($0) }\n" }.joined()
-        try folder.atomicSave("box.yaml", Self.yaml(radius: 3) + padding)
-        try await eventually { box.cornerRadius == 3 }
-        let large = proxy.seen[mark...]
+        let large = try await follower.requests(saving: Self.yaml(radius: 3) + padding, until: 3)
         #expect(large.contains { $0.path.hasPrefix("/v1/spec/") && $0.status == 200 }, "\(large.map(\.path))")
-
-        follow.cancel()
-        await follow.value
-        try await proxy.stop()
-        try front.stop()
-        daemon.stop()
+        try await follower.stop()
     }
 
     @Test("a verifying client through the front: the signal carries the metadata and the bundle, nothing is fetched")
     @MainActor func theSignalCarriesWhatVerifies() async throws {
-        let folder = try TemporarySpecFolder(prefix: "livery-fleet-signed")
-        let work = try TemporarySpecFolder(prefix: "livery-fleet-signed-daemon")
-        try folder.write("box.yaml", Self.yaml(radius: 1))
-        let signing = try SigningFolder.create(at: work.url.appending(path: "signing"), now: Date())
-        let frontPort = try FreePort.pick()
-        let daemon = try await ServeProcess(
-            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
-            arguments: NginxFront.warmArguments(port: frontPort) + ["--signing", signing.url.path])
-        defer { daemon.kill() }
-        let front = try await NginxFront(daemonPorts: [daemon.port], port: frontPort)
-        let proxy = try await RecordingProxy.start(upstream: front.baseURL)
-        let provider = TraitsProvider()
-        let box = StyledBox()
-        provider.register(box, as: "box")
-        let root = signing.rootFile(version: 1)
-        let follow = Task {
-            await provider.follow(url: proxy.url, mode: .version(wait: .seconds(30)), trust: .tuf(root: root))
-        }
-        try await eventually { box.cornerRadius == 1 }
-        try await Task.sleep(for: .milliseconds(500))  // waiting at the front
-
-        let mark = proxy.seen.count
-        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
-        try await eventually { box.cornerRadius == 2 }
-        let seen = proxy.seen[mark...]
+        let follower = try await ProxiedFollower("signed") { try SigningFolder.create(at: $0, now: Date()) }
+        defer { follower.daemon.kill() }
+        let seen = try await follower.requests(saving: Self.yaml(radius: 2), until: 2)
         #expect(
             seen.allSatisfy { $0.path == "/v1/version" },
             "verified from the signal alone, no metadata, target or bundle fetched: \(seen.map(\.path))")
-
-        follow.cancel()
-        await follow.value
-        try await proxy.stop()
-        try front.stop()
-        daemon.stop()
+        try await follower.stop()
     }
 
     @Test("a change the front never heard of: the client's wait there ends (408), and its check finds it")
