@@ -88,6 +88,10 @@ extension FetchSession {
                 }
                 return configuration.backoff.base
             }
+            // Until the version is applied, the next request asks without waiting: a front holding
+            // the waits may have nothing to answer a wait with (it missed the change), and the
+            // failed step (a timestamp a cache kept from before the change) is worth a retry.
+            signalUnheard = true
             if case .tuf(let root) = configuration.trust {
                 try await fetchVerified(version, root: root, carried: answer)
             } else if let bundle = answer.carriedBundle(of: version) {
@@ -97,6 +101,7 @@ extension FetchSession {
             } else {
                 try await fetchVersion(version)
             }
+            signalUnheard = false
             signalTag = since
             return .zero
         default:

@@ -227,6 +227,49 @@ struct FleetThroughNginxTests {
         try await follower.stop()
     }
 
+    @Test(
+        "verifying clients behind a front that missed a change: a few metadata requests at the daemon, not two per client"
+    )
+    @MainActor func verifyingBehindAnUntoldFront() async throws {
+        let folder = try TemporarySpecFolder(prefix: "livery-fleet-untold-signed")
+        let work = try TemporarySpecFolder(prefix: "livery-fleet-untold-signed-daemon")
+        try folder.write("box.yaml", Self.yaml(radius: 1))
+        let signing = try SigningFolder.create(at: work.url.appending(path: "signing"), now: Date())
+        // No --warm-front: the clients learn of a change when their wait at the front ends (408),
+        // and verify by fetching the metadata through the front.
+        let daemon = try await ServeProcess(
+            folder: folder.url, work: work.url, token: "test-token-0123456789abcdef",
+            arguments: ["--signing", signing.url.path])
+        defer { daemon.kill() }
+        let front = try await NginxFront(daemonPorts: [daemon.port])
+        let root = signing.rootFile(version: 1)
+        let boxes = (0..<40).map { _ in StyledBox() }
+        let follows = boxes.map { box in
+            let provider = TraitsProvider()
+            provider.register(box, as: "box")
+            return Task {
+                await provider.follow(url: front.baseURL, mode: .version(wait: .seconds(30)), trust: .tuf(root: root))
+            }
+        }
+        try await eventually { boxes.allSatisfy { $0.cornerRadius == 1 } }
+        let metadata = ["/v1/tuf/metadata/{file}"]
+        let before = try await daemon.requests(routes: metadata, statuses: [200, 404], client: .shared)
+
+        try folder.atomicSave("box.yaml", Self.yaml(radius: 2))
+        try await eventually(within: Self.frontWait + .seconds(10)) { boxes.allSatisfy { $0.cornerRadius == 2 } }
+        let atDaemon = try await daemon.requests(routes: metadata, statuses: [200, 404], client: .shared) - before
+        print("fleet untold, verifying: 40 clients verified the change; \(atDaemon) metadata requests at the daemon")
+        #expect(
+            atDaemon <= 25,
+            "the front keeps timestamp.json and a missing next root a second: not two requests per client at the daemon"
+        )
+
+        for follow in follows { follow.cancel() }
+        for follow in follows { await follow.value }
+        try front.stop()
+        daemon.stop()
+    }
+
     @Test("a change the front never heard of: the client's wait there ends (408), and its check finds it")
     @MainActor func changeTheFrontMissed() async throws {
         let folder = try TemporarySpecFolder(prefix: "livery-fleet-missed")

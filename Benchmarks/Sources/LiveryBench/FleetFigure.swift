@@ -93,8 +93,8 @@ enum FleetFigure {
                 unit: "requests", value: verifyingPerChange, p99: nil, baseline: baseline,
                 baselineValue: directPerChange, ratio: verifyingPerChange / directPerChange, cpuRatio: nil,
                 target: "a handful (≤ 25), not one per client", verdict: verifyingPerChange <= 25 ? .pass : .miss,
-                notes: "per push: \(verifying.requests.map { Format.count(Int($0)) }.joined(separator: ", ")); "
-                    + verifyingNotes),
+                notes: "per push: \(verifying.requests.map { Format.count(Int($0)) }.joined(separator: ", ")) "
+                    + "(the most, \(verifying.busiestPush)); " + verifyingNotes),
             Row(
                 figure: "9", metric: "push → applied by every one of \(size) verifying (TUF) through nginx",
                 unit: "ms", value: verifying.all.median / 1e6, p99: verifying.all.p99 / 1e6,
@@ -256,6 +256,8 @@ enum FleetFigure {
         var half = Samples(nanoseconds: [])
         var failures = 0
         var firstFailure: String?
+        /// The push whose daemon requests were the most, and those requests by route.
+        var busiestPush = ""
     }
 
     private static func measure(
@@ -271,7 +273,7 @@ enum FleetFigure {
         var measured = Measured()
         for push in 1...pushes {
             Thread.sleep(forTimeInterval: 0.5)  // every client is waiting again
-            let before = try daemon.requestsAnswered()
+            let before = try daemon.requestsByRoute()
             step += 1
             let body = spec(step: step)
             let start = ContinuousClock.now
@@ -285,7 +287,12 @@ enum FleetFigure {
             measured.all.nanoseconds.append(times[times.count - 1])
             measured.half.nanoseconds.append(times[times.count / 2])
             // The push's own PUT is one request too.
-            measured.requests.append(Double(try daemon.requestsAnswered() - before - 1))
+            let after = try daemon.requestsByRoute()
+            let requests = Double(after.values.reduce(0, +) - before.values.reduce(0, +) - 1)
+            if requests > measured.requests.max() ?? -1 {
+                measured.busiestPush = "push \(push): \(after.growth(since: before))"
+            }
+            measured.requests.append(requests)
         }
         measured.failures = applied.failures
         measured.firstFailure = applied.firstFailure
