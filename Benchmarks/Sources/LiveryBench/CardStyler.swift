@@ -19,10 +19,14 @@ actor CardStyler {
         await provider.follow(directory: folder) { outcome in Self.record(outcome, in: log) }
     }
 
-    func follow(_ url: URL, mode: RemoteSpecSource.Mode, instance: String? = nil, log: AppliedLog) async {
+    /// Follows the daemon at `url`; with `trust`, verifying what it applies (figure 14).
+    func follow(
+        _ url: URL, mode: RemoteSpecSource.Mode, instance: String? = nil, trust: RemoteSpecSource.Trust? = nil,
+        log: AppliedLog
+    ) async {
         var configuration = RemoteSpecSource.Configuration()
         if let instance { configuration.identity = ClientIdentity(fitting: "livery-bench", instance: instance) }
-        await provider.follow(url: url, mode: mode, configuration: configuration) { outcome in
+        await provider.follow(url: url, mode: mode, configuration: configuration, trust: trust) { outcome in
             Self.record(outcome, in: log)
         }
     }
