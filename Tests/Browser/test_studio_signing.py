@@ -1,7 +1,8 @@
 """Livery Studio's signing panel in a real browser (headless Chromium) against a real `livery serve
 --signing DIR` (the folder made by `livery signing init`): the panel shows each role's key ids as
 root.json has them and the versions and expiries of the metadata the daemon serves (read here over
-HTTP as a TUF client walks it), which go up after a push; an expired timestamp is marked; with
+HTTP as a TUF client walks it), which go up after a push; an expired timestamp is marked, and a role
+near its expiry is marked "expires soon" (on a clock the test hands the page); with
 `--offline-targets` it says the targets key is offline; without `--signing` it says signing is off;
 with environments it shows the page's environment's repository."""
 
@@ -122,6 +123,57 @@ def test_an_expired_timestamp_is_marked(browser, specs, request):
             assert shown(page)["root"]["expiry"] == "ok"
     finally:
         daemon.stop()
+
+
+def moment(text):
+    """An instant of the status answer in ms since the epoch, as the page's clock counts."""
+    return instant(text).timestamp() * 1000
+
+
+def hand_clock(driver, at):
+    """Stops the panel's clock at `at` (ms since the epoch) and has it ask and draw again: the
+    refresh it waits for draws with that clock, whether it asks anew or joins a request under way."""
+    failed = driver.execute_async_script("""
+        const [at, done] = arguments;
+        import('/studio/js/signing.js')
+          .then((signing) => { signing.clock.now = () => at; return signing.refresh(); })
+          .then(() => done(null), (error) => done(String(error)));""", at)
+    assert failed is None, failed
+
+
+def expiry_at(driver, at, role):
+    """The panel's mark of `role` (its row's data-expiry) and the row's text with its clock at `at`."""
+    hand_clock(driver, at)
+    row = shown(driver)[role]
+    return row["expiry"], row["text"]
+
+
+def test_a_role_near_its_expiry_is_marked_expires_soon_on_the_clock_the_page_is_handed(
+        signing_page, signing_daemon):
+    page, daemon = signing_page, signing_daemon
+    wait(page, lambda d: shows_versions_of(d, served(daemon)), timeout=REFRESH)
+    status, _, body = daemon.request("GET", "/v1/tuf/status")
+    assert status == 200, body
+    roles = json.loads(body)["roles"]
+    minute, day = 60_000, 86_400_000
+
+    # The daemon signs the timestamp anew at `renews`, half its life: a quarter of its life
+    # left means it missed that, and the mark shows from then until it expires.
+    timestamp = roles["timestamp"]
+    expires = moment(timestamp["expires"])
+    soon_from = expires - (expires - moment(timestamp["renews"])) / 2
+    assert expiry_at(page, soon_from - minute, "timestamp")[0] == "ok"
+    state, text = expiry_at(page, soon_from + minute, "timestamp")
+    assert state == "soon" and "expires soon" in text, text
+    assert expiry_at(page, expires - minute, "timestamp")[0] == "soon"
+    state, text = expiry_at(page, expires + minute, "timestamp")
+    assert state == "expired" and "expires soon" not in text and "ago" in text, text
+
+    # Root's key is offline, a person's to sign with again: marked a month before it expires.
+    expires = moment(roles["root"]["expires"])
+    assert expiry_at(page, expires - 30 * day - minute, "root")[0] == "ok"
+    state, text = expiry_at(page, expires - 30 * day + minute, "root")
+    assert state == "soon" and "expires soon" in text, text
 
 
 def test_with_offline_targets_the_panel_says_the_targets_key_is_offline(browser, specs, request):

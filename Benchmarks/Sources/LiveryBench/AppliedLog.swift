@@ -50,6 +50,11 @@ final class AppliedLog: Sendable {
         return String(kind.dropLast())
     }
 
+    /// Forgets the failures so far: those of a client's start are not the figure's.
+    func forgetFailures() {
+        failed.withLock { $0 = (0, nil, [:]) }
+    }
+
     /// Updates that were failures, so far.
     var failures: Int { failed.withLock { $0.count } }
     /// The first failure, as it describes itself.

@@ -19,8 +19,9 @@ actor CardStyler {
         await provider.follow(directory: folder) { outcome in Self.record(outcome, in: log) }
     }
 
+    /// Follows the daemon at `url`; with `trust`, verifying what it applies (figure 14).
     func follow(
-        _ url: URL, mode: RemoteSpecSource.Mode, instance: String? = nil, trust: RemoteSpecSource.Trust = .server,
+        _ url: URL, mode: RemoteSpecSource.Mode, instance: String? = nil, trust: RemoteSpecSource.Trust? = nil,
         log: AppliedLog
     ) async {
         var configuration = RemoteSpecSource.Configuration()

@@ -49,6 +49,6 @@ enum Figures {
         ReloadFigure.figure, RemoteFigure.figure, ServeFigure.figure,
         ApplyFigure.figure, ParseFigure.figure, MemoryFigure.figure, DaemonMemoryFigure.figure, ScalingFigure.figure,
         EtcdFigure.figure, FleetFigure.figure, WebFigure.figure, TokensFigure.figure, EnvironmentsFigure.figure,
-        OFREPFigure.figure,
+        OFREPFigure.figure, VerifyFigure.figure,
     ]
 }

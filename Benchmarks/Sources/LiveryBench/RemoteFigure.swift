@@ -93,7 +93,8 @@ enum RemoteFigure {
         return rows
     }
 
-    private static func spec(step: Int) -> Data {
+    /// The card's colour and radius at `step`: each push's `card.yaml` (figure 14's too).
+    static func spec(step: Int) -> Data {
         let blue = String(step % 256, radix: 16)
         let colour = "#00" + (blue.count == 1 ? "0" + blue : blue) + "00"
         return Data(

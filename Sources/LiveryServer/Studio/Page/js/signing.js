@@ -17,6 +17,13 @@ const OFFLINE_WARNING = 30 * DAY;
 let off = false;
 let drawn = null;
 
+/**
+ * The clock expiries are marked against: the browser's. A test hands its own (a `now()` in ms
+ * since the epoch, then `refresh()`), as the browser client takes `now`, so that a mark which
+ * shows only near an expiry is seen without waiting for it.
+ */
+export const clock = { now: () => Date.now() };
+
 const poll = repeating(() => (off ? Promise.resolve(null) : api.signing()), draw, (error) => {
   show("unavailable", `Signing state unavailable: ${error.message}`);
 }, 5000);
@@ -106,7 +113,7 @@ function draw(answer) {
     return;
   }
   const roles = answer.signing.roles;
-  const now = Date.now();
+  const now = clock.now();
   const names = [...ROLES.filter((name) => roles[name]), ...Object.keys(roles).filter((n) => !ROLES.includes(n)).sort()];
   const rows = names.map((name) => row(name, roles[name], now));
   // Redrawn only when something shown changed, so that a key id's title stays open under the pointer.
