@@ -92,6 +92,34 @@ struct OfflineSigningCommandTests {
         #expect(try String(contentsOf: setup.folder.url("box.yaml"), encoding: .utf8).contains("radius: 3"))
     }
 
+    @Test func aPushPlannedForLaterCarriesItsSignedTargets() async throws {
+        let keys = try TemporarySpecFolder(prefix: "livery-offline-cli-keys")
+        let signing = try Self.offlineSigning(in: keys)
+        let clock = ManualClock()
+        let setup = try await CommandTestDaemon(
+            prefix: "livery-offline-at",
+            configure: {
+                $0.signing = signing; $0.scheduleClock = clock
+            })
+        defer { setup.serving.cancel() }
+        let access = ["--server", setup.server, "--token-file", setup.local.url("token").path]
+        let push = ["push", setup.local.url("box.yaml").path, "--at", ScheduleTime.text(of: clock.now + 600)]
+
+        let unsigned = try await LiveryProcess.run(push + access)
+        #expect(unsigned.status == 1 && unsigned.output.contains("403 Targets not signed"), "\(unsigned.output)")
+        let planned = try await LiveryProcess.run(push + ["--sign-with", keys.url("targets.key").path] + access)
+        #expect(planned.status == 0 && planned.output.hasPrefix("scheduled "), "\(planned.output)")
+        #expect(try await Self.served(setup.server, signing).version == 0, "nothing published before its time")
+
+        clock.advance(by: 600)
+        #expect(
+            try await CommandTestDaemon.eventually { try await Self.served(setup.server, signing).version == 1 },
+            "the targets signed when planned are published at its time")
+        let bundle = try #require(try await Self.served(setup.server, signing).targets["bundle.json"])
+        #expect(try await CommandTestDaemon.eventually { bundle.matches(try await Self.get(setup.server, "/v1/spec")) })
+        #expect(try String(contentsOf: setup.folder.url("box.yaml"), encoding: .utf8).contains("radius: 2"))
+    }
+
     @Test func aPromotionPlannedForLaterCarriesItsSignedTargets() async throws {
         let keys = try TemporarySpecFolder(prefix: "livery-offline-cli-keys")
         let signing = try Self.offlineSigning(in: keys)
