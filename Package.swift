@@ -309,7 +309,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveryCLITests",
-            dependencies: ["LiveryCLI", "LiveryServer", "LiveryTesting", "LiveryTestSupport"],
+            dependencies: ["LiveryCLI", "LiveryServer", "LiveryTUF", "LiveryTesting", "LiveryTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -122,9 +122,10 @@ struct DaemonCall {
     }
 
     /// `livery push --at`, a progressive rollout, `livery rollout set --at` or `livery promote
-    /// --at`: `POST /v1/schedule` with `body`.
+    /// --at`: `POST /v1/schedule` with `body`; `headers` go with it (`Livery-Signed-Targets`).
     func schedule(
-        _ body: ScheduleBody, ifMatch: String? = nil, naming: SpecFileNaming = .asStored
+        _ body: ScheduleBody, ifMatch: String? = nil, headers: [(String, String)] = [],
+        naming: SpecFileNaming = .asStored
     ) async throws
         -> Outcome
     {
@@ -132,7 +133,7 @@ struct DaemonCall {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try await send(
             method: .POST, "/v1/schedule", json: try encoder.encode(body),
-            headers: ifMatch.map { [("If-Match", $0)] } ?? [],
+            headers: (ifMatch.map { [("If-Match", $0)] } ?? []) + headers,
             naming: naming)
     }
 

@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
+import Livery
 @_spi(LiveryInternal) import LiveryHTTP
 import LiveryServer
+import LiveryTUF
 
 /// `livery promote FROM TO`: makes environment TO's files exactly FROM's at one version, or with
 /// `--dry-run` says what that would change; with `--at`, the daemon does it at that time, with
 /// FROM's files as they are now.
-struct PromoteCommand: AsyncParsableCommand {
+struct PromoteCommand: RegistryCommand {
     static let configuration = CommandConfiguration(
         commandName: "promote",
         abstract: "Make one environment's files exactly another's (its newest revision, or --revision N).",
@@ -18,6 +20,10 @@ struct PromoteCommand: AsyncParsableCommand {
             livery promote staging production --at 2026-12-02T18:00:00Z
                                                            staging's newest revision, read now, published in
                                                            production at that time (livery schedule lists it)
+
+            With a daemon started with --offline-targets, --sign-with KEY builds the promoted version from
+            FROM's files as they are now (so not with --revision) and signs its targets (with --rollout, the
+            rollout's); with --at, signed now and checked at that time.
             """
     )
 
@@ -47,6 +53,12 @@ struct PromoteCommand: AsyncParsableCommand {
             "Promote at this time (RFC 3339, such as 2026-12-02T18:00:00Z): FROM's files are read and validated now and kept by the daemon until then."
     )
     var at: String?
+
+    @Option(
+        help:
+            "Sign the targets metadata of the version the promotion makes (or of the rollout it starts) with this targets key file, for a daemon started with --offline-targets."
+    )
+    var signWith: String?
 
     @OptionGroup var approval: ApprovalOption
 
@@ -79,12 +91,18 @@ struct PromoteCommand: AsyncParsableCommand {
                 throw ValidationError("--if-match applies to a promotion made now, not a scheduled one")
             }
         }
+        if signWith != nil, revision != nil {
+            throw ValidationError(
+                "--sign-with builds the version from FROM's files as they are now, which are its newest revision: leave out --revision"
+            )
+        }
+        if signWith != nil, dryRun { throw ValidationError("--dry-run changes nothing to sign; leave out --sign-with") }
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
     }
 
-    func run() async throws {
+    func run(registry: TraitRegistry) async throws {
         let token = try TokenFile.read(tokenFile.map { URL(filePath: $0) } ?? TokenFile.defaultLocation())
-        if let at { return try await schedule(at: at, token: token) }
+        if let at { return try await schedule(at: at, token: token, registry: registry) }
         let call = DaemonCall(
             server: server, token: token, action: dryRun ? "promotion preview" : "promotion",
             bypassApproval: approval.bypassApproval)
@@ -96,9 +114,11 @@ struct PromoteCommand: AsyncParsableCommand {
             var body: [String: String] = ["from": from]
             if let rollout { body["rollout"] = rollout }
             if let message { body["message"] = message }
+            var headers = ifMatch.map { [("If-Match", $0)] } ?? []
+            if let signed = try await sign(call, registry: registry) { headers += signed.headers(ifMatch: ifMatch) }
             outcome = try await call.send(
                 post: true, EnvironmentPath.path("/v1/promotions", environment: to),
-                json: try Self.json(body, revision: revision), headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+                json: try Self.json(body, revision: revision), headers: headers)
         }
         switch outcome {
         case .ok(let body) where dryRun:
@@ -120,13 +140,27 @@ struct PromoteCommand: AsyncParsableCommand {
     }
 
     /// Plans the promotion in TO's schedule (`POST …/schedule`) and prints the planned change.
-    private func schedule(at: String, token: BearerToken) async throws {
+    private func schedule(at: String, token: BearerToken, registry: TraitRegistry) async throws {
         let call = DaemonCall(
             server: server, token: token, action: "scheduled promotion", environment: to,
             bypassApproval: approval.bypassApproval)
         let body = DaemonCall.ScheduleBody(
             action: "promotion", at: at, message: message, from: from, revision: revision)
-        try ScheduleSummary.report(try await call.schedule(body))
+        // A scheduled promotion depends on nothing now: its signed targets name what it makes.
+        let signed = try await sign(call, registry: registry)?.targets
+        try ScheduleSummary.report(try await call.schedule(body, headers: signed.map { [$0] } ?? []))
+    }
+
+    /// With `--sign-with`, the signed targets of the promotion into TO (`call`'s environment or
+    /// path) from FROM's files as they are now.
+    private func sign(_ call: DaemonCall, registry: TraitRegistry) async throws -> OfflineSigning.Signed? {
+        guard let signWith else { return nil }
+        var target = call
+        target.environment = to
+        return try await OfflineSigning(
+            key: try KeyFile.read(URL(filePath: signWith)), call: target, registry: registry
+        )
+        .sign(promotingFrom: from, rollout: rollout.flatMap(Rollout.basisPoints(parsing:)), now: Date())
     }
 
     /// The body, `revision` a number as the daemon expects.

@@ -48,7 +48,10 @@ extension PushCommand {
     private var stepTimes: [String] { steps.map { $0.split(separator: ",").map(String.init) } ?? [] }
 
     /// Sends the files to the daemon's schedule and prints the planned change.
-    func schedule(_ contents: [String: String?], call: DaemonCall, naming: SpecFileNaming) async throws {
+    /// `headers` go with it (`Livery-Signed-Targets`).
+    func schedule(
+        _ contents: [String: String?], call: DaemonCall, naming: SpecFileNaming, headers: [(String, String)]
+    ) async throws {
         var body = DaemonCall.ScheduleBody(
             action: shares.count > 1 ? "progressive" : "push", at: at, files: DaemonCall.FileContents(contents),
             message: message)
@@ -60,6 +63,6 @@ extension PushCommand {
                 body.every = every
             }
         }
-        try ScheduleSummary.report(try await call.schedule(body, naming: naming))
+        try ScheduleSummary.report(try await call.schedule(body, headers: headers, naming: naming))
     }
 }

@@ -79,7 +79,7 @@ struct PushCommand: RegistryCommand {
 
     @Option(
         help:
-            "Sign the targets metadata of the version the push makes with this targets key file, for a daemon started with --offline-targets."
+            "Sign the targets metadata of the version the push makes (with --rollout P%, of the rollout it starts) with this targets key file, for a daemon started with --offline-targets. With --at, signed now and checked at that time: another signed write first makes the push fail then."
     )
     var signWith: String?
 
@@ -106,11 +106,10 @@ struct PushCommand: RegistryCommand {
         if replace, rollout == nil {
             throw ValidationError("--replace replaces a rollout's candidate; give --rollout P%")
         }
-        if signWith != nil, rollout != nil {
-            throw ValidationError("--sign-with publishes a version; a daemon with offline targets runs no rollouts")
-        }
-        if signWith != nil, at != nil {
-            throw ValidationError("--sign-with signs the version published now; a scheduled push is written later")
+        if signWith != nil, shares.count > 1 {
+            throw ValidationError(
+                "--sign-with signs one version, and each step of a progressive rollout publishes its own: start the rollout with --rollout P% --sign-with, then change it with livery rollout set|complete --sign-with"
+            )
         }
         if let cacert {
             do throws(FileSystemError) {
@@ -180,17 +179,19 @@ struct PushCommand: RegistryCommand {
             server: server, token: token, client: client, action: "push", environment: environment.environment,
             bypassApproval: approval.bypassApproval)
         let naming = SpecFileNaming(folder: "", renamed: localNames)
-        if isScheduled {
-            try await schedule(contents, call: call, naming: naming)
-            return
-        }
-        var headers: [(String, String)] = []
+        var signed: OfflineSigning.Signed?
         if let signWith {
-            headers = try await OfflineSigning(
+            signed = try await OfflineSigning(
                 key: try KeyFile.read(URL(filePath: signWith)), call: call, registry: registry
             )
-            .headers(for: contents, ifMatch: ifMatch, now: Date())
+            .sign(contents, rollout: rollout.flatMap(Rollout.basisPoints(parsing:)), now: Date())
         }
+        if isScheduled {
+            // A scheduled push depends on nothing now: its signed targets name what it makes.
+            try await schedule(contents, call: call, naming: naming, headers: signed?.targets.map { [$0] } ?? [])
+            return
+        }
+        let headers = signed?.headers(ifMatch: ifMatch) ?? []
         let outcome = try await call.publish(
             files: contents, message: message ?? "", ifMatch: ifMatch, rollout: rollout, replace: replace,
             headers: headers, naming: naming)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryServer
+import LiveryTUF
 
 /// `livery rollout [set P% | abort | complete]`: shows or changes the staged rollout of a
 /// running `livery serve` (started by `livery push FILES --rollout P%`).
@@ -16,6 +17,11 @@ struct RolloutCommand: AsyncParsableCommand {
                                         the same at that time (livery schedule lists it)
             livery rollout abort        withdraw the candidate: every client returns to the stable version
             livery rollout complete     publish the candidate as the stable version
+
+            With a daemon started with --offline-targets, set, abort and complete take --sign-with KEY:
+            the targets the daemon publishes after the change, derived from its current targets (which
+            must be signed with KEY) with the rollout's share changed, the candidate withdrawn, or the
+            candidate made the stable version, signed one version past them.
             """
     )
 
@@ -44,6 +50,12 @@ struct RolloutCommand: AsyncParsableCommand {
     @Option(help: "With set: change the share at this time (RFC 3339, such as 2026-12-02T18:00:00Z) instead of now.")
     var at: String?
 
+    @Option(
+        help:
+            "Sign the targets metadata the change publishes with this targets key file, for a daemon started with --offline-targets."
+    )
+    var signWith: String?
+
     func validate() throws {
         guard URL(string: server)?.host != nil else { throw ValidationError("--server '\(server)' is not a URL") }
         switch action {
@@ -62,6 +74,12 @@ struct RolloutCommand: AsyncParsableCommand {
             if at != nil { throw ValidationError("--at goes with set: livery rollout set 25% --at TIME") }
         case let other?:
             throw ValidationError("unknown action '\(other)': use set P%, abort or complete")
+        }
+        if signWith != nil, action == nil { throw ValidationError("--sign-with goes with set, abort or complete") }
+        if signWith != nil, at != nil {
+            throw ValidationError(
+                "--sign-with signs the targets of a change made now; a daemon with offline targets takes no scheduled share change: run livery rollout set P% --sign-with KEY at the time"
+            )
         }
     }
 
@@ -91,9 +109,20 @@ struct RolloutCommand: AsyncParsableCommand {
             var body: [String: String] = ["action": action]
             if let share { body["percent"] = share }
             if let message { body[action == "abort" ? "reason" : "message"] = message }
+            var headers = id.map { [("If-Match", $0)] } ?? []
+            if let signWith {
+                let step: TUFTargets.RolloutStep =
+                    switch action {
+                    case "set": .share(share.flatMap(Rollout.basisPoints(parsing:)) ?? 0)
+                    case "abort": .abort
+                    default: .complete
+                    }
+                headers.append(
+                    try await OfflineSigning(key: try KeyFile.read(URL(filePath: signWith)), call: call)
+                        .sign(step, now: Date()))
+            }
             outcome = try await call.send(
-                post: true, "/v1/rollout", json: try JSONEncoder().encode(body),
-                headers: id.map { [("If-Match", $0)] } ?? [])
+                post: true, "/v1/rollout", json: try JSONEncoder().encode(body), headers: headers)
         } else {
             // Reading needs a token only when the daemon has a read token; the push token opens it.
             // The default token is optional here, but a --token-file the user named must be read.

@@ -15,11 +15,11 @@ import Testing
     @Test func everyCommandThatReadsSpecsTakesTheRegistry() {
         let without = LiveryCommand.configuration.subcommands.filter { !($0 is any RegistryCommand.Type) }
         // These only send files, keys or print what the daemon answers; none decodes a spec.
-        // (push does: with --sign-with it builds the version it signs.)
+        // (push and promote do: with --sign-with they build the version they sign; rollout's
+        // --sign-with changes the targets signed before, and decodes no spec.)
         #expect(
             without.map { $0.configuration.commandName } == [
-                "history", "rollback", "rollout", "status", "keys", "signing", "schedule", "environments", "promote",
-                "changes",
+                "history", "rollback", "rollout", "status", "keys", "signing", "schedule", "environments", "changes",
             ])
     }
 

@@ -10,29 +10,40 @@ import Testing
 /// version it makes; any other write is refused (403 `targets-not-signed`) and changes nothing.
 @Suite(.timeLimit(.minutes(1))) struct OfflineTargetsTests {
     /// The example specs (``TestDaemon/writeExample(to:accent:)``) with `palette.yaml`'s accent.
-    private static func example(accent: String) -> [String: String] {
+    static func example(accent: String) -> [String: String] {
         [
-            "palette.yaml": "variables:\n  colors:\n    accent: \"\(accent)\"\n",
+            "palette.yaml": palette(accent),
             "card.yaml":
                 "include: [palette.yaml]\nspecs:\n  card:\n    - { type: BackgroundColor, color: \"@colors.accent\" }\n    - { type: CornerRadius, radius: 8 }\n",
         ]
     }
 
-    /// The `Livery-Signed-Targets` header for the version `files` make: targets `version`,
-    /// signed by `key`.
-    private static func signedTargets(of files: [String: String], version: Int, key: SigningKey) throws -> String {
+    /// The example's `palette.yaml` with `accent`.
+    static func palette(_ accent: String) -> String { "variables:\n  colors:\n    accent: \"\(accent)\"\n" }
+
+    /// The spec `files` make.
+    static func spec(_ files: [String: String]) throws -> Spec {
         var sources = SpecSourceSet()
         for (path, text) in files { try sources.set(path, to: Data(text.utf8)) }
-        var targets = try SignedMetadata(
-            TargetsMetadata(
-                version: version, expires: Date().addingTimeInterval(86_400),
-                targets: TUFTargets.files(of: try Spec(sources: sources))))
-        try targets.sign(with: key)
-        return Data(targets.bytes).base64EncodedString()
+        return try Spec(sources: sources)
+    }
+
+    /// The `Livery-Signed-Targets` header for the version `files` make: targets `version`,
+    /// signed by `key`.
+    static func signedTargets(of files: [String: String], version: Int, key: SigningKey) throws -> String {
+        try signedTargets(TUFTargets.files(of: try spec(files)), version: version, key: key)
+    }
+
+    /// The `Livery-Signed-Targets` header of `targets`, version `version`, signed by `key`.
+    static func signedTargets(_ targets: [String: TargetFile], version: Int, key: SigningKey) throws -> String {
+        var metadata = try SignedMetadata(
+            TargetsMetadata(version: version, expires: Date().addingTimeInterval(86_400), targets: targets))
+        try metadata.sign(with: key)
+        return Data(metadata.bytes).base64EncodedString()
     }
 
     /// A signing folder whose targets key is moved out of it, the daemon's signing, and the key.
-    private static func offlineSigning(in scratch: TemporarySpecFolder) throws -> (DaemonSigning, SigningKey) {
+    static func offlineSigning(in scratch: TemporarySpecFolder) throws -> (DaemonSigning, SigningKey) {
         let folder = try SigningFolder.create(at: scratch.url.appending(path: "signing"), now: Date())
         let key = try KeyFile.read(folder.keyFile(of: TargetsMetadata.roleName))
         #expect(throws: TUFError.self, "the targets key is still in the folder") {
@@ -40,6 +51,21 @@ import Testing
         }
         try FileManager.default.removeItem(at: folder.keyFile(of: TargetsMetadata.roleName))
         return (try DaemonSigning(folder: folder, offlineTargets: true), key)
+    }
+
+    /// The targets metadata the daemon's repository serves now (version 0 and none before the
+    /// first), as `/v1/tuf/` serves it, verified by `signing`'s root: its version, its bytes in
+    /// base64, and what it signs.
+    static func servedTargets(
+        _ server: TestDaemon, _ signing: DaemonSigning, environment: String? = nil
+    ) async throws -> (version: Int, base64: String?, targets: [String: TargetFile]) {
+        let tuf = environment.map { "/v1/environments/\($0)/tuf" } ?? "/v1/tuf"
+        let roles = try await server.http.get("\(tuf)/status").json()["roles"] as? [String: Any]
+        guard let version = (roles?["targets"] as? [String: Any])?["version"] as? Int else { return (0, nil, [:]) }
+        let bytes = try await server.http.get("\(tuf)/metadata/\(version).targets.json").body
+        let metadata = try SignedMetadata<TargetsMetadata>(bytes: bytes)
+        try metadata.verify(by: try signing.folder.latestRoot().signed)
+        return (version, Data(bytes).base64EncodedString(), metadata.signed.targets)
     }
 
     @Test func onlyAWriteWithTargetsSignedForItsVersionIsPublished() async throws {
@@ -138,7 +164,7 @@ import Testing
 
             let rollout = try await server.http.put(
                 "/v1/specs/palette.yaml?rollout=10", "variables:\n  colors:\n    accent: \"#00FF00\"\n")
-            #expect(rollout.status == 403, "a rollout needs the targets key online: \(rollout.text)")
+            #expect(rollout.status == 403, "a rollout without signed targets: \(rollout.text)")
         }
     }
 }

@@ -268,11 +268,15 @@ struct ChangeBook: Sendable {
     }
 
     /// Writes `change` if the environment is still at its base (and, for a completion, its
-    /// rollout still runs); else finds it stale.
+    /// rollout still runs); else finds it stale. With offline targets its write carries the
+    /// signed targets it was held with, checked as the direct write's are: targets signed for a
+    /// repository that moved on since (another signed write came first) fail the apply.
     private func apply(_ change: ChangeRequest) async throws(Problem) -> Outcome {
         if let plan = change.plan { return try await schedule(plan, of: change) }
         let base = SpecWriter.Precondition.base(change.base.map { EntityTag(opaque: EntityTag.opaque(of: $0)) })
-        let set = ChangeSet(files: change.files, message: change.appliedMessage, author: change.author)
+        let set = ChangeSet(
+            files: change.files, message: change.appliedMessage, author: change.author,
+            signedTargets: change.signedTargets)
         do throws(RolloutError) {
             switch change.action {
             case .publish:
@@ -280,11 +284,13 @@ struct ChangeBook: Sendable {
             case .rollout:
                 _ = try await rollouts.start(
                     try await write(set, base, dryRun: true), basisPoints: change.basisPoints ?? 0,
-                    message: change.appliedMessage, replace: change.replace ?? false)
+                    message: change.appliedMessage, replace: change.replace ?? false,
+                    signedTargets: change.signedTargets)
             case .completion:
                 guard writer.rollouts.runningID == change.rolloutID else { throw .notRunning }
                 _ = try await rollouts.complete(
-                    ifMatch: change.rolloutID, message: change.appliedMessage, author: change.author)
+                    ifMatch: change.rolloutID, message: change.appliedMessage, author: change.author,
+                    signedTargets: change.signedTargets)
             case .schedule:
                 throw .store(.storeFailed("change \(change.id) is a schedule that keeps no plan"))
             }
@@ -297,6 +303,10 @@ struct ChangeBook: Sendable {
                 } catch {
                     throw error.problem
                 }
+            case .store(.targetsNotSigned(let why)):
+                throw StoreError.targetsNotSigned(
+                    "change \(change.id) keeps the targets signed when it was asked for, and they do not fit the version it makes now (\(why)): reject it and push it again with --sign-with KEY"
+                ).problem
             default:
                 throw error.problem
             }

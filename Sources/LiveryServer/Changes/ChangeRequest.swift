@@ -54,6 +54,10 @@ struct ChangeRequest: Codable, Sendable {
     var replace: Bool?
     /// The rollout a completion completes.
     var rolloutID: String?
+    /// The `Livery-Signed-Targets` header the write came with (``OfferedTargets``): with offline
+    /// targets, what its apply carries into the same check as the direct write's
+    /// (``TUFRepository/admit(_:files:)``). Dropped once closed.
+    var signedTargets: String?
     /// The scheduled change a schedule plans once approved, its files kept in ``files``.
     var plan: ScheduledChange?
     /// The ETag of the environment's bundle when the change was asked for; `nil` when its
@@ -123,10 +127,13 @@ struct ChangeLedger: Codable, Sendable {
     /// How many closed change requests are kept (their files dropped), beside every pending one.
     static let closedKept = 50
 
-    /// Drops the files of closed change requests (their paths stay) and all but the newest
+    /// Drops the files and signed targets of closed change requests (their paths stay) and all but the newest
     /// ``closedKept`` of them, so the record stays small.
     mutating func prune() {
-        for index in changes.indices where changes[index].state != .pending { changes[index].files = [:] }
+        for index in changes.indices where changes[index].state != .pending {
+            changes[index].files = [:]
+            changes[index].signedTargets = nil
+        }
         let closed = changes.filter { $0.state != .pending }.map(\.id)
         let dropped = Set(closed.dropLast(Self.closedKept))
         changes.removeAll { dropped.contains($0.id) }

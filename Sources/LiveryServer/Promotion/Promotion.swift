@@ -72,7 +72,8 @@ struct Promotion: Sendable {
         if let rollout {
             _ = try await rollout.keeper.start(
                 result, basisPoints: rollout.basisPoints,
-                message: Self.message(message, from: sourceName, at: origin.revision), replace: false)
+                message: Self.message(message, from: sourceName, at: origin.revision), replace: false,
+                signedTargets: signedTargets)
         }
         return result
     }

@@ -76,36 +76,34 @@ actor RolloutKeeper {
     }
 
     /// Starts a rollout of `candidate` (a validated dry run of the candidate push) to
-    /// `basisPoints` of the clients; `replace` ends a running one first.
+    /// `basisPoints` of the clients; `replace` ends a running one first. With offline targets
+    /// `signedTargets` (``OfferedTargets``) must be the targets the rollout publishes, and name
+    /// its id: the writer chose it when signing.
     func start(
-        _ candidate: SpecWriter.Result, basisPoints: Int, message: String, replace: Bool
+        _ candidate: SpecWriter.Result, basisPoints: Int, message: String, replace: Bool, signedTargets: String? = nil
     ) async throws(RolloutError) -> RolloutRecord {
         if let running = record, running.rollout.state == .running, !replace {
             throw .alreadyRunning(running.rollout.id)
         }
-        if writer.offlineTargets != nil {
-            // The rollout record is in the targets' custom fields, and an abort (which the
-            // daemon may decide alone) changes them: it needs a targets key online.
-            throw .store(
-                .targetsNotSigned(
-                    "this daemon keeps its targets key offline (--offline-targets), and staged rollouts need it online: publish the version instead"
-                ))
-        }
         guard let stable = hub.snapshot else { throw .noStableVersion }
         guard stable.etag != candidate.bundleETag else { throw .candidateIsStable(candidate.bundleETag.description) }
         let files = candidate.sources.files.mapValues(\.data)
+        let signedID = writer.offlineTargets == nil ? nil : OfferedTargets.rollout(in: signedTargets)?.id
         let record = RolloutRecord(
             rollout: Rollout(
-                id: Self.newID(), basisPoints: basisPoints, stable: stable.etagText,
+                id: signedID ?? Self.newID(), basisPoints: basisPoints, stable: stable.etagText,
                 candidate: candidate.bundleETag.description),
             startedAt: Date().formatted(.iso8601), message: message, candidateFiles: files)
+        let snapshot = BundleSnapshot(spec: candidate.spec)
+        try await admit(signedTargets, current: stable, candidate: (record.rollout, snapshot))
         try await stored.write(
             record, event: "rollout \(record.rollout.id) started at \(record.rollout.percentText): \(message)")
         if let replaced = self.record, replaced.rollout.state == .running {
             logger.notice("rollout replaced", metadata: ["livery.id": "\(replaced.rollout.id)"])
         }
         remember(record)
-        hub.signal(record.rollout, candidate: BundleSnapshot(spec: candidate.spec))
+        hub.signal(record.rollout, candidate: snapshot)
+        await writer.offlineTargets?.publishOffered()
         logger.notice(
             "rollout started",
             metadata: [
@@ -115,12 +113,21 @@ actor RolloutKeeper {
         return record
     }
 
-    /// Changes the running rollout's share.
-    func set(basisPoints: Int, ifMatch: String?) async throws(RolloutError) -> RolloutRecord {
+    /// Changes the running rollout's share; `signedTargets` as for ``start(_:basisPoints:message:replace:signedTargets:)``.
+    func set(
+        basisPoints: Int, ifMatch: String?, signedTargets: String? = nil
+    ) async throws(RolloutError)
+        -> RolloutRecord
+    {
         let record = try running(ifMatch: ifMatch).with(basisPoints: basisPoints)
+        let candidate = hub.snapshot(version: record.rollout.candidate)
+        if let stable = hub.snapshot {
+            try await admit(signedTargets, current: stable, candidate: candidate.map { (record.rollout, $0) })
+        }
         try await stored.write(record, event: "rollout \(record.rollout.id) set to \(record.rollout.percentText)")
         remember(record)
-        hub.signal(record.rollout, candidate: hub.snapshot(version: record.rollout.candidate))
+        hub.signal(record.rollout, candidate: candidate)
+        await writer.offlineTargets?.publishOffered()
         logger.notice(
             "rollout share changed",
             metadata: ["livery.id": "\(record.rollout.id)", "livery.percent": "\(record.rollout.percentText)"])
@@ -128,9 +135,18 @@ actor RolloutKeeper {
     }
 
     /// Withdraws the candidate: every client returns to the stable version. `automatic` when the
-    /// cohort's reports reached the threshold.
-    func abort(reason: String, ifMatch: String?, automatic: Bool = false) async throws(RolloutError) -> RolloutRecord {
+    /// cohort's reports reached the threshold. An operator's abort publishes the stable
+    /// version's targets alone, signed as for ``start(_:basisPoints:message:replace:signedTargets:)``
+    /// with offline targets; the daemon's own cannot be signed, so with offline targets it only
+    /// returns the cohort to the stable version through the signal, and the targets keep naming
+    /// the candidate until the next signed write.
+    func abort(
+        reason: String, ifMatch: String?, automatic: Bool = false, signedTargets: String? = nil
+    ) async throws(RolloutError) -> RolloutRecord {
         let record = try running(ifMatch: ifMatch).with(state: .aborted, reason: reason)
+        if !automatic, let stable = hub.snapshot {
+            try await admit(signedTargets, current: stable, candidate: nil)
+        }
         var failure: RolloutError?
         do {
             try await stored.write(record, event: "rollout \(record.rollout.id) aborted: \(reason)")
@@ -146,6 +162,7 @@ actor RolloutKeeper {
         // The cohort goes back even if the store cannot keep the abort.
         hub.signal(record.rollout, candidate: nil)
         remember(record)
+        if !automatic { await writer.offlineTargets?.publishOffered() }
         metrics.rolloutAborts(by: automatic ? "daemon" : "operator").increment()
         logger.warning(
             automatic ? "rollout aborted by the daemon" : "rollout aborted",
@@ -154,15 +171,19 @@ actor RolloutKeeper {
         return record
     }
 
-    /// Publishes the candidate as the stable version, through the one write path.
-    func complete(ifMatch: String?, message: String, author: String) async throws(RolloutError) -> RolloutRecord {
+    /// Publishes the candidate as the stable version, through the one write path, which checks
+    /// `signedTargets` with offline targets (the candidate's targets, no rollout).
+    func complete(
+        ifMatch: String?, message: String, author: String, signedTargets: String? = nil
+    ) async throws(RolloutError) -> RolloutRecord {
         let running = try running(ifMatch: ifMatch)
         let record = running.with(state: .completed)
         do throws(StoreError) {
             let sources = Self.sources(running.candidateFiles)
-            let change = try await writer.change(
+            var change = try await writer.change(
                 toMatch: sources, message: message.isEmpty ? "rollout \(running.rollout.id) completed" : message,
                 author: author)
+            change.signedTargets = signedTargets
             _ = try await writer.write(change, precondition: .none, dryRun: false, completing: true)
         } catch {
             throw .store(error)
@@ -173,6 +194,21 @@ actor RolloutKeeper {
         logger.notice("rollout completed", metadata: ["livery.id": "\(record.rollout.id)"])
         try await stored.write(record, event: "rollout \(record.rollout.id) completed")
         return record
+    }
+
+    /// With offline targets, checks that `signedTargets` are the targets the daemon publishes
+    /// for `current` and `candidate` once the rollout changes, and keeps them to publish
+    /// (``TUFRepository/admit(_:files:)``); before anything is written.
+    private func admit(
+        _ signedTargets: String?, current: BundleSnapshot, candidate: (Rollout, BundleSnapshot)?
+    ) async throws(RolloutError) {
+        guard let repository = writer.offlineTargets else { return }
+        do throws(StoreError) {
+            try await repository.admit(
+                signedTargets, files: TUFTargets.files(current: current, candidate: candidate))
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// The rollout and its cohort as `GET /v1/rollout` shows them; `nil` when there never was one.
@@ -272,8 +308,5 @@ actor RolloutKeeper {
     }
 
     /// 16 random hexadecimal digits: a rollout's id, and a scheduled change's.
-    static func newID() -> String {
-        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    static func newID() -> String { Rollout.newID() }
 }

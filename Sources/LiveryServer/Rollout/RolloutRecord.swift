@@ -1,5 +1,5 @@
 import Foundation
-import LiveryHTTP
+package import LiveryHTTP
 
 /// A rollout as the daemon keeps it: the signal's ``LiveryHTTP/Rollout`` and what an operator
 /// reads beside it (when it started, why, why it ended), with the candidate's files, so that a
@@ -28,5 +28,14 @@ struct RolloutRecord: Codable, Hashable, Sendable {
             record.abortReason = reason
         }
         return record
+    }
+}
+
+extension Rollout {
+    /// 16 random hexadecimal digits: a new rollout's id (the daemon's, or the one
+    /// `livery push --rollout P% --sign-with` signs), and a scheduled change's.
+    package static func newID() -> String {
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -52,6 +52,7 @@ extension DaemonRoutes {
                 id: 0, action: action, state: .pending, files: change.files, paths: change.paths,
                 basisPoints: rollout?.basisPoints, replace: rollout?.replace, author: change.author,
                 message: change.message, time: Date().formatted(.iso8601), required: required)
+            proposal.signedTargets = change.signedTargets ?? request.headers[OfferedTargets.field]
             let running = writer.rollouts.runningID
             switch action {
             case .publish:
@@ -70,6 +71,9 @@ extension DaemonRoutes {
                 break  // a plan is held by ``scheduleApproval(of:place:_:)``
             }
             do throws(StoreError) {
+                // Checked in full when applied, one version past the repository's then, as the
+                // direct write's are now; a write that brings none is refused at once.
+                if writer.offlineTargets != nil { try OfferedTargets.requirePresent(proposal.signedTargets) }
                 proposal.base = try await writer.currentBundle().etag?.description
                 proposal.baseRevision = try await writer.store.history(limit: 1).first?.revision
                 if action != .completion {

@@ -39,12 +39,13 @@ extension DaemonRoutes {
         let precondition = bundlePrecondition(request)
         var message = body.message ?? ""
         // What a protected environment holds: the exact files that make it the source's version.
-        let change: ChangeSet
+        var change: ChangeSet
         do throws(StoreError) {
             let origin = try await promotion.origin(version)
             change = try await writer.change(
                 toMatch: origin.sources, message: Promotion.message(message, from: source, at: origin.revision),
                 author: author(of: request))
+            change.signedTargets = request.headers[OfferedTargets.field]
         } catch {
             throw refused(error, path: place)
         }

@@ -57,7 +57,10 @@ extension DaemonRoutes {
         for (rawPath, content) in publish.files {
             files[try validatedPath(rawPath)] = .some(content.map { Data($0.utf8) })
         }
-        return (ChangeSet(files: files, message: publish.message ?? "", author: author(of: request)), publish)
+        let change = ChangeSet(
+            files: files, message: publish.message ?? "", author: author(of: request),
+            signedTargets: request.headers[OfferedTargets.field])
+        return (change, publish)
     }
 
     /// Writes `change` with the request's bundle `If-Match` and dry-run flag, and answers 200

@@ -34,7 +34,9 @@ extension DaemonRoutes {
                 Problem.badRequest(#""set" needs "percent": a share from 0 to 100, such as 25 or "12.5%""#),
                 path: "POST /v1/rollout")
         }
-        var completion = ChangeSet(files: [:], message: change.message ?? "", author: author(of: request))
+        let signedTargets = request.headers[OfferedTargets.field]
+        var completion = ChangeSet(
+            files: [:], message: change.message ?? "", author: author(of: request), signedTargets: signedTargets)
         if change.action == .complete,
             let held = try await held(
                 &completion, action: .completion, precondition: .none, place: "POST /v1/rollout", request)
@@ -44,12 +46,15 @@ extension DaemonRoutes {
         do throws(RolloutError) {
             switch change.action {
             case .set:
-                _ = try await rollouts.set(basisPoints: change.percent?.basisPoints ?? 0, ifMatch: ifMatch)
+                _ = try await rollouts.set(
+                    basisPoints: change.percent?.basisPoints ?? 0, ifMatch: ifMatch, signedTargets: signedTargets)
             case .abort:
-                _ = try await rollouts.abort(reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch)
+                _ = try await rollouts.abort(
+                    reason: change.reason ?? "aborted by an operator", ifMatch: ifMatch, signedTargets: signedTargets)
             case .complete:
                 _ = try await rollouts.complete(
-                    ifMatch: ifMatch, message: completion.message, author: completion.author)
+                    ifMatch: ifMatch, message: completion.message, author: completion.author,
+                    signedTargets: signedTargets)
             }
         } catch {
             throw refused(error.problem, path: "POST /v1/rollout")
@@ -81,7 +86,8 @@ extension DaemonRoutes {
         }
         do throws(RolloutError) {
             _ = try await rollouts.start(
-                candidate, basisPoints: share.basisPoints, message: change.message, replace: replace)
+                candidate, basisPoints: share.basisPoints, message: change.message, replace: replace,
+                signedTargets: change.signedTargets)
         } catch {
             throw refused(error.problem, path: place)
         }

@@ -65,6 +65,8 @@ extension DaemonRoutes {
         } catch {
             throw refused(error.problem, path: place)
         }
+        change.signedTargets = request.headers[OfferedTargets.field]
+        try checkOfflineTargets(of: change, place: place)
         switch asked.action {
         case .rollout: break
         case .promotion: try await planPromotion(asked, into: &change, place: place)
@@ -99,6 +101,26 @@ extension DaemonRoutes {
         var response = Self.scheduleResponse(change.listed, status: .created)
         response.headers[.location] = EnvironmentPath.path("/v1/schedule/\(change.id)", environment: specSet.name)
         return response
+    }
+
+    /// With offline targets, a push or promotion is planned only with signed targets, checked in
+    /// full at its time as a write made then (one version past the repository's then). A share
+    /// change or a progressive rollout is refused: each of its steps publishes targets of its
+    /// own, which are signed when the step is made (`livery rollout set --sign-with`).
+    private func checkOfflineTargets(of change: ScheduledChange, place: String) throws(Problem) {
+        guard writer.offlineTargets != nil else { return }
+        do throws(StoreError) {
+            switch change.kind {
+            case .push, .promotion:
+                try OfferedTargets.requirePresent(change.signedTargets)
+            case .rollout, .progressive:
+                throw .targetsNotSigned(
+                    "this daemon keeps its targets key offline, and each step of a \(change.kind.rawValue == "rollout" ? "scheduled share change" : "progressive rollout") publishes targets signed for it then: change the rollout at the time with livery rollout set P% --sign-with KEY"
+                )
+            }
+        } catch {
+            throw refused(error, path: place)
+        }
     }
 
     /// `DELETE /v1/schedule/{id}`: cancels a planned change, with a key that may make its

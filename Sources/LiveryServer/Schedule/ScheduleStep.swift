@@ -33,7 +33,7 @@ struct ScheduleStep: Sendable {
                 // Its message names its source since it was planned (``Promotion/message(_:from:at:)``).
                 _ = try await writer.write(
                     matching: try Self.sources(of: change), message: change.message, author: change.by,
-                    precondition: .none, dryRun: false)
+                    precondition: .none, dryRun: false, signedTargets: change.signedTargets)
                 return .done(rolloutID: nil)
             case .rollout:
                 _ = try await rollouts.set(basisPoints: step.basisPoints ?? 0, ifMatch: change.rolloutID)
@@ -63,6 +63,10 @@ struct ScheduleStep: Sendable {
             }
         } catch let error as RolloutError {
             return .failed(error.problem.detail)
+        } catch StoreError.targetsNotSigned(let why) {
+            return .failed(
+                "the targets signed when it was planned do not fit the version it makes now (\(why)); nothing was written: plan it again with --sign-with KEY"
+            )
         } catch let error as StoreError {
             return .failed(error.problem.detail)
         } catch {
@@ -76,7 +80,7 @@ struct ScheduleStep: Sendable {
             throw .storeFailed("scheduled change \(change.id) keeps no files")
         }
         let message = change.message.isEmpty ? "scheduled \(change.kind.rawValue) \(change.id)" : change.message
-        return ChangeSet(files: files, message: message, author: change.by)
+        return ChangeSet(files: files, message: message, author: change.by, signedTargets: change.signedTargets)
     }
 
     /// What a promotion makes the environment hold: every file of its source, as read when it

@@ -82,6 +82,10 @@ struct ScheduledChange: Codable, Hashable, Sendable {
     /// of a promotion's source; validated when planned, dropped once the change ends, so the
     /// record stays small.
     var files: [String: Data?]?
+    /// The `Livery-Signed-Targets` header a push or promotion was planned with
+    /// (``OfferedTargets``): with offline targets, its write at its time carries them into the
+    /// same check as a write made then. Dropped, as the files are, once the change ends.
+    var signedTargets: String?
     /// The paths the files write or remove; a promotion's, the source's paths (what it removes
     /// is known at its time).
     var paths: [String]
@@ -107,12 +111,14 @@ struct ScheduledChange: Codable, Hashable, Sendable {
         self.detail = detail
         for index in steps.indices where steps[index].state == .planned { steps[index].state = .cancelled }
         files = nil
+        signedTargets = nil
     }
 
-    /// The change as `GET /v1/schedule` lists it: without its files' bytes.
+    /// The change as `GET /v1/schedule` lists it: without its files' bytes and signed targets.
     var listed: ScheduledChange {
         var change = self
         change.files = nil
+        change.signedTargets = nil
         return change
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LiveryHTTP
 import LiveryTUF
 
 /// The targets metadata a write carries when the daemon keeps no targets key
@@ -18,12 +19,8 @@ package enum OfferedTargets {
     static func verify(
         _ header: String?, root: RootMetadata, version: Int, files: [String: TargetFile], now: Date
     ) throws(StoreError) -> SignedMetadata<TargetsMetadata> {
-        guard let header else {
-            throw .targetsNotSigned(
-                "the write carries no \(fieldName) header; this daemon keeps no targets key, so every write brings its targets metadata signed (livery push --sign-with KEY)"
-            )
-        }
-        guard let bytes = Data(base64Encoded: header) else {
+        try requirePresent(header)
+        guard let header, let bytes = Data(base64Encoded: header) else {
             throw .targetsNotSigned("the \(fieldName) header is not base64")
         }
         let targets: SignedMetadata<TargetsMetadata>
@@ -46,6 +43,26 @@ package enum OfferedTargets {
             throw .targetsNotSigned("\(fieldName): " + differences(signed: targets.signed.targets, built: files))
         }
         return targets
+    }
+
+    /// Refuses a write that carries no signed targets: what every write to a daemon with offline
+    /// targets is refused for, and what a held or scheduled write is refused for when asked,
+    /// before the targets it carries are checked at its time (``verify(_:root:version:files:now:)``).
+    static func requirePresent(_ header: String?) throws(StoreError) {
+        guard header == nil else { return }
+        throw .targetsNotSigned(
+            "the write carries no \(fieldName) header; this daemon keeps no targets key, so every write brings its targets metadata signed (--sign-with KEY on livery push, promote or rollout)"
+        )
+    }
+
+    /// The rollout the candidate of the targets in `header` names, read without any check: a
+    /// rollout started with signed targets takes its id from them (the writer chose it), and
+    /// ``verify(_:root:version:files:now:)`` then checks everything else.
+    static func rollout(in header: String?) -> Rollout? {
+        guard let header, let bytes = Data(base64Encoded: header),
+            let targets = try? SignedMetadata<TargetsMetadata>(bytes: bytes)
+        else { return nil }
+        return TUFTargets.rollout(in: targets.signed.targets)
     }
 
     /// The targets that differ, each with the length and SHA-256 the write makes.

@@ -115,6 +115,13 @@ actor TUFRepository {
     /// Checks that `header` (``OfferedTargets``) carries the targets of the version `spec` makes,
     /// one version past the repository's, and keeps them for ``publishOffered()``.
     func admit(_ header: String?, for spec: Spec) throws(StoreError) {
+        try admit(header, files: TUFTargets.files(of: spec))
+    }
+
+    /// Checks that `header` carries targets naming exactly `files` (a rollout's start, share
+    /// change or abort: ``TUFTargets/files(current:candidate:)``), one version past the
+    /// repository's, and keeps them for ``publishOffered()``.
+    func admit(_ header: String?, files: [String: TargetFile]) throws(StoreError) {
         let root: RootMetadata
         do {
             root = try folder.latestRoot().signed
@@ -122,8 +129,7 @@ actor TUFRepository {
             throw .fileSystem("cannot read the signing folder's root metadata: \(error)")
         }
         offered = try OfferedTargets.verify(
-            header, root: root, version: (served.files?.metadata.targetsVersion ?? 0) + 1,
-            files: TUFTargets.files(of: spec), now: now())
+            header, root: root, version: (served.files?.metadata.targetsVersion ?? 0) + 1, files: files, now: now())
     }
 
     /// Publishes the targets the last admitted write brought, with a new snapshot and
