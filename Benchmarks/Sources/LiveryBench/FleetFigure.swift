@@ -1,6 +1,7 @@
 import Foundation
 import LiveryRemote
 import LiveryServer
+import LiveryTUF
 import LiveryTestSupport
 
 /// Figure 9: a fleet of clients through the shipped nginx front (`deploy/nginx/livery.conf`, with
@@ -169,7 +170,8 @@ enum FleetFigure {
     }
 
     /// The same fleet verifying every version with TUF (`trust: .tuf(root:)`), through a front
-    /// of its own before a daemon of its own that signs (`livery signing init`, `--signing`).
+    /// of its own before a daemon of its own that signs (a folder as `livery signing init` makes
+    /// it, `--signing`).
     private static func verifyingFleet(
         clients: Int, pushes: Int, folder: URL, tokenFile: URL, token: BearerToken, step: inout Int
     ) throws -> Measured {
@@ -177,20 +179,11 @@ enum FleetFigure {
         let specs = signed.appendingPathComponent("Specs")
         try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
         try spec(step: step).write(to: specs.appendingPathComponent("card.yaml"))
-        let signing = signed.appendingPathComponent("signing")
-        let initialise = Process()
-        initialise.executableURL = try DaemonProcess.liveryExecutable()
-        initialise.arguments = ["signing", "init", signing.path]
-        initialise.standardOutput = FileHandle.nullDevice
-        try initialise.run()
-        initialise.waitUntilExit()
-        guard initialise.terminationStatus == 0 else {
-            throw BenchError("livery signing init \(signing.path) exited with \(initialise.terminationStatus)")
-        }
+        let signing = try SigningFolder.create(at: signed.appendingPathComponent("signing"), now: Date())
         let frontPort = try FreePort.find()
         let daemon = try DaemonProcess(
             directory: specs, tokenFile: tokenFile,
-            arguments: ["--warm-front", "http://127.0.0.1:\(frontPort)", "--signing", signing.path])
+            arguments: ["--warm-front", "http://127.0.0.1:\(frontPort)", "--signing", signing.url.path])
         defer { daemon.stop() }
         let front = try FleetFront(
             root: signed.appendingPathComponent("nginx"), daemonPorts: [daemon.port], connections: 2 * clients + 1_024,
@@ -199,7 +192,7 @@ enum FleetFigure {
         let pusher = Pusher(url: try url("http://127.0.0.1:\(daemon.port)/v1/specs/card.yaml"), token: token)
         return try measure(
             clients: clients, pushes: pushes, following: try url("http://127.0.0.1:\(front.port)"),
-            mode: .version(wait: wait), trust: .tuf(root: signing.appendingPathComponent("1.root.json")),
+            mode: .version(wait: wait), trust: .tuf(root: signing.rootFile(version: 1)),
             daemon: daemon, pusher: pusher, step: &step)
     }
 
@@ -262,7 +255,7 @@ enum FleetFigure {
 
     private static func measure(
         clients: Int, pushes: Int, following base: URL, mode: RemoteSpecSource.Mode,
-        trust: RemoteSpecSource.Trust = .server, daemon: DaemonProcess, pusher: Pusher, step: inout Int
+        trust: RemoteSpecSource.Trust? = nil, daemon: DaemonProcess, pusher: Pusher, step: inout Int
     ) throws -> Measured {
         let applied = AppliedLog()
         let tasks = try startFleet(clients: clients, applied: applied, label: "\(mode)") { _ in

@@ -69,7 +69,6 @@ final class SpecSet: Sendable {
                 checkInterval: configuration.signing?.checkInterval ?? .seconds(60))
         }
         self.publisher = publisher
-        if let repository { hub.prepareSignals { await repository.prepareSignal() } }
         let scheduler = Scheduler(
             hub: hub, store: store, writer: writer, rollouts: rollouts, clock: configuration.scheduleClock,
             grace: configuration.scheduleGrace, logger: logger)
