@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryHTTP
 import LiveryTesting
 import Testing
 
@@ -123,10 +124,35 @@ import Testing
         var history = FolderHistory(folder: state.appending(path: "history-specs"), limit: 4)
         var sources = SpecSourceSet()
         try sources.set("card.yaml", to: Data("specs:\n  card: []\n".utf8))
-        try history.keepBlobs(of: sources)
-        #expect(try history.append(sources, paths: ["card.yaml"], message: "first", by: "test") == 1)
+        let blobs = try history.keepBlobs(of: sources)
+        #expect(try history.append(blobs: blobs, paths: ["card.yaml"], message: "first", by: "test") == 1)
         let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
         #expect(mode == 0o700, "the state folder is its owner's alone")
+    }
+
+    @Test func aPublishsBlobsAreNamedOnlyWithItsRevision() throws {
+        let scratch = try TemporarySpecFolder(prefix: "livery-history")
+        let folder = scratch.url.appending(path: "state/history-specs")
+        var history = FolderHistory(folder: folder, limit: 4)
+        let text = Data("specs:\n  card: []\n".utf8)
+        var sources = SpecSourceSet()
+        try sources.set("card.yaml", to: text)
+        try sources.set("copy.yaml", to: text)
+        let blobs = folder.appending(path: "blobs").path
+        func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: blobs).sorted() }
+
+        // Staged before the files change, so a full disk refuses the publish; but not named:
+        // a crash now must not leave a blob that was never flushed under its hash.
+        let refused = try history.keepBlobs(of: sources)
+        #expect(try names().count == 1, "one temporary file for the two files of the same bytes")
+        #expect(try names().allSatisfy { $0.hasPrefix(".") })
+        refused.discard()
+        #expect(try names() == [], "a publish that did not happen leaves nothing")
+
+        let kept = try history.keepBlobs(of: sources)
+        #expect(try history.append(blobs: kept, paths: ["card.yaml", "copy.yaml"], message: "m", by: "t") == 1)
+        #expect(try names() == [SHA256.digest(text).map { String(format: "%02x", $0) }.joined()])
+        #expect(try history.sources(at: 1).files.mapValues(\.data) == sources.files.mapValues(\.data))
     }
 
     private func entries(_ daemon: TestDaemon) async throws -> [Entry] {

@@ -20,7 +20,10 @@ package enum AtomicFile {
         try place(data, at: url, mode: mode, replacing: false)
     }
 
-    private static func place(_ data: Data, at url: URL, mode: mode_t?, replacing: Bool) throws(FileSystemError) {
+    /// Writes `data` to a temporary file beside `url` without flushing it or putting it in
+    /// place: a caller that must know the disk takes the bytes before it changes anything else
+    /// stages them first, and ``StagedFile/put()`` or ``StagedFile/discard()`` them later.
+    package static func stage(_ data: Data, for url: URL, mode: mode_t? = nil) throws(FileSystemError) -> StagedFile {
         let folder = url.deletingLastPathComponent().path
         let target = url.path
         // Hidden, so watchers and folder reads skip it while it exists.
@@ -31,32 +34,68 @@ package enum AtomicFile {
         let fd = try retrying("create", temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions ?? 0o666)
         }
+        let staged = StagedFile(descriptor: fd, temporary: temporary, target: target, folder: folder)
         do {
             if let permissions { _ = try retrying("chmod", temporary) { fchmod(fd, permissions) } }
             try writeAll(data, to: fd, path: temporary)
-            _ = try retrying("fsync", temporary) { fsync(fd) }
         } catch {
-            close(fd)
-            unlink(temporary)
+            staged.discard()
             throw error
         }
-        // Not retried: after close() the descriptor is gone whatever it returns.
-        if close(fd) != 0 {
-            let error = FileSystemError(operation: "close", path: temporary, errno: errno)
-            unlink(temporary)
-            throw error
+        return staged
+    }
+
+    /// A file's new content in its temporary file (``AtomicFile/stage(_:for:mode:)``), not yet
+    /// flushed nor under its name.
+    package struct StagedFile: Sendable {
+        let descriptor: Int32
+        let temporary: String
+        let target: String
+        /// The folder whose entries change when the file is put in place.
+        package let folder: String
+
+        /// Flushes the content and renames it over the target. The folder is not flushed, so
+        /// that a caller placing several files flushes it once (``AtomicFile/syncFolder(_:)``).
+        package func put() throws(FileSystemError) {
+            try put(replacing: true)
         }
-        do {
-            // link() never replaces an existing name, where rename() does.
-            _ = try retrying(replacing ? "rename" : "create", target) {
-                replacing ? rename(temporary, target) : link(temporary, target)
+
+        /// Removes the temporary file.
+        package func discard() {
+            close(descriptor)
+            unlink(temporary)
+        }
+
+        fileprivate func put(replacing: Bool) throws(FileSystemError) {
+            do {
+                _ = try AtomicFile.retrying("fsync", temporary) { fsync(descriptor) }
+            } catch {
+                discard()
+                throw error
             }
-        } catch {
-            unlink(temporary)
-            throw error
+            // Not retried: after close() the descriptor is gone whatever it returns.
+            if close(descriptor) != 0 {
+                let error = FileSystemError(operation: "close", path: temporary, errno: errno)
+                unlink(temporary)
+                throw error
+            }
+            do {
+                // link() never replaces an existing name, where rename() does.
+                _ = try AtomicFile.retrying(replacing ? "rename" : "create", target) {
+                    replacing ? rename(temporary, target) : link(temporary, target)
+                }
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+            if !replacing { unlink(temporary) }
         }
-        if !replacing { unlink(temporary) }
-        try syncFolder(folder)
+    }
+
+    private static func place(_ data: Data, at url: URL, mode: mode_t?, replacing: Bool) throws(FileSystemError) {
+        let staged = try stage(data, for: url, mode: mode)
+        try staged.put(replacing: replacing)
+        try syncFolder(staged.folder)
     }
 
     /// The temporary files ``write(_:to:mode:)`` left below `folder` when the process died
@@ -111,7 +150,7 @@ package enum AtomicFile {
     }
 
     /// Runs a system call until it does not fail with `EINTR`; a negative result is an error.
-    private static func retrying<T: BinaryInteger>(
+    fileprivate static func retrying<T: BinaryInteger>(
         _ operation: String, _ path: String, _ call: () -> T
     ) throws(FileSystemError) -> T {
         while true {

@@ -9,9 +9,10 @@ import LiveryHTTP
 /// publish that changes one file of a hundred stores one file.
 ///
 /// Revisions count up from 1 per folder. At most `limit` manifests are kept; a blob no manifest
-/// names is removed. Every file is written atomically, blobs before the manifest that names them
-/// and manifests removed before their blobs, so a crash at any point leaves every manifest
-/// readable; the blobs it left unnamed are removed the next time the history is opened.
+/// names is removed. Every file is written atomically, blobs flushed before the manifest that
+/// names them and manifests removed before their blobs, so a crash at any point leaves every
+/// manifest readable; the blobs and temporary files it left unnamed are removed the next time
+/// the history is opened.
 struct FolderHistory: Sendable {
     /// One revision: what `revisions/<revision>.json` holds.
     struct Manifest: Codable, Sendable {
@@ -73,24 +74,59 @@ struct FolderHistory: Sendable {
         return Set(latest.keys).union(now.keys).filter { latest[$0] != now[$0] }.sorted()
     }
 
-    /// Writes the blobs of `sources` that are not kept yet: done before the files change, so a
-    /// full disk refuses a publish before anything is written.
-    func keepBlobs(of sources: SpecSourceSet) throws(FileSystemError) {
-        try makeFolders()
-        for file in sources.files.values {
-            let blob = blobsFolder.appending(path: Self.hash(file.data))
-            if !FileManager.default.fileExists(atPath: blob.path) {
-                try AtomicFile.write(file.data, to: blob, mode: 0o600)
-            }
+    /// The blobs of a publish's new files, written to temporary files by ``keepBlobs(of:)`` and
+    /// put in place by ``append(blobs:paths:message:by:at:)`` with the manifest that names them.
+    struct StagedBlobs: Sendable {
+        /// Each file's SHA-256 in hex, by path: what the manifest names.
+        fileprivate var hashes: [String: String] = [:]
+        fileprivate var files: [AtomicFile.StagedFile] = []
+
+        /// Removes the temporary files: the publish did not happen.
+        func discard() {
+            for file in files { file.discard() }
         }
     }
 
-    /// Records `sources` as the next revision (its blobs written by ``keepBlobs(of:)``), then
-    /// removes the manifests beyond the limit and the blobs no manifest names.
+    /// Writes the blobs of `sources` that are not kept yet to temporary files: done before the
+    /// files change, so a full disk refuses a publish before anything is written. They are
+    /// flushed and named only by ``append(blobs:paths:message:by:at:)``, after the files, so
+    /// a publish's own files are not kept waiting for its history.
+    mutating func keepBlobs(of sources: SpecSourceSet) throws(FileSystemError) -> StagedBlobs {
+        // Opened first: opening removes the temporary files and unnamed blobs a crash left,
+        // which these are until the manifest names them.
+        _ = try opened()
+        var staged = StagedBlobs(hashes: Self.hashes(of: sources))
+        var seen: Set<String> = []
+        do {
+            for (path, hash) in staged.hashes where seen.insert(hash).inserted {
+                let blob = blobsFolder.appending(path: hash)
+                guard !FileManager.default.fileExists(atPath: blob.path), let data = sources.files[path]?.data
+                else { continue }
+                staged.files.append(try AtomicFile.stage(data, for: blob, mode: 0o600))
+            }
+        } catch {
+            staged.discard()
+            throw error
+        }
+        return staged
+    }
+
+    /// Records the staged publish as the next revision: puts its blobs in place (flushed before
+    /// the manifest that names them), writes the manifest, then removes the manifests beyond
+    /// the limit and the blobs no manifest names.
     mutating func append(
-        _ sources: SpecSourceSet, paths: [String], message: String, by author: String, at time: Date = Date()
+        blobs: StagedBlobs, paths: [String], message: String, by author: String, at time: Date = Date()
     ) throws(FileSystemError) -> Int64 {
-        try append(files: Self.hashes(of: sources), paths: paths, message: message, by: author, at: time)
+        for (index, blob) in blobs.files.enumerated() {
+            do {
+                try blob.put()
+            } catch {
+                for rest in blobs.files[(index + 1)...] { rest.discard() }
+                throw error
+            }
+        }
+        if !blobs.files.isEmpty { try AtomicFile.syncFolder(blobsFolder.path) }
+        return try append(files: blobs.hashes, paths: paths, message: message, by: author, at: time)
     }
 
     /// Records what a write of a record did (a rollout's start, a change request's approval) as

@@ -92,8 +92,8 @@ actor FolderSpecStore: SpecStore {
 
     /// Writes every file of `change` if the folder still holds what `state` read; the files
     /// others left alone are compared too, since the change was validated together with them.
-    /// The new files' blobs are kept before any file is written and the revision after, so a
-    /// full disk refuses the write whole; a history that cannot be written after the files were
+    /// The new files' blobs are written before any file is and put in place with the revision
+    /// after, so a full disk refuses the write whole; a history that cannot be written after the files were
     /// is logged, and the follower then records the files by `disk`.
     func commit(_ change: ChangeSet, over state: StoreState) throws(StoreError) -> CommitOutcome {
         try checkWritable(change.paths)
@@ -107,16 +107,22 @@ actor FolderSpecStore: SpecStore {
                 throw .forbiddenPath(error)
             }
         }
-        try mapped { () throws(FileSystemError) in try publishes.keepBlobs(of: next) }
-        let batch = change.files.count > 1
-        if batch { gate.begin() }
-        defer { if batch { gate.end() } }
-        for path in change.paths {
-            try write(change.files[path] ?? nil, to: path)
+        let blobs = try mapped { () throws(FileSystemError) in try publishes.keepBlobs(of: next) }
+        do throws(StoreError) {
+            let batch = change.files.count > 1
+            if batch { gate.begin() }
+            defer { if batch { gate.end() } }
+            for path in change.paths {
+                try write(change.files[path] ?? nil, to: path)
+            }
+        } catch {
+            blobs.discard()
+            throw error
         }
         do {
             return .committed(
-                revision: try publishes.append(next, paths: change.paths, message: change.message, by: change.author))
+                revision: try publishes.append(
+                    blobs: blobs, paths: change.paths, message: change.message, by: change.author))
         } catch {
             logger.error("cannot record a publish in the history", metadata: ["livery.error": "\(error)"])
             return .committed(revision: nil)
@@ -139,8 +145,8 @@ actor FolderSpecStore: SpecStore {
             try mapped { () throws(FileSystemError) in
                 let paths = try publishes.changedPaths(to: now)
                 guard !paths.isEmpty else { return }
-                try publishes.keepBlobs(of: now)
-                _ = try publishes.append(now, paths: paths, message: "edited on disk", by: "disk")
+                let blobs = try publishes.keepBlobs(of: now)
+                _ = try publishes.append(blobs: blobs, paths: paths, message: "edited on disk", by: "disk")
             }
         } catch {
             logger.error("cannot record an edit on disk in the history", metadata: ["livery.error": "\(error)"])
