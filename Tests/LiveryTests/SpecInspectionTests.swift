@@ -47,6 +47,24 @@ import Testing
         #expect(dark.overrides.first?.place.line == 7)
     }
 
+    /// A reference runs from its `@` over letters, digits, `.`, `_` and `-`, in ASCII text (read
+    /// byte by byte) as in any other.
+    @Test func referencesEndWhereTheirPathsDo() throws {
+        let yaml = """
+            variables:
+              ink: { light-1: "#111111" }
+              paper_2: "#EEEEEE"
+              grün: "#00FF00"
+            specs:
+              card:
+                - { type: BackgroundColor, color: "~mix(@ink.light-1,@paper_2, 0.5)" }
+                - { type: TextColor, color: "~mix(@grün, @ink.light-1, 0.25)" }
+                - { type: Set, values: { tint: "@paper_2" } }
+            """
+        let card = try #require(try Spec(yaml: yaml, source: "card.yaml").inspection().identifiers.first)
+        #expect(card.traits[0].map(\.references) == [["ink.light-1", "paper_2"], ["grün", "ink.light-1"], ["paper_2"]])
+    }
+
     @Test func traitsAreFlattenedWithTheirPlacesReferencesAndResolvedValues() throws {
         let inspection = try Spec(yaml: Self.yaml, source: "card.yaml").inspection()
         let card = try #require(inspection.identifiers.first { $0.name == "card" })

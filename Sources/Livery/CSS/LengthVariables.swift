@@ -18,11 +18,15 @@
 struct LengthVariables {
     private let spec: Spec
     private var scope: VariableScope
-    private var forms = CSSForms()
-    /// Whether each trait type writes each field path in pixels, by `type` and path.
-    private var pixelFields: [[String]: Bool] = [:]
+    /// Whether each trait type writes each field path in pixels.
+    private var pixelFields: [FieldOfType: Bool] = [:]
     /// Whether every use of each variable met so far is a length, by dotted path.
     private var uses: [String: Bool] = [:]
+
+    private struct FieldOfType: Hashable {
+        let type: ObjectIdentifier
+        let field: [String]
+    }
 
     /// The dotted paths (`type.body`) of `spec`'s number variables that are lengths.
     static func paths(in spec: Spec) -> Set<String> {
@@ -89,10 +93,15 @@ struct LengthVariables {
         }
         switch value.value {
         case .int, .double:
-            let key = [type.name] + field
-            let isLength = pixelFields[key] ?? writesPixels(field, of: entry, type: type)
-            pixelFields[key] = isLength
-            uses[path] = (uses[path] ?? true) && isLength
+            let key = FieldOfType(type: ObjectIdentifier(type), field: field)
+            let isLength: Bool
+            if let known = pixelFields[key] {
+                isLength = known
+            } else {
+                isLength = writesPixels(field, of: entry, type: type)
+                pixelFields[key] = isLength
+            }
+            if !isLength || uses[path] == nil { uses[path] = isLength }
         case .mapping(let members):
             for member in members {
                 noteUse(of: path + "." + member.key, field: field + [member.key], entry: entry, type: type)
@@ -108,8 +117,8 @@ struct LengthVariables {
         do {
             let written = try scope.substitute(entry)
             guard let probe = Self.replacing(field, in: written, with: Self.otherNumber),
-                let before = forms.declarations(of: try type.decode(written)),
-                let after = forms.declarations(of: try type.decode(probe)), before.count == after.count
+                let before = type.cssDeclarations(of: try type.decode(written)),
+                let after = type.cssDeclarations(of: try type.decode(probe)), before.count == after.count
             else { return false }
             var changed: [(CSSValue, CSSValue)] = []
             for (one, other) in zip(before, after) {

@@ -3,15 +3,14 @@
 /// The daemon writes one per published version, so it is written for speed (Benchmarks/README.md,
 /// figure 10): each distinct trait list is turned into declarations once, by the digest of its
 /// resolved entries, so the lists a theme leaves alone and the lists identifiers share cost a
-/// lookup; a trait type's CSS form is found once (``CSSForms``); and the text goes into one
-/// string, piece by piece.
+/// lookup; a trait type's CSS form is found once, when it is registered
+/// (``TraitType/cssDeclarations(of:)``); and the text goes into one string, piece by piece.
 struct StyleSheetWriter {
     let spec: Spec
     private var withoutCSS: Set<String> = []
     private var skipped: [SkippedIdentifier] = []
     private var notes: [String] = []
     private var body = ""
-    private var forms = CSSForms()
     /// The declarations of each trait list met, by the digest of its resolved entries: equal
     /// digests, equal traits.
     private var listDeclarations: [ContentDigest: [CSSDeclaration]] = [:]
@@ -216,7 +215,7 @@ struct StyleSheetWriter {
         if let known = listDeclarations[list.digest] { return (list.digest, known) }
         var declarations: [CSSDeclaration] = []
         for resolved in list.traits {
-            guard let css = forms.declarations(of: resolved.trait) else {
+            guard let css = resolved.type.cssDeclarations(of: resolved.trait) else {
                 withoutCSS.insert(resolved.typeName)
                 continue
             }

@@ -34,6 +34,9 @@ final class TraitType: Sendable {
     private let declaredReader: (@Sendable (SpecNode) -> (any Trait)?)?
     /// How messages name a trait of this type: "trait CornerRadius".
     private let owner: String
+    /// The CSS declarations a trait of this type makes (``cssDeclarations(of:)``); nil for a
+    /// type with no CSS form.
+    private let cssForm: (@Sendable (any Trait) -> [CSSDeclaration])?
 
     /// A ``NamedPropertyTrait``'s parts, with the trait's type erased.
     struct Named: Sendable {
@@ -52,6 +55,7 @@ final class TraitType: Sendable {
         self.named = (type as? any NamedPropertyTrait.Type).map { Self.named($0) }
         self.declaredReader = (type as? any DeclarationDecodable.Type)?.declaredReader()
         self.owner = "trait \(T.typeName)"
+        self.cssForm = Self.cssForm(of: type)
         self.applyErased = { trait, object in
             guard let target = object as? T.Target else { return nil }
             // The resolver pairs every trait with its own type, so the cast holds.
@@ -60,6 +64,42 @@ final class TraitType: Sendable {
                 // The provider hands back the object the reversal was made for.
                 if let target = object as? T.Target { reversal.revert(target) }
             }
+        }
+    }
+
+    /// The declarations `trait`, one of this type, makes on an element: its own
+    /// (``CSSTrait``), or those of the properties it declares (``PropertyTrait``, each
+    /// ``TraitProperty``'s `css`); nil when the type has no CSS form.
+    func cssDeclarations(of trait: any Trait) -> [CSSDeclaration]? {
+        cssForm?(trait)
+    }
+
+    /// Found once per type, here: asking a trait whether it conforms to one of those protocols
+    /// is a search of the runtime's conformance tables, which costs more than the declarations
+    /// it finds; this leaves each trait a cast to its own type.
+    private static func cssForm<T: Trait>(of type: T.Type) -> (@Sendable (any Trait) -> [CSSDeclaration])? {
+        if let styled = type as? any CSSTrait.Type { return ownCSSForm(styled) }
+        if let declared = type as? any PropertyTrait.Type { return propertiesCSSForm(declared) }
+        return nil
+    }
+
+    private static func ownCSSForm<Styled: CSSTrait>(_: Styled.Type) -> @Sendable (any Trait) -> [CSSDeclaration] {
+        // The resolver pairs every trait with its own type, so the cast holds.
+        { ($0 as! Styled).cssDeclarations }
+    }
+
+    /// The declarations of the properties in order; nil if one of them has no CSS form.
+    private static func propertiesCSSForm<Declared: PropertyTrait>(
+        _: Declared.Type
+    ) -> (@Sendable (any Trait) -> [CSSDeclaration])? {
+        let properties = Declared.properties.compactMap(\.css)
+        guard properties.count == Declared.properties.count else { return nil }
+        return { trait in
+            // The resolver pairs every trait with its own type, so the cast holds.
+            let declared = trait as! Declared
+            var declarations: [CSSDeclaration] = []
+            for css in properties { declarations += css(declared) }
+            return declarations
         }
     }
 

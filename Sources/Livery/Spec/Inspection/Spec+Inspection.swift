@@ -143,8 +143,42 @@ extension Spec {
         return found
     }
 
+    /// The paths of the `@` references in `text` (`~mix(@brand, @ink, 0.5)`: `brand`, `ink`):
+    /// each runs from an `@` over letters, digits, `.`, `_` and `-`.
     private static func referencePaths(in text: String) -> [String] {
         guard text.hasPrefix("@") || text.hasPrefix("~") else { return [] }
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeReferencePaths(in: text) }
+        // ASCII, as nearly every spec's text is: the same walk over bytes, each a character of
+        // its own, costs a tenth of asking each `Character` whether it is a letter.
+        var paths: [String] = []
+        var pathStart: String.Index?  // just after the `@` of the path being read
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "@") {
+                if let open = pathStart, open < index { paths.append(String(text[open..<index])) }
+                pathStart = utf8.index(after: index)
+            } else if let open = pathStart, !isPathByte(byte) {
+                if open < index { paths.append(String(text[open..<index])) }
+                pathStart = nil
+            }
+            index = utf8.index(after: index)
+        }
+        if let open = pathStart, open < utf8.endIndex { paths.append(String(text[open...])) }
+        return paths
+    }
+
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    private static func unicodeReferencePaths(in text: String) -> [String] {
         var paths: [String] = []
         var current: String?
         for character in text {
