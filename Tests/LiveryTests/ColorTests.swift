@@ -13,6 +13,8 @@ import Testing
         ("#AbCdEf", Color(red: 0xAB, green: 0xCD, blue: 0xEF)),
         ("#ff000080", Color(red: 255, green: 0, blue: 0, alpha: 0x80)),
         ("#00000000", Color.clear),
+        ("#1234", Color(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44)),
+        ("#12345678", Color(red: 0x12, green: 0x34, blue: 0x56, alpha: 0x78)),
         ("  #FFF\n", Color.white),
         ("rgb(255, 0, 0)", Color(red: 255, green: 0, blue: 0)),
         ("RGB(255,0,0)", Color(red: 255, green: 0, blue: 0)),
@@ -54,6 +56,9 @@ import Testing
             "invalid colour '#FFFFFF00extra': expected hexadecimal digits 0-9 and A-F after '#', found 'x'"
         ),
         ("#１２３", "invalid colour '#１２３': expected hexadecimal digits 0-9 and A-F after '#', found '１'"),
+        // A combining mark makes one character with the digit before it, and with the `#`.
+        ("#FF\u{301}F", "invalid colour '#FF\u{301}F': expected hexadecimal digits 0-9 and A-F after '#', found 'F\u{301}'"),
+        ("#\u{301}FFF", "invalid colour '#\u{301}FFF': \(syntaxes)"),
         ("rgb(300, 0, 0)", "rgb component 300 is out of range 0...255"),
         ("rgb(0, -1, 0)", "rgb component -1 is out of range 0...255"),
         ("rgb(0, 0, 150%)", "rgb component 150% is out of range 0%...100%"),

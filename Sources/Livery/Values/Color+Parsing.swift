@@ -10,9 +10,15 @@ extension Color {
     /// around the whole text and around the parts is ignored. Anything else is an error that says
     /// what was expected: an invalid colour is never read as black.
     public init(parsing text: String) throws(ValueError) {
+        // Nearly every colour a spec holds is written exactly `#RRGGBB` or the like: read from
+        // its bytes first, and anything else (whitespace, a function, a mistake) as below.
+        if text.utf8.first == UInt8(ascii: "#"), case .success(let color) = Self.decodeHex(text.utf8.dropFirst()) {
+            self = color
+            return
+        }
         let source = ValueText.trimmed(text[...])
         if source.first == "#" {
-            switch Self.decodeHex(source.dropFirst()) {
+            switch Self.decodeHex(source.dropFirst().utf8) {
             case .success(let color):
                 self = color
             case .failure(.notAHexDigit(let character)):
@@ -31,7 +37,7 @@ extension Color {
     ///
     /// `nil` for anything else; use ``init(parsing:)`` to learn why a text is not a colour.
     public init?(hex: String) {
-        let digits = hex.first == "#" ? hex.dropFirst() : hex[...]
+        let digits = hex.utf8.first == UInt8(ascii: "#") ? hex.utf8.dropFirst() : hex.utf8[...]
         guard case .success(let color) = Self.decodeHex(digits) else { return nil }
         self = color
     }
@@ -42,27 +48,39 @@ extension Color {
         case wrongLength
     }
 
-    /// The colour of 3, 4, 6 or 8 hex digits (without the `#`).
-    private static func decodeHex(_ digits: Substring) -> Result<Color, HexFailure> {
-        var values: [UInt8] = []
-        for character in digits {
-            guard character.isASCII, let value = character.hexDigitValue else {
-                return .failure(.notAHexDigit(character))
+    /// The colour of 3, 4, 6 or 8 hex digits (without the `#`), read byte by byte.
+    private static func decodeHex(_ digits: Substring.UTF8View) -> Result<Color, HexFailure> {
+        var value: UInt32 = 0  // the first 8 digits, the last in the lowest 4 bits
+        var count = 0
+        for byte in digits {
+            guard let digit = hexValue(byte) else {
+                // For the message, the character the byte is part of (`é`, not half of it).
+                let text = Substring(digits)
+                let bad = text.first { !($0.isASCII && $0.hexDigitValue != nil) } ?? Character(UnicodeScalar(byte))
+                return .failure(.notAHexDigit(bad))
             }
-            values.append(UInt8(value))
+            if count < 8 { value = value << 4 | UInt32(digit) }
+            count += 1
         }
-        let channels: [UInt8]
-        switch values.count {
-        case 3, 4:
-            // #RGB means #RRGGBB: each digit is repeated, so F is FF (255), not F0.
-            channels = values.map { $0 << 4 | $0 }
-        case 6, 8:
-            channels = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
-        default:
-            return .failure(.wrongLength)
+        func pair(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
+        // #RGB means #RRGGBB: each digit is repeated, so F is FF (255), not F0.
+        func doubled(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift & 0xF) &* 17 }
+        switch count {
+        case 3: return .success(Color(red: doubled(8), green: doubled(4), blue: doubled(0), alpha: 255))
+        case 4: return .success(Color(red: doubled(12), green: doubled(8), blue: doubled(4), alpha: doubled(0)))
+        case 6: return .success(Color(red: pair(16), green: pair(8), blue: pair(0), alpha: 255))
+        case 8: return .success(Color(red: pair(24), green: pair(16), blue: pair(8), alpha: pair(0)))
+        default: return .failure(.wrongLength)
         }
-        let alpha = channels.count == 4 ? channels[3] : 255
-        return .success(Color(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha))
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Reads `rgb(r, g, b)` or `rgba(r, g, b, a)` from `source`, the trimmed `text`.

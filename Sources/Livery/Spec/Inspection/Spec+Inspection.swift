@@ -150,7 +150,7 @@ extension Spec {
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeReferencePaths(in: text) }
         // ASCII, as nearly every spec's text is: the same walk over bytes, each a character of
-        // its own, costs a tenth of asking each `Character` whether it is a letter.
+        // its own, costs about a quarter of asking each `Character` whether it is a letter.
         var paths: [String] = []
         var pathStart: String.Index?  // just after the `@` of the path being read
         var index = utf8.startIndex
