@@ -13,14 +13,12 @@ struct ContentDigest: Hashable, Sendable {
 
     /// The digest of one resolved entry.
     init(_ node: SpecNode) {
-        var first = Hasher()
-        var second = Hasher()
-        first.combine(1)
-        second.combine(2)
-        node.hashContent(into: &first)
-        node.hashContent(into: &second)
-        self.first = first.finalize()
-        self.second = second.finalize()
+        var hashers = HasherPair()
+        hashers.first.combine(1)
+        hashers.second.combine(2)
+        node.hashContent(into: &hashers)
+        self.first = hashers.first.finalize()
+        self.second = hashers.second.finalize()
     }
 
     /// The digest of a list of entries, from theirs: each entry is hashed once, however many
@@ -43,34 +41,47 @@ struct ContentDigest: Hashable, Sendable {
     }
 }
 
+/// A digest's two hashers, fed the same content in one walk of the tree, so that each node and
+/// string is read (and its storage retained) once rather than once per half.
+struct HasherPair {
+    var first = Hasher()
+    var second = Hasher()
+
+    mutating func combine(_ value: some Hashable) {
+        first.combine(value)
+        second.combine(value)
+    }
+}
+
 extension SpecNode {
-    /// Feeds the node's content to `hasher`, leaving out locations. Nodes with the same content
-    /// (``hasSameContent(as:)``) hash alike: a whole number as an int and as a double, 0 and -0.
-    func hashContent(into hasher: inout Hasher) {
+    /// Feeds the node's content to both `hashers`, leaving out locations. Nodes with the same
+    /// content (``hasSameContent(as:)``) hash alike: a whole number as an int and as a double, 0
+    /// and -0.
+    func hashContent(into hashers: inout HasherPair) {
         switch value {
-        case .null: hasher.combine(0 as UInt8)
+        case .null: hashers.combine(0 as UInt8)
         case .bool(let bool):
-            hasher.combine(1 as UInt8)
-            hasher.combine(bool)
+            hashers.combine(1 as UInt8)
+            hashers.combine(bool)
         case .int(let int):
-            hasher.combine(2 as UInt8)
-            hasher.combine(Double(int))
+            hashers.combine(2 as UInt8)
+            hashers.combine(Double(int))
         case .double(let double):
-            hasher.combine(2 as UInt8)
-            hasher.combine(double)
+            hashers.combine(2 as UInt8)
+            hashers.combine(double)
         case .string(let string):
-            hasher.combine(3 as UInt8)
-            hasher.combine(string)
+            hashers.combine(3 as UInt8)
+            hashers.combine(string)
         case .sequence(let items):
-            hasher.combine(4 as UInt8)
-            hasher.combine(items.count)
-            for item in items { item.hashContent(into: &hasher) }
+            hashers.combine(4 as UInt8)
+            hashers.combine(items.count)
+            for item in items { item.hashContent(into: &hashers) }
         case .mapping(let members):
-            hasher.combine(5 as UInt8)
-            hasher.combine(members.count)
+            hashers.combine(5 as UInt8)
+            hashers.combine(members.count)
             for member in members {
-                hasher.combine(member.key)
-                member.value.hashContent(into: &hasher)
+                hashers.combine(member.key)
+                member.value.hashContent(into: &hashers)
             }
         }
     }
