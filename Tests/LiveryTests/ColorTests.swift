@@ -57,7 +57,10 @@ import Testing
         ),
         ("#１２３", "invalid colour '#１２３': expected hexadecimal digits 0-9 and A-F after '#', found '１'"),
         // A combining mark makes one character with the digit before it, and with the `#`.
-        ("#FF\u{301}F", "invalid colour '#FF\u{301}F': expected hexadecimal digits 0-9 and A-F after '#', found 'F\u{301}'"),
+        (
+            "#FF\u{301}F",
+            "invalid colour '#FF\u{301}F': expected hexadecimal digits 0-9 and A-F after '#', found 'F\u{301}'"
+        ),
         ("#\u{301}FFF", "invalid colour '#\u{301}FFF': \(syntaxes)"),
         ("rgb(300, 0, 0)", "rgb component 300 is out of range 0...255"),
         ("rgb(0, -1, 0)", "rgb component -1 is out of range 0...255"),
