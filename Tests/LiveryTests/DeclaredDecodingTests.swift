@@ -8,7 +8,9 @@ import Testing
 /// goes through `Decodable`: these tests hold the two paths equal, value for value and error for
 /// error (with its place), and check that the declared read really takes the plain valid entries.
 @Suite struct DeclaredDecodingTests {
-    /// What a decode gives, comparable: the trait as sorted JSON, or the error as printed.
+    /// What a decode gives, comparable: the trait as sorted JSON with what it sets (which the
+    /// declared read gives as it reads, and the general path reads back through key paths), or
+    /// the error as printed.
     enum Outcome: Equatable, CustomStringConvertible {
         case trait(String)
         case error(String)
@@ -23,10 +25,11 @@ import Testing
 
     static func outcome(_ entry: SpecNode, _ type: TraitType, byDeclaration: Bool) throws -> Outcome {
         do {
-            let trait = try type.decode(entry, byDeclaration: byDeclaration)
+            let decoded = try type.decodeWithSettings(entry, byDeclaration: byDeclaration)
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return .trait(String(decoding: try encoder.encode(trait), as: UTF8.self))
+            let json = String(decoding: try encoder.encode(decoded.trait), as: UTF8.self)
+            return .trait(json + " setting \(decoded.settings) of \(decoded.names ?? [])")
         } catch let error as SpecError {
             return .error(error.description)
         }

@@ -212,6 +212,33 @@ import Testing
         #expect(targets.map(\.state) == (0..<4).map { Tunable($0).state })
     }
 
+    /// A theme's resolution keeps the base's numbers for the lists it shares with it and numbers
+    /// only the lists it changes: a changed list of a new shape (`t1`'s `ratio`, an integer in
+    /// the base and a fraction in the theme) must not take the number of a shared one (`t0`'s),
+    /// or it would be applied through `t0`'s plan.
+    @Test func aThemesChangedListsAreNumberedApartFromItsSharedOnes() throws {
+        let provider = TraitsProvider()
+        let targets = (0..<4).map(Tunable.init)
+        for (index, target) in targets.enumerated() { provider.register(target, as: "t\(index % 2)") }
+        let themes = "variables: { share: 2 }\nthemes: { fine: { share: 0.25 } }\n"
+        try provider.load(Spec(yaml: themes + "specs: {}"))
+        try provider.setTheme("fine")
+        // Both lists are applied in one load, under the theme: `t0`'s plan is made first.
+        try provider.load(
+            Spec(
+                yaml: themes + """
+                    specs:
+                      t0: [{ type: Set, values: { count: 7 } }]
+                      t1: [{ type: Set, values: { ratio: "@share" } }]
+                    """))
+        #expect(targets.map(\.count) == [7, 1, 7, 3])
+        #expect(targets.map(\.ratio) == [0, 0.25, 2.0 / 8, 0.25])
+        try provider.setTheme(nil)
+        #expect(targets.map(\.ratio) == [0, 2, 2.0 / 8, 2])
+        try provider.load(Spec(yaml: "specs: {}"))
+        #expect(targets.map(\.state) == (0..<4).map { Tunable($0).state })
+    }
+
     /// A value that is not of its property's type fails the load, with the error the trait's own
     /// apply gives, and nothing changed.
     @Test func aWrongValueFailsTheLoadAndChangesNothing() throws {

@@ -11,11 +11,12 @@ protocol DeclarationDecodable: PropertyTrait {
 }
 
 extension DeclarationDecodable {
-    /// Reads `entry` by the declaration; nil for anything but the plain, valid shape (a field
-    /// missing or of another form, a key no field declares), which the general path then decodes
-    /// or reports with its place. The entry's `type` key is the only other one it takes.
-    static func declaredReader() -> (@Sendable (SpecNode) -> (any Trait)?)? {
-        var declared: [(name: String, read: @Sendable (inout Self, SpecNode?) -> Bool)] = []
+    /// Reads `entry` by the declaration, with what the trait sets (one per property, as
+    /// ``TraitType/settings(of:)`` gives them); nil for anything but the plain, valid shape (a
+    /// field missing or of another form, a key no field declares), which the general path then
+    /// decodes or reports with its place. The entry's `type` key is the only other one it takes.
+    static func declaredReader() -> (@Sendable (SpecNode) -> DecodedTrait?)? {
+        var declared: [(name: String, read: @Sendable (inout Self, SpecNode?) -> FieldRead)] = []
         for property in properties {
             guard let read = property.read, property.field != "type" else { return nil }
             declared.append((property.field, read))
@@ -24,15 +25,28 @@ extension DeclarationDecodable {
         return { entry in
             guard case .mapping(let members) = entry.value else { return nil }
             var trait = blank
+            var settings: [PropertyValue?] = []
+            settings.reserveCapacity(fields.count)
             var found = 0
             for field in fields {
                 let index = members.firstIndex { $0.key == field.name }
-                guard field.read(&trait, index.map { members[$0].value }) else { return nil }
+                guard case .setting(let setting) = field.read(&trait, index.map { members[$0].value }) else {
+                    return nil
+                }
+                settings.append(setting)
                 if index != nil { found += 1 }
             }
-            return found + 1 == members.count ? trait : nil
+            return found + 1 == members.count ? DecodedTrait(trait: trait, names: nil, settings: settings) : nil
         }
     }
+}
+
+/// What reading one declared field from its node found.
+enum FieldRead: Sendable {
+    /// The value was written into the trait; what the trait then sets (nil: left as it is).
+    case setting(PropertyValue?)
+    /// The node is not a plain valid value of the field.
+    case invalid
 }
 
 /// A property value read straight from a node in the forms its `Decodable` conformance reads

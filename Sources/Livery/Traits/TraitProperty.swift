@@ -32,10 +32,12 @@ public struct TraitProperty<Owner: Trait>: Sendable {
     /// The CSS declarations of the value the trait holds (none where the field is left out);
     /// nil when the property has no CSS form, which the stylesheet then names.
     let css: (@Sendable (Owner) -> [CSSDeclaration])?
-    /// Writes the field's value read from its node (nil where the key is missing) into a trait;
-    /// false where the node is not a plain valid value, which only the general decode reports.
-    /// Nil where the value's type or the key path allows no such read (``DeclarationDecodable``).
-    let read: (@Sendable (inout Owner, SpecNode?) -> Bool)?
+    /// Writes the field's value read from its node (nil where the key is missing) into a trait,
+    /// and gives what the trait then sets (``FieldRead``), so that a trait read by its declaration
+    /// needs no key path read for its settings; `.invalid` where the node is not a plain valid
+    /// value, which only the general decode reports. Nil where the value's type or the key path
+    /// allows no such read (``DeclarationDecodable``).
+    let read: (@Sendable (inout Owner, SpecNode?) -> FieldRead)?
 
     /// A property set from the field `field`, always given.
     ///
@@ -159,46 +161,52 @@ extension TraitProperty {
     /// The read of a field that must be given.
     private static func required<Value>(
         _ value: any KeyPath<Owner, Value> & Sendable
-    ) -> (@Sendable (inout Owner, SpecNode?) -> Bool)? {
-        guard value is WritableKeyPath<Owner, Value>, let readable = Value.self as? any NodeReadable.Type else {
-            return nil
-        }
-        let read = reader(readable, as: Value.self)
-        return { owner, node in
-            // Checked above; cast here because a key path is not Sendable once it is writable.
-            guard let writable = value as? WritableKeyPath<Owner, Value>, let node, let field = read(node) else {
-                return false
-            }
-            owner[keyPath: writable] = field
-            return true
-        }
+    ) -> (@Sendable (inout Owner, SpecNode?) -> FieldRead)? {
+        guard let readable = Value.self as? any (NodeReadable & PropertyValueConvertible).Type else { return nil }
+        return requiredRead(value, as: readable)
     }
 
     /// The read of a field that may be left out or null.
     private static func optional<Value>(
         _ value: any KeyPath<Owner, Value?> & Sendable
-    ) -> (@Sendable (inout Owner, SpecNode?) -> Bool)? {
-        guard value is WritableKeyPath<Owner, Value?>, let readable = Value.self as? any NodeReadable.Type else {
-            return nil
-        }
-        let read = reader(readable, as: Value.self)
+    ) -> (@Sendable (inout Owner, SpecNode?) -> FieldRead)? {
+        guard let readable = Value.self as? any (NodeReadable & PropertyValueConvertible).Type else { return nil }
+        return optionalRead(value, as: readable)
+    }
+
+    /// ``required(_:)`` once the field's type is known to be readable: the key path is cast
+    /// once, here, so that a read casts nothing.
+    private static func requiredRead<Field: NodeReadable & PropertyValueConvertible>(
+        _ value: AnyKeyPath, as _: Field.Type
+    ) -> (@Sendable (inout Owner, SpecNode?) -> FieldRead)? {
+        guard let writable = value as? WritableKeyPath<Owner, Field> else { return nil }
+        // Immutable, as the Sendable key path it was cast from; only its writable type is not
+        // declared Sendable.
+        nonisolated(unsafe) let field = writable
         return { owner, node in
-            guard let writable = value as? WritableKeyPath<Owner, Value?> else { return false }
-            guard let node, !node.isNull else {
-                // A missing key and null both make the field nil, as `decodeIfPresent` reads them.
-                owner[keyPath: writable] = nil
-                return true
-            }
-            guard let field = read(node) else { return false }
-            owner[keyPath: writable] = field
-            return true
+            guard let node, let value = Field.read(node) else { return .invalid }
+            owner[keyPath: field] = value
+            return .setting(value.propertyValue)
         }
     }
 
-    /// `Readable`'s read of a node, as the field's type `Value`, which it is.
-    private static func reader<Readable: NodeReadable, Value>(
-        _: Readable.Type, as _: Value.Type
-    ) -> @Sendable (SpecNode) -> Value? {
-        { Readable.read($0) as? Value }
+    /// ``optional(_:)`` once the field's type is known to be readable.
+    private static func optionalRead<Field: NodeReadable & PropertyValueConvertible>(
+        _ value: AnyKeyPath, as _: Field.Type
+    ) -> (@Sendable (inout Owner, SpecNode?) -> FieldRead)? {
+        guard let writable = value as? WritableKeyPath<Owner, Field?> else { return nil }
+        // Immutable, as the Sendable key path it was cast from; only its writable type is not
+        // declared Sendable.
+        nonisolated(unsafe) let field = writable
+        return { owner, node in
+            guard let node, !node.isNull else {
+                // A missing key and null both make the field nil, as `decodeIfPresent` reads them.
+                owner[keyPath: field] = nil
+                return .setting(nil)
+            }
+            guard let value = Field.read(node) else { return .invalid }
+            owner[keyPath: field] = value
+            return .setting(value.propertyValue)
+        }
     }
 }

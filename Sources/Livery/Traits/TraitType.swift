@@ -31,7 +31,7 @@ final class TraitType: Sendable {
 
     /// For a ``DeclarationDecodable`` trait, its read by its declaration: nil where the entry
     /// is not plainly valid, which the general decode then decodes or reports.
-    private let declaredReader: (@Sendable (SpecNode) -> (any Trait)?)?
+    private let declaredReader: (@Sendable (SpecNode) -> DecodedTrait?)?
     /// How messages name a trait of this type: "trait CornerRadius".
     private let owner: String
     /// The CSS declarations a trait of this type makes (``cssDeclarations(of:)``); nil for a
@@ -172,27 +172,35 @@ final class TraitType: Sendable {
     ///
     /// `byDeclaration: false` takes the general path alone, for tests that hold the two equal.
     func decode(_ entry: SpecNode, byDeclaration: Bool = true) throws(SpecError) -> any Trait {
-        let trait: any Trait
-        if byDeclaration, let declared = declaredRead(entry) {
-            trait = declared
+        try decodeWithSettings(entry, byDeclaration: byDeclaration).trait
+    }
+
+    /// ``decode(_:byDeclaration:)``, with what the trait sets (``settings(of:)``): from the
+    /// declared read where it reads the entry, which then needs no key path read of the trait.
+    func decodeWithSettings(_ entry: SpecNode, byDeclaration: Bool = true) throws(SpecError) -> DecodedTrait {
+        let decoded: DecodedTrait
+        if byDeclaration, let declared = declaredReader?(entry) {
+            decoded = declared
         } else {
-            trait = try Self.decode(metatype, entry, owner: owner)
+            let trait = try Self.decode(metatype, entry, owner: owner)
+            let (names, settings) = settings(of: trait)
+            decoded = DecodedTrait(trait: trait, names: names, settings: settings)
         }
-        for property in properties ?? [] {
-            guard let check = property.check, case .number(let number)? = property.setting(trait),
-                let failure = check.failure(number)
+        // A property trait's settings are its properties', in order.
+        for (property, setting) in zip(properties ?? [], decoded.settings) {
+            guard let check = property.check, case .number(let number)? = setting, let failure = check.failure(number)
             else { continue }
             let field = property.field
             let node = entry.members?.first { $0.key == field }?.value ?? entry
             throw SpecError(.invalidValue, at: node.location, "'\(field)' of \(owner): \(failure)")
         }
-        return trait
+        return decoded
     }
 
     /// The trait read from `entry` by its declaration, unchecked; nil for a type that is not
     /// ``DeclarationDecodable`` or an entry that is not plainly valid.
     func declaredRead(_ entry: SpecNode) -> (any Trait)? {
-        declaredReader?(entry)
+        declaredReader?(entry)?.trait
     }
 
     private static func decode<T: Trait>(
@@ -200,4 +208,13 @@ final class TraitType: Sendable {
     ) throws(SpecError) -> any Trait {
         try NodeDecoder.decode(type, from: entry, owner: owner, preread: ["type"])
     }
+}
+
+/// A decoded trait with what it sets (``TraitType/settings(of:)``).
+struct DecodedTrait: Sendable {
+    let trait: any Trait
+    /// The names of the properties a named-property trait sets; nil for any other trait.
+    let names: [String]?
+    /// One per plan step.
+    let settings: [PropertyValue?]
 }

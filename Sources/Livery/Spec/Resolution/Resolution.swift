@@ -48,23 +48,45 @@ struct Resolution: Sendable {
     /// asks, and almost every resolution has none.
     let skipped: [SkippedIdentifier]
 
+    /// The numbers of the type sequences of ``List/typeSequence``, by the shapes of their traits.
+    private let sequenceNumbers: [[ResolvedTrait.Shape]: Int]
+
     init(order: [String], lists: [List]) {
         precondition(order.count == lists.count, "one list per identifier")
+        let positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(order: order, positions: positions, lists: lists, numbering: lists.indices, from: [[]: 0])
+    }
+
+    /// A resolution of the same identifiers as `base` (a theme's), whose lists are `base`'s but at
+    /// the positions `changed`: it keeps `base`'s numbers, so only the changed lists are numbered.
+    init(lists: [List], changed: some Sequence<Int>, of base: Resolution) {
+        precondition(base.order.count == lists.count, "one list per identifier")
+        self.init(
+            order: base.order, positions: base.positions, lists: lists, numbering: changed, from: base.sequenceNumbers)
+    }
+
+    private init(
+        order: [String], positions: [String: Int], lists: [List], numbering: some Sequence<Int>,
+        from numbers: [[ResolvedTrait.Shape]: Int]
+    ) {
         self.order = order
-        var numbers: [[ResolvedTrait.Shape]: Int] = [[]: 0]
-        self.lists = lists.map { list in
-            var list = list
-            let shapes = list.traits.map(\.shape)
+        self.positions = positions
+        var numbers = numbers
+        var lists = lists
+        for position in numbering {
+            let shapes = lists[position].traits.map(\.shape)
             if let known = numbers[shapes] {
-                list.typeSequence = known
+                lists[position].typeSequence = known
             } else {
-                list.typeSequence = numbers.count
+                lists[position].typeSequence = numbers.count
                 numbers[shapes] = numbers.count
             }
-            return list
         }
-        self.positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.lists = lists
+        self.sequenceNumbers = numbers
         var settings: [PropertyValue?] = []
+        let settingCount = lists.reduce(0) { total, list in list.traits.reduce(total) { $0 + $1.settings.count } }
+        settings.reserveCapacity(settingCount)
         var starts: [Int] = []
         starts.reserveCapacity(lists.count + 1)
         for list in lists {
@@ -154,14 +176,14 @@ final class ResolvedTrait: Sendable {
         let kinds: [PropertyValue.Kind]
     }
 
-    init(trait: any Trait, location: SourceLocation, type: TraitType) {
-        self.trait = trait
+    init(_ decoded: DecodedTrait, location: SourceLocation, type: TraitType) {
+        self.trait = decoded.trait
         self.location = location
         self.type = type
-        let (names, settings) = type.settings(of: trait)
-        self.settings = settings
+        self.settings = decoded.settings
         self.shape = Shape(
-            type: ObjectIdentifier(type), names: names, kinds: names == nil ? [] : settings.compactMap { $0?.kind })
+            type: ObjectIdentifier(type), names: decoded.names,
+            kinds: decoded.names == nil ? [] : decoded.settings.compactMap { $0?.kind })
     }
 
     var typeName: String { type.name }

@@ -111,11 +111,13 @@ struct SpecResolver {
         var lists: [Resolution.List] = []
         lists.reserveCapacity(document.identifiers.count)
         var unchanged: [String: Bool] = [:]
+        var changed: [Int] = []
         for (index, identifier) in document.identifiers.enumerated() {
             if let base, isUnchanged(identifier.name, redecoded: base.redecoded, memo: &unchanged) {
                 lists.append(base.resolution.lists[index])
                 continue
             }
+            changed.append(index)
             var stack: [String] = []
             let traits = flatten(identifier.name, stack: &stack)
             let skipped = unknownReached[identifier.name].map {
@@ -124,6 +126,9 @@ struct SpecResolver {
             lists.append(
                 Resolution.List(
                     traits: traits.map(\.0), digest: ContentDigest(combining: traits.map(\.1)), skipped: skipped))
+        }
+        if let base {
+            return (Resolution(lists: lists, changed: changed, of: base.resolution), errors)
         }
         return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
     }
@@ -167,9 +172,9 @@ struct SpecResolver {
                 unknownType = typeName
                 throw SpecError(.unknownTrait, at: typeNode.location, "unknown trait type '\(typeName)'\(hint)")
             }
-            let trait = try type.decode(resolved)
+            let decoded = try type.decodeWithSettings(resolved)
             return .trait(
-                ResolvedTrait(trait: trait, location: entry.location, type: type), content: ContentDigest(resolved))
+                ResolvedTrait(decoded, location: entry.location, type: type), content: ContentDigest(resolved))
         } catch {
             errors.append(error)
             return unknownType.map { .unknown(type: $0, location: error.location) }
