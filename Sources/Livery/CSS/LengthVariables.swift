@@ -68,10 +68,10 @@ struct LengthVariables {
     private mutating func visit(_ node: SpecNode, field: [String], entry: SpecNode, type: TraitType) {
         switch node.value {
         case .string(let text):
-            if let path = VariableScope.wholeReference(text) {
-                noteUse(of: path, field: field, entry: entry, type: type)
-            } else {
-                for path in Spec.references(in: node) { uses[path] = false }
+            switch VariableScope.lead(of: text) {
+            case .reference: noteUse(of: String(text.dropFirst()), field: field, entry: entry, type: type)
+            case .function: for path in Spec.references(in: node) { uses[path] = false }
+            case .escaped, .plain: break
             }
         case .mapping(let members):
             for member in members { visit(member.value, field: field + [member.key], entry: entry, type: type) }

@@ -17,7 +17,7 @@ extension Spec {
         var warnings: [SpecWarning] = []
         func scan(_ node: SpecNode) {
             switch node.value {
-            case .string(let text) where text.hasPrefix("@") || text.hasPrefix("~"):
+            case .string(let text) where VariableScope.lead(of: text) != .plain:
                 for name in Self.referencedNames(text) {
                     guard let token = deprecated[name], let reason = token.deprecation else { continue }
                     let why = reason.isEmpty ? "" : ": \(reason)"
@@ -38,9 +38,11 @@ extension Spec {
 
     /// The variable names a value reads: `@a.b` whole, or each `@…` inside a `~function(…)`.
     private static func referencedNames(_ text: String) -> [String] {
-        if text.hasPrefix("@@") || text.hasPrefix("~~") { return [] }
-        if text.hasPrefix("@") { return [String(text.dropFirst())] }
-        return text.matches(of: /@([^\s,()@]+)/).map { String($0.output.1) }
+        switch VariableScope.lead(of: text) {
+        case .escaped, .plain: []
+        case .reference: [String(text.dropFirst())]
+        case .function: text.matches(of: /@([^\s,()@]+)/).map { String($0.output.1) }
+        }
     }
 }
 

@@ -75,20 +75,24 @@ enum TokensExport {
         switch value.value {
         case .int, .double:
             return mapping([("$value", value), ("$type", string("number"))])
-        case .string(let text) where text.hasPrefix("@") && !text.hasPrefix("@@"):
-            return mapping([("$value", string("{" + text.dropFirst() + "}"))])
-        case .string(let text) where text.hasPrefix("~") && !text.hasPrefix("~~"):
-            let color = (try? scope.substitute(value))?.string.flatMap { Color(hex: $0) }
-            return mapping([
-                ("$value", TokenColor.node(color ?? .clear, at: value.location)), ("$type", string("color")),
-                ("$extensions", mapping([(livery, mapping([("expression", value)]))])),
-            ])
         case .string(let text):
-            if !text.hasPrefix("@@"), !text.hasPrefix("~~"), let color = try? Color(parsing: text) {
-                return mapping([("$value", TokenColor.node(color, at: value.location)), ("$type", string("color"))])
+            switch VariableScope.lead(of: text) {
+            case .reference:
+                return mapping([("$value", string("{" + text.dropFirst() + "}"))])
+            case .function:
+                let color = (try? scope.substitute(value))?.string.flatMap { Color(hex: $0) }
+                return mapping([
+                    ("$value", TokenColor.node(color ?? .clear, at: value.location)), ("$type", string("color")),
+                    ("$extensions", mapping([(livery, mapping([("expression", value)]))])),
+                ])
+            case .escaped:
+                return untyped(string(String(text.dropFirst())), kind: "string")
+            case .plain:
+                if let color = try? Color(parsing: text) {
+                    return mapping([("$value", TokenColor.node(color, at: value.location)), ("$type", string("color"))])
+                }
+                return untyped(string(text), kind: "string")
             }
-            let literal = text.hasPrefix("@@") || text.hasPrefix("~~") ? String(text.dropFirst()) : text
-            return untyped(string(literal), kind: "string")
         case .bool: return untyped(value, kind: "boolean")
         case .null: return untyped(value, kind: "null")
         case .sequence: return untyped(value, kind: "list")

@@ -132,7 +132,7 @@ extension Spec {
         var found: [String] = []
         func visit(_ node: SpecNode) {
             switch node.value {
-            case .string(let text) where !text.hasPrefix("@@") && !text.hasPrefix("~~"):
+            case .string(let text):
                 for path in referencePaths(in: text) where !found.contains(path) { found.append(path) }
             case .sequence(let items): items.forEach(visit)
             case .mapping(let members): members.forEach { visit($0.value) }
@@ -146,7 +146,10 @@ extension Spec {
     /// The paths of the `@` references in `text` (`~mix(@brand, @ink, 0.5)`: `brand`, `ink`):
     /// each runs from an `@` over letters, digits, `.`, `_` and `-`.
     private static func referencePaths(in text: String) -> [String] {
-        guard text.hasPrefix("@") || text.hasPrefix("~") else { return [] }
+        switch VariableScope.lead(of: text) {
+        case .reference, .function: break
+        case .escaped, .plain: return []
+        }
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeReferencePaths(in: text) }
         // ASCII, as nearly every spec's text is: the same walk over bytes, each a character of

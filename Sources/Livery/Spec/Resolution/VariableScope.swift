@@ -9,10 +9,39 @@ struct VariableScope {
     /// an unbounded chain (a file of `v0: "@v1"`, `v1: "@v2"`, …) would overflow the stack.
     static let maximumReferenceDepth = 64
 
+    /// What a text is to substitution, by how it starts.
+    enum Lead: Equatable {
+        /// `@…`: a reference.
+        case reference
+        /// `~…`: a colour function.
+        case function
+        /// `@@…` or `~~…`: a literal that starts with its first character.
+        case escaped
+        /// Anything else: a literal.
+        case plain
+    }
+
+    /// How `text` starts, by its characters: `@` followed by a combining mark is one character,
+    /// not `@`. Read from the first bytes where they settle it (they are ASCII in nearly every
+    /// spec, and every value of a spec is asked), from the characters otherwise.
+    static func lead(of text: String) -> Lead {
+        var bytes = text.utf8.makeIterator()
+        let first = bytes.next()
+        guard first == UInt8(ascii: "@") || first == UInt8(ascii: "~") else { return .plain }
+        let single: Lead = first == UInt8(ascii: "@") ? .reference : .function
+        // A character ends before an ASCII byte (bar CR LF) and at the end of the text.
+        guard let second = bytes.next() else { return single }
+        if second < 0x80, second != first { return single }
+        if second == first, (bytes.next() ?? 0) < 0x80 { return .escaped }
+        if text.hasPrefix("@@") || text.hasPrefix("~~") { return .escaped }
+        if text.hasPrefix("@") { return .reference }
+        return text.hasPrefix("~") ? .function : .plain
+    }
+
     /// The variable path a text names when the whole text is one reference (`@type.body` →
     /// `type.body`); `nil` for a literal (`@@…` escapes a leading `@`) or any other text.
     static func wholeReference(_ text: String) -> String? {
-        guard text.hasPrefix("@"), !text.hasPrefix("@@") else { return nil }
+        guard lead(of: text) == .reference else { return nil }
         return String(text.dropFirst())
     }
 
@@ -36,16 +65,13 @@ struct VariableScope {
     mutating func substitute(_ node: SpecNode) throws(SpecError) -> SpecNode {
         switch node.value {
         case .string(let text):
-            if text.hasPrefix("@@") || text.hasPrefix("~~") {
-                return SpecNode(.string(String(text.dropFirst())), at: node.location)
-            }
-            if let path = Self.wholeReference(text) {
-                return try value(of: path, at: node.location)
-            }
-            if text.hasPrefix("~") {
+            switch Self.lead(of: text) {
+            case .escaped: return SpecNode(.string(String(text.dropFirst())), at: node.location)
+            case .reference: return try value(of: String(text.dropFirst()), at: node.location)
+            case .function:
                 return SpecNode(.string(try evaluateOnce(text, at: node.location).description), at: node.location)
+            case .plain: return node
             }
-            return node
         case .sequence(var items):
             // Rebuilt only where something changes: most values hold no reference at all.
             for index in items.indices where Self.needsSubstitution(items[index]) {
@@ -71,7 +97,7 @@ struct VariableScope {
     /// Whether `node` holds a string that substitution changes (`@…`, `~…`, or their escapes).
     private static func needsSubstitution(_ node: SpecNode) -> Bool {
         switch node.value {
-        case .string(let text): text.hasPrefix("@") || text.hasPrefix("~")
+        case .string(let text): lead(of: text) != .plain
         case .sequence(let items): items.contains(where: needsSubstitution)
         case .mapping(let members): members.contains { needsSubstitution($0.value) }
         case .null, .bool, .int, .double: false
