@@ -52,8 +52,13 @@ struct Resolution: Sendable {
     private let sequenceNumbers: [[ResolvedTrait.Shape]: Int]
 
     init(order: [String], lists: [List]) {
-        precondition(order.count == lists.count, "one list per identifier")
         let positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(order: order, positions: positions, lists: lists)
+    }
+
+    /// `positions`: each identifier's first place in `order`, where the caller has them.
+    init(order: [String], positions: [String: Int], lists: [List]) {
+        precondition(order.count == lists.count, "one list per identifier")
         self.init(order: order, positions: positions, lists: lists, numbering: lists.indices, from: [[]: 0])
     }
 

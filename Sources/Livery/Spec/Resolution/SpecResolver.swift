@@ -25,21 +25,27 @@ struct SpecResolver {
     private let document: SpecDocument
     private let registry: TraitRegistry
     private var scope: VariableScope
+    /// Each identifier's position in the document: what everything below is kept by, so that
+    /// an identifier's name is hashed once per read, not at every step.
+    private let positions: [String: Int]
     /// Each identifier's entries, decoded; nil where an entry has an error.
-    private var items: [String: [Item?]] = [:]
-    /// The variable paths each entry reads directly, entry by entry.
-    private var reads: [String: [[String]]] = [:]
-    private var flattened: [String: [(ResolvedTrait, ContentDigest)]] = [:]
+    private var items: [[Item?]]
+    /// The variable paths each entry reads directly, entry by entry (the base's only).
+    private var reads: [[[String]]] = []
+    private var flattened: [[(ResolvedTrait, ContentDigest)]?]
     /// For each flattened identifier, the first unknown trait type it reaches, if any.
-    private var unknownReached: [String: (type: String, location: SourceLocation)] = [:]
+    private var unknownReached: [(type: String, location: SourceLocation)?]
     private var errors: [SpecError] = []
 
     /// Resolves the base variables and every theme; each error is reported once.
     static func resolveAll(
         _ document: SpecDocument, registry: TraitRegistry
     ) -> (base: Resolution, themes: [String: Resolution], errors: [SpecError]) {
+        let positions = Dictionary(
+            document.identifiers.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var resolver = SpecResolver(
-            document: document, registry: registry, scope: VariableScope(variables: document.variables))
+            document: document, registry: registry, scope: VariableScope(variables: document.variables),
+            positions: positions)
         resolver.decodeAll()
         let (base, firstErrors) = resolver.resolution(reusing: nil)
         var errors = firstErrors
@@ -67,29 +73,35 @@ struct SpecResolver {
         } catch {
             return (.empty, [error])
         }
-        var resolver = SpecResolver(document: document, registry: registry, scope: VariableScope(variables: variables))
+        var resolver = SpecResolver(
+            document: document, registry: registry, scope: VariableScope(variables: variables),
+            positions: base.resolver.positions)
         resolver.items = base.resolver.items
         var changes = ThemeChanges(overrides: overrides, readsOfVariable: base.resolver.scope.readsOfVariable)
-        var redecoded: Set<String> = []
-        for identifier in document.identifiers {
-            let entryReads = base.resolver.reads[identifier.name] ?? []
+        var redecoded = [Bool](repeating: false, count: document.identifiers.count)
+        for (position, identifier) in document.identifiers.enumerated() {
+            let entryReads = base.resolver.reads[position]
             for (index, entry) in identifier.entries.enumerated() where changes.affect(entryReads[index]) {
-                let item = resolver.decode(entry)
-                resolver.items[identifier.name]?[index] = item
-                redecoded.insert(identifier.name)
+                resolver.items[position][index] = resolver.decode(entry)
+                redecoded[position] = true
             }
         }
         return resolver.resolution(reusing: (base.resolution, redecoded))
     }
 
-    private init(document: SpecDocument, registry: TraitRegistry, scope: VariableScope) {
+    private init(document: SpecDocument, registry: TraitRegistry, scope: VariableScope, positions: [String: Int]) {
         self.document = document
         self.registry = registry
         self.scope = scope
+        self.positions = positions
+        self.items = Array(repeating: [], count: document.identifiers.count)
+        self.flattened = Array(repeating: nil, count: document.identifiers.count)
+        self.unknownReached = Array(repeating: nil, count: document.identifiers.count)
     }
 
     private mutating func decodeAll() {
-        for identifier in document.identifiers {
+        reads.reserveCapacity(document.identifiers.count)
+        for (position, identifier) in document.identifiers.enumerated() {
             var decoded: [Item?] = []
             var entryReads: [[String]] = []
             decoded.reserveCapacity(identifier.entries.count)
@@ -98,29 +110,29 @@ struct SpecResolver {
                 decoded.append(decode(entry))
                 entryReads.append(scope.takeReads())
             }
-            items[identifier.name] = decoded
-            reads[identifier.name] = entryReads
+            items[position] = decoded
+            reads.append(entryReads)
         }
     }
 
     /// Flattens every identifier's items into its list. With a base, identifiers none of whose
     /// entries (nor those of identifiers they inherit) were re-decoded keep the base's list.
     private mutating func resolution(
-        reusing base: (resolution: Resolution, redecoded: Set<String>)?
+        reusing base: (resolution: Resolution, redecoded: [Bool])?
     ) -> (Resolution, [SpecError]) {
         var lists: [Resolution.List] = []
         lists.reserveCapacity(document.identifiers.count)
-        var unchanged: [String: Bool] = [:]
+        var unchanged = [Bool?](repeating: nil, count: base == nil ? 0 : document.identifiers.count)
         var changed: [Int] = []
-        for (index, identifier) in document.identifiers.enumerated() {
-            if let base, isUnchanged(identifier.name, redecoded: base.redecoded, memo: &unchanged) {
-                lists.append(base.resolution.lists[index])
+        for (position, identifier) in document.identifiers.enumerated() {
+            if let base, isUnchanged(position, redecoded: base.redecoded, memo: &unchanged) {
+                lists.append(base.resolution.lists[position])
                 continue
             }
-            changed.append(index)
-            var stack: [String] = []
-            let traits = flatten(identifier.name, stack: &stack)
-            let skipped = unknownReached[identifier.name].map {
+            changed.append(position)
+            var stack: [Int] = []
+            let traits = flatten(position, stack: &stack)
+            let skipped = unknownReached[position].map {
                 SkippedIdentifier(identifier: identifier.name, traitType: $0.type, location: $0.location)
             }
             lists.append(
@@ -130,19 +142,21 @@ struct SpecResolver {
         if let base {
             return (Resolution(lists: lists, changed: changed, of: base.resolution), errors)
         }
-        return (Resolution(order: document.identifiers.map(\.name), lists: lists), errors)
+        return (Resolution(order: document.identifiers.map(\.name), positions: positions, lists: lists), errors)
     }
 
     /// Whether `name` flattens as in the base: none of its entries, nor those of anything it
     /// inherits, were re-decoded. (A cycle counts as changed: flattening reports it again.)
-    private func isUnchanged(_ name: String, redecoded: Set<String>, memo: inout [String: Bool]) -> Bool {
-        if let known = memo[name] { return known }
-        memo[name] = false
-        var unchanged = !redecoded.contains(name)
-        for case .inherit(let names, _)? in items[name] ?? [] where unchanged {
-            unchanged = names.allSatisfy { items[$0] == nil || isUnchanged($0, redecoded: redecoded, memo: &memo) }
+    private func isUnchanged(_ position: Int, redecoded: [Bool], memo: inout [Bool?]) -> Bool {
+        if let known = memo[position] { return known }
+        memo[position] = false
+        var unchanged = !redecoded[position]
+        for case .inherit(let names, _)? in items[position] where unchanged {
+            unchanged = names.allSatisfy { name in
+                positions[name].map { isUnchanged($0, redecoded: redecoded, memo: &memo) } ?? true
+            }
         }
-        memo[name] = unchanged
+        memo[position] = unchanged
         return unchanged
     }
 
@@ -187,14 +201,14 @@ struct SpecResolver {
     /// level, so a small file could otherwise ask for 2^40 traits.
     static let maximumTraitsPerIdentifier = 4_096
 
-    private mutating func flatten(_ name: String, stack: inout [String]) -> [(ResolvedTrait, ContentDigest)] {
-        if let done = flattened[name] { return done }
-        stack.append(name)
+    private mutating func flatten(_ position: Int, stack: inout [Int]) -> [(ResolvedTrait, ContentDigest)] {
+        if let done = flattened[position] { return done }
+        stack.append(position)
         defer { stack.removeLast() }
         var result: [(ResolvedTrait, ContentDigest)] = []
         var unknown: (type: String, location: SourceLocation)?
-        defer { unknownReached[name] = unknown }
-        for case let item? in items[name] ?? [] {
+        defer { unknownReached[position] = unknown }
+        for case let item? in items[position] {
             switch item {
             case .trait(let trait, let content):
                 result.append((trait, content))
@@ -202,10 +216,7 @@ struct SpecResolver {
                 unknown = unknown ?? (type, location)
             case .inherit(let names, let location):
                 for inherited in names {
-                    if let start = stack.firstIndex(of: inherited) {
-                        let cycle = (stack[start...] + [inherited]).joined(separator: " → ")
-                        errors.append(SpecError(.cycle, at: location, "Inherit cycle: \(cycle)"))
-                    } else if items[inherited] == nil {
+                    guard let inheritedPosition = positions[inherited] else {
                         let hint =
                             Suggestion.closest(to: inherited, in: document.identifiers.map(\.name))
                             .map { "; did you mean '\($0)'?" } ?? ""
@@ -213,30 +224,37 @@ struct SpecResolver {
                             SpecError(
                                 .unresolvedReference, at: location,
                                 "Inherit names unknown identifier '\(inherited)'\(hint)"))
+                        continue
+                    }
+                    if let start = stack.firstIndex(of: inheritedPosition) {
+                        let cycle = (stack[start...].map { document.identifiers[$0].name } + [inherited])
+                            .joined(separator: " → ")
+                        errors.append(SpecError(.cycle, at: location, "Inherit cycle: \(cycle)"))
                     } else if stack.count >= Self.maximumInheritDepth {
+                        let first = document.identifiers[stack[0]].name
                         errors.append(
                             SpecError(
                                 .limitExceeded, at: location,
-                                "Inherit nests more than \(Self.maximumInheritDepth) identifiers deep (\(stack[0]) → … → \(inherited)); the limit is \(Self.maximumInheritDepth)"
+                                "Inherit nests more than \(Self.maximumInheritDepth) identifiers deep (\(first) → … → \(inherited)); the limit is \(Self.maximumInheritDepth)"
                             ))
                     } else {
-                        result += flatten(inherited, stack: &stack)
-                        unknown = unknown ?? unknownReached[inherited]
+                        result += flatten(inheritedPosition, stack: &stack)
+                        unknown = unknown ?? unknownReached[inheritedPosition]
                     }
                 }
             }
             if result.count > Self.maximumTraitsPerIdentifier {
+                let identifier = document.identifiers[position]
                 errors.append(
                     SpecError(
-                        .limitExceeded,
-                        at: document.identifiers.first { $0.name == name }?.location ?? .start(of: "<spec>"),
-                        "'\(name)' flattens to more than \(Self.maximumTraitsPerIdentifier) traits through Inherit; the limit is \(Self.maximumTraitsPerIdentifier)"
+                        .limitExceeded, at: identifier.location,
+                        "'\(identifier.name)' flattens to more than \(Self.maximumTraitsPerIdentifier) traits through Inherit; the limit is \(Self.maximumTraitsPerIdentifier)"
                     ))
                 result.removeLast(result.count - Self.maximumTraitsPerIdentifier)
                 break
             }
         }
-        flattened[name] = result
+        flattened[position] = result
         return result
     }
 }
