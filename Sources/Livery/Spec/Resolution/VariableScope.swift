@@ -11,7 +11,7 @@ struct VariableScope {
 
     /// What a text is to substitution, by how it starts.
     enum Lead: Equatable {
-        /// `@…`: a reference.
+        /// `@…`: a reference, to the variable whose path is the rest of the text.
         case reference
         /// `~…`: a colour function.
         case function
@@ -36,13 +36,6 @@ struct VariableScope {
         if text.hasPrefix("@@") || text.hasPrefix("~~") { return .escaped }
         if text.hasPrefix("@") { return .reference }
         return text.hasPrefix("~") ? .function : .plain
-    }
-
-    /// The variable path a text names when the whole text is one reference (`@type.body` →
-    /// `type.body`); `nil` for a literal (`@@…` escapes a leading `@`) or any other text.
-    static func wholeReference(_ text: String) -> String? {
-        guard lead(of: text) == .reference else { return nil }
-        return String(text.dropFirst())
     }
 
     private let variables: SpecNode
